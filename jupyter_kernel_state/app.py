@@ -1,0 +1,63 @@
+"""The jupyter_server extension: configurable limits, services built once, handlers."""
+
+from __future__ import annotations
+
+from jupyter_server.extension.application import ExtensionApp
+from traitlets import Float, Int
+
+from .routes import build_handlers
+from .service import KernelStateService, Limits
+from .service.service import KERNEL_ACTIONS_SCHEMA
+
+
+class KernelStateApp(ExtensionApp):
+    """jupyter_kernel_state: variables, images and recent steps of running kernels."""
+
+    name = "jupyter_kernel_state"
+
+    probe_timeout = Float(
+        5.0, config=True,
+        help="Seconds the server waits for a probe reply. Never interrupts the user's cell.",
+    )
+    time_guard_ms = Int(
+        100, config=True, help="Per-value time guard inside the probe, in milliseconds."
+    )
+    preview_chars = Int(200, config=True, help="Characters of a variable's preview in lists.")
+    detail_chars = Int(10_000, config=True, help="Default characters of a variable's repr.")
+    max_detail_chars = Int(65_536, config=True, help="Largest repr a caller may ask for.")
+    page_size = Int(500, config=True, help="Variables per response when no limit is given.")
+    max_page_size = Int(10_000, config=True, help="Largest page a caller may ask for.")
+    snapshot_cache_size = Int(
+        32, config=True, help="Snapshots kept per kernel (by generation and options)."
+    )
+    detail_cache_size = Int(64, config=True, help="Variable details kept per kernel.")
+
+    def limits(self) -> Limits:
+        return Limits(
+            probe_timeout=self.probe_timeout,
+            time_guard_ms=self.time_guard_ms,
+            preview_chars=self.preview_chars,
+            detail_chars=self.detail_chars,
+            max_detail_chars=self.max_detail_chars,
+            page_size=self.page_size,
+            max_page_size=self.max_page_size,
+            snapshot_cache_size=self.snapshot_cache_size,
+            detail_cache_size=self.detail_cache_size,
+        )
+
+    def initialize_settings(self) -> None:
+        self.service = KernelStateService(
+            self.serverapp.kernel_manager, self.limits(), self.log
+        )
+        self.settings["jupyter_kernel_state"] = self.service
+        self.serverapp.event_logger.add_listener(
+            schema_id=KERNEL_ACTIONS_SCHEMA, listener=self.service.on_kernel_action
+        )
+
+    def initialize_handlers(self) -> None:
+        self.handlers.extend(build_handlers())
+
+    async def stop_extension(self) -> None:
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.stop()

@@ -1,0 +1,60 @@
+"""Domain errors of jupyter_kernel_state, and their HTTP status in one place.
+
+The service layer raises these; ``routes.py`` maps them with :func:`http_status`. None of
+them carries a traceback or anything from the kernel's connection info.
+"""
+
+from __future__ import annotations
+
+
+class KernelStateError(Exception):
+    """Base class: ``message`` is safe to show to the caller."""
+
+    status = 500
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class InvalidRequest(KernelStateError):
+    status = 400
+
+
+class KernelNotFound(KernelStateError):
+    status = 404
+
+    def __init__(self, kernel_id: str) -> None:
+        super().__init__(f"Kernel does not exist: {kernel_id}")
+
+
+class NotFound(KernelStateError):
+    """A variable, child, image or annotation that does not exist (or is hidden)."""
+
+    status = 404
+
+
+class NotSupported(KernelStateError):
+    """The kernel's language has no probe (only Python kernels are inspected)."""
+
+    status = 501
+
+
+class ProbeFailed(KernelStateError):
+    """The probe answered, but with an internal error: a bug of ours, not of the caller."""
+
+    status = 502
+
+
+class KernelUnavailable(KernelStateError):
+    """No answer now (kernel starting, dead, restarting, busy with no snapshot yet)."""
+
+    status = 503
+
+    def __init__(self, message: str, *, retry_after: int = 1) -> None:
+        super().__init__(message, retry_after=retry_after)
+
+
+def http_status(error: KernelStateError) -> int:
+    return error.status

@@ -1,0 +1,116 @@
+"""Thin REST handlers: parse, authorize, call one service method, serialize.
+
+Every verb is authenticated (``@web.authenticated`` outermost) and authorized; routes that
+may run probe code need ``execute`` on ``kernels`` even for GET, and check the XSRF token
+when the request is cookie-authenticated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from tornado import web
+
+from .errors import KernelStateError
+from .service import KernelStateService
+
+T = TypeVar("T")
+
+NAMESPACE = "api/kernel-state"
+_KERNEL = r"(?P<kernel_id>[^/]+)"
+_NAME = r"(?P<name>[^/]+)"
+
+
+class KernelStateHandler(APIHandler):
+    auth_resource = "kernels"
+
+    @property
+    def service(self) -> KernelStateService:
+        return self.settings["jupyter_kernel_state"]  # type: ignore[no-any-return]
+
+    def query(self, name: str) -> str | None:
+        value = self.get_query_argument(name, None)
+        return value
+
+    async def call(self, awaitable: Awaitable[T]) -> T:
+        """Await a service call, turning domain errors into JSON HTTP errors."""
+        try:
+            return await awaitable
+        except KernelStateError as e:
+            self._raise(e)
+            raise  # pragma: no cover - _raise always raises
+
+    def _raise(self, e: KernelStateError) -> None:
+        if e.retry_after is not None:
+            self.set_header("Retry-After", str(e.retry_after))
+        raise web.HTTPError(e.status, e.message.replace("%", "%%")) from e
+
+    def sync(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except KernelStateError as e:
+            self._raise(e)
+
+    def write_json(self, payload: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+    def write_with_etag(self, payload: dict[str, Any], parts: tuple[object, ...]) -> None:
+        etag = '"' + hashlib.sha1(repr(parts).encode(), usedforsecurity=False).hexdigest() + '"'
+        self.set_header("ETag", etag)
+        if etag in _etags(self.request.headers.get("If-None-Match", "")):
+            self.set_status(304)
+            self.finish()
+            return
+        self.write_json(payload)
+
+
+def _etags(header: str) -> set[str]:
+    return {part.strip().removeprefix("W/") for part in header.split(",") if part.strip()}
+
+
+class KernelsHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("read")
+    async def get(self) -> None:
+        self.write_json({"kernels": self.sync(self.service.list_kernels)})
+
+
+class VariablesHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.sync(self.service.snapshot_options, self.query)
+        snapshot = await self.call(self.service.snapshot(kernel_id, options))
+        self.write_with_etag(
+            snapshot,
+            (kernel_id, snapshot["epoch"], snapshot["generation"], options.key,
+             snapshot["stale"], snapshot["kernel_busy"], snapshot["taken_at"]),
+        )
+
+
+class VariableHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.sync(self.service.detail_options, name, self.query)
+        detail = await self.call(self.service.detail(kernel_id, options))
+        self.write_json(detail)
+
+
+def build_handlers() -> list[tuple[str, type[APIHandler]]]:
+    base = f"/{NAMESPACE}/kernels"
+    return [
+        (base, KernelsHandler),
+        (rf"{base}/{_KERNEL}/variables", VariablesHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
+    ]

@@ -1,0 +1,357 @@
+"""Everything the server knows about one kernel, and the only path to its probe.
+
+- ``epoch`` counts restarts; ``generation`` (from the tracker) counts user executions.
+- Snapshots are cached by (epoch, generation, options); a GET for an unchanged kernel
+  costs a dict lookup and sends nothing to the kernel.
+- At most one probe request is in flight; identical concurrent requests share it.
+- A busy kernel gets no request: the last snapshot comes back marked stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import datetime
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..errors import KernelUnavailable, NotFound, NotSupported, ProbeFailed
+from . import probe_loader
+from .connection import KernelConnection, KernelDied, RequestTimeout
+from .limits import Limits
+from .options import DetailOptions, SnapshotOptions
+from .tracker import ExecutionTracker
+
+IOPubListener = Callable[["KernelState", dict[str, Any], bool], None]
+Decorator = Callable[["KernelState", list[dict[str, Any]]], None]
+
+
+def _now_iso() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+class _LRU(collections.OrderedDict):  # type: ignore[type-arg]
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: Any, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+class KernelState:
+    def __init__(
+        self,
+        kernel_id: str,
+        kernel_manager: Any,
+        limits: Limits,
+        log: logging.Logger,
+        listeners: list[IOPubListener],
+        decorate: Decorator | None = None,
+    ) -> None:
+        self.kernel_id = kernel_id
+        self._km = kernel_manager
+        self._limits = limits
+        self._log = log
+        self._listeners = listeners
+        self._decorate = decorate
+        self.language = self._language()
+        self.epoch = 0
+        self.tracker = ExecutionTracker(getattr(kernel_manager, "execution_state", None))
+        self.probe_id: str | None = None
+        self.variables_total: int | None = None
+        self._connection: KernelConnection | None = None
+        self._snapshots = _LRU(limits.snapshot_cache_size)
+        self._last_snapshot: dict[tuple[object, ...], dict[str, Any]] = {}
+        self._details = _LRU(limits.detail_cache_size)
+        self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
+        self._probe_lock = asyncio.Lock()
+        self.probe_requests = 0  # counted for tests and benchmarks
+
+    # -- kernel facts ------------------------------------------------------------------
+
+    def _language(self) -> str:
+        try:
+            spec = self._km.kernel_spec
+            return str(spec.language or "").lower() if spec is not None else ""
+        except Exception:
+            return ""
+
+    @property
+    def is_python(self) -> bool:
+        return self.language == "python"
+
+    def connection(self) -> KernelConnection:
+        if self._connection is None or self._connection.closed:
+            self._connection = KernelConnection(self._km, self._on_iopub, self._log)
+        return self._connection
+
+    def _on_iopub(self, msg: dict[str, Any], own: bool) -> None:
+        msg_type = msg.get("header", {}).get("msg_type")
+        if (
+            not own
+            and msg_type == "status"
+            and (msg.get("content") or {}).get("execution_state") == "starting"
+            and self.probe_id is not None
+        ):
+            self.restarted()
+        self.tracker.handle(msg, own)
+        for listener in self._listeners:
+            listener(self, msg, own)
+
+    def sync(self) -> None:
+        """Take in every IOPub message already received (see KernelConnection.flush_iopub)."""
+        if self._connection is not None:
+            self._connection.flush_iopub()
+
+    def restarted(self, *, reconnect: bool = False) -> None:
+        """The kernel process was replaced: nothing from before is current any more.
+
+        ``reconnect`` drops our sockets too (a restart may have moved the kernel's ports);
+        it is never asked from inside a stream callback.
+        """
+        self.epoch += 1
+        self.probe_id = None
+        self.tracker.reset()
+        self._snapshots.clear()
+        self._last_snapshot.clear()
+        self._details.clear()
+        if reconnect:
+            self.close()
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    # -- probe round trips -------------------------------------------------------------
+
+    async def _execute(self, code: str, expressions: dict[str, str] | None) -> dict[str, Any]:
+        connection = self.connection()
+        try:
+            content = await connection.execute_silently(
+                code, expressions, timeout=self._limits.probe_timeout
+            )
+        except KernelDied:
+            raise KernelUnavailable("Kernel is not running (it died or restarted)",
+                                    retry_after=2) from None
+        self.probe_requests += 1
+        status = content.get("status")
+        if status == "aborted":
+            raise KernelUnavailable("Kernel aborted the request; try again", retry_after=1)
+        if status != "ok":
+            raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
+        return content
+
+    async def install_probe(self) -> None:
+        content = await self._execute(probe_loader.install_code(), None)
+        if content.get("status") != "ok":  # pragma: no cover - _execute raised already
+            raise ProbeFailed("Probe could not be installed")
+
+    async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One probe call; installs the probe first when the kernel has none."""
+        if not self.is_python:
+            raise NotSupported(
+                f"Kernel language {self.language or 'unknown'!r} is not supported: "
+                "only Python kernels can be inspected"
+            )
+        expression = probe_loader.call_expression(request)
+        for _attempt in range(2):
+            content = await self._execute("", {"r": expression})
+            entry = (content.get("user_expressions") or {}).get("r")
+            try:
+                reply = probe_loader.parse_reply(entry or {})
+            except probe_loader.ProbeMissing:
+                await self.install_probe()
+                continue
+            except probe_loader.ProbeFailed as e:
+                raise ProbeFailed(f"Probe error: {e}") from None
+            self._check_probe_id(reply.get("probe_id"))
+            return reply
+        raise ProbeFailed("Probe could not be installed in the kernel")
+
+    def _check_probe_id(self, probe_id: Any) -> None:
+        if self.probe_id is not None and probe_id != self.probe_id:
+            # A new probe instance means a new kernel process that we did not see restart.
+            self.restarted()
+        self.probe_id = probe_id
+
+    async def prepare(self) -> None:
+        """Install the probe ahead of time so change tracking covers every execution."""
+        if not self.is_python:
+            return
+        try:
+            async with self._probe_lock:
+                await self.call_probe({"op": "ping"})
+        except Exception as e:  # best effort: the first real request installs it too
+            self._log.debug("jupyter_kernel_state: early probe install failed: %s", e)
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def _since_ec(self, since: int | None) -> int | None:
+        if since is None:
+            return None
+        count = self.tracker.execution_count_at(since)
+        return 0 if count is None else count
+
+    async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
+        if not self.is_python:
+            raise NotSupported(
+                f"Kernel language {self.language or 'unknown'!r} is not supported: "
+                "only Python kernels can be inspected"
+            )
+        self.sync()
+        key = (self.epoch, self.tracker.generation, options.key)
+        cached = self._snapshots.get(key)
+        if cached is not None:
+            return cached
+        if self.tracker.busy:
+            return self._stale(options, "Kernel is busy and no snapshot was taken yet")
+        return await self._shared(key, lambda: self._take_snapshot(key, options))
+
+    def _stale(self, options: SnapshotOptions, message: str) -> dict[str, Any]:
+        last = self._last_snapshot.get(options.key)
+        if last is None:
+            raise KernelUnavailable(message, retry_after=1)
+        return {**last, "stale": True, "kernel_busy": self.tracker.busy}
+
+    async def _shared(
+        self, key: tuple[object, ...], make: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """Run ``make`` once for every concurrent caller asking for ``key``."""
+        pending = self._inflight.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            result = await make()
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # mark retrieved: lone callers re-raise below
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            self._inflight.pop(key, None)
+
+    async def _take_snapshot(
+        self, key: tuple[object, ...], options: SnapshotOptions
+    ) -> dict[str, Any]:
+        async with self._probe_lock:
+            cached = self._snapshots.get(key)
+            if cached is not None:
+                return cached
+            generation = key[1]
+            request = {
+                "op": "snapshot",
+                "include": sorted(options.include),
+                "offset": options.offset,
+                "limit": options.limit,
+                "sort": options.sort,
+                "since_ec": self._since_ec(options.since),
+                "preview_chars": options.preview_chars,
+                "time_guard_ms": self._limits.time_guard_ms,
+            }
+            started = time.perf_counter()
+            try:
+                reply = await self.call_probe(request)
+            except KernelUnavailable as e:
+                return self._stale(options, e.message)
+            except RequestTimeout:
+                return self._stale(
+                    options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
+                )
+            variables = reply.get("variables") or []
+            if self._decorate is not None:
+                self._decorate(self, variables)
+            ec = reply.get("execution_count")
+            snapshot = {
+                "kernel_id": self.kernel_id,
+                "language": self.language,
+                "epoch": self.epoch,
+                "generation": generation,
+                "execution_count": ec - 1 if isinstance(ec, int) and ec > 0 else None,
+                "stale": False,
+                "kernel_busy": False,
+                "taken_at": _now_iso(),
+                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                "total": reply.get("total", len(variables)),
+                "offset": options.offset,
+                "limit": options.limit,
+                "variables": variables,
+                "removed": reply.get("removed") or [],
+            }
+            self.variables_total = snapshot["total"]
+            store_key = (self.epoch, generation, options.key)
+            self._snapshots.put(store_key, snapshot)
+            self._last_snapshot[options.key] = snapshot
+            return snapshot
+
+    # -- detail ------------------------------------------------------------------------
+
+    async def detail(self, options: DetailOptions) -> dict[str, Any]:
+        if not self.is_python:
+            raise NotSupported(
+                f"Kernel language {self.language or 'unknown'!r} is not supported: "
+                "only Python kernels can be inspected"
+            )
+        self.sync()
+        key = (self.epoch, self.tracker.generation, options.key)
+        cached = self._details.get(key)
+        if cached is not None:
+            return cached
+        if self.tracker.busy:
+            raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
+        return await self._shared(("detail", *key), lambda: self._take_detail(key, options))
+
+    async def _take_detail(
+        self, key: tuple[object, ...], options: DetailOptions
+    ) -> dict[str, Any]:
+        async with self._probe_lock:
+            request = {
+                "op": "detail",
+                "name": options.name,
+                "path": list(options.path),
+                "max_chars": options.max_chars,
+                "time_guard_ms": self._limits.time_guard_ms,
+            }
+            try:
+                reply = await self.call_probe(request)
+            except RequestTimeout:
+                raise KernelUnavailable(
+                    f"Kernel did not answer within {self._limits.probe_timeout:g} s",
+                    retry_after=2,
+                ) from None
+            if not reply.get("ok", True):
+                if reply.get("not_found"):
+                    raise NotFound(str(reply.get("error") or f"Variable not found: {options.name}"))
+                raise ProbeFailed(f"Probe error: {reply.get('error', 'unknown')}")
+            variable = reply["variable"]
+            if self._decorate is not None:
+                self._decorate(self, [variable])
+            self._details.put((self.epoch, key[1], options.key), variable)
+            return variable
+
+    # -- summary for the kernels list --------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        self.sync()
+        return {
+            "kernel_id": self.kernel_id,
+            "language": self.language,
+            "execution_state": "busy" if self.tracker.busy else getattr(
+                self._km, "execution_state", "unknown"
+            ),
+            "epoch": self.epoch,
+            "generation": self.tracker.generation,
+            "execution_count": self.tracker.execution_count,
+            "variables_total": self.variables_total,
+            "images_total": 0,
+        }

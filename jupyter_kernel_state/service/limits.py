@@ -1,0 +1,18 @@
+"""The limits the service works within; filled from the ExtensionApp's traits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    probe_timeout: float = 5.0
+    time_guard_ms: int = 100
+    preview_chars: int = 200
+    detail_chars: int = 10_000
+    max_detail_chars: int = 65_536
+    page_size: int = 500
+    max_page_size: int = 10_000
+    snapshot_cache_size: int = 32
+    detail_cache_size: int = 64
