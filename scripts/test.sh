@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One command: install everything (Debian chromium included) and run every test suite:
+# pytest (real server, real kernels), jest, and the Playwright UI tests in Debian's Chromium.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export KERNEL_STATE_LOG_DIR="${KERNEL_STATE_LOG_DIR:-$PWD/.logs}"
+mkdir -p "$KERNEL_STATE_LOG_DIR"
+
+if [ ! -x /usr/lib/chromium/chromium ]; then
+  echo "==> installing Debian chromium"
+  sudo_cmd=()
+  [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update > "$KERNEL_STATE_LOG_DIR/apt.log" 2>&1 \
+    && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y chromium \
+      >> "$KERNEL_STATE_LOG_DIR/apt.log" 2>&1 \
+    || { tail -20 "$KERNEL_STATE_LOG_DIR/apt.log"; exit 1; }
+fi
+
+bash scripts/setup.sh || exit 1
+# shellcheck disable=SC1091
+. .venv/bin/activate
+
+passed=0
+failed=0
+run_suite() {
+  local name="$1"; shift
+  echo
+  echo "==> $name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
+}
+
+run_suite "jest" jlpm test
+run_suite "pytest" python -m pytest -q -p no:cacheprovider
+run_suite "ui-tests (Playwright, Debian chromium)" bash -c '
+  cd ui-tests &&
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 jlpm install > "$KERNEL_STATE_LOG_DIR/ui-install.log" 2>&1 ||
+    { tail -40 "$KERNEL_STATE_LOG_DIR/ui-install.log"; exit 1; }
+  jlpm playwright test'
+
+echo
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

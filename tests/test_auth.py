@@ -1,0 +1,111 @@
+"""Who may call: authentication, authorization (execute for probe routes), XSRF."""
+
+from __future__ import annotations
+
+import json
+from http.cookies import SimpleCookie
+
+import pytest
+from jupyter_server.auth.authorizer import Authorizer
+from tornado.httpclient import HTTPClientError
+from traitlets.config import Config
+
+from .kernel_utils import start_kernel
+
+pytestmark = pytest.mark.kernel
+
+
+class ReadOnlyAuthorizer(Authorizer):
+    """A read-only deployment: everything but `execute`."""
+
+    def is_authorized(self, handler, user, action, resource):  # type: ignore[no-untyped-def]
+        return action != "execute"
+
+
+class DenyKernelsAuthorizer(Authorizer):
+    def is_authorized(self, handler, user, action, resource):  # type: ignore[no-untyped-def]
+        return resource != "kernels" or handler.request.method == "POST"
+
+
+ROUTES = [
+    ("kernels",),
+    ("kernels", "{kid}", "variables"),
+    ("kernels", "{kid}", "variables", "x"),
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(
+    "kernel_id", ["{kid}", "00000000-0000-0000-0000-000000000000"]
+)
+async def test_unauthenticated_gets_403_whether_or_not_the_kernel_exists(
+    jp_fetch, route, kernel_id
+):  # type: ignore[no-untyped-def]
+    kid = await start_kernel(jp_fetch)
+    parts = [p.replace("{kid}", kernel_id.replace("{kid}", kid)) for p in route]
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", *parts, headers={"Authorization": ""})
+    assert e.value.code == 403
+
+
+class TestReadOnly:
+    @pytest.fixture
+    def jp_server_config(self):  # type: ignore[no-untyped-def]
+        return Config({
+            "ServerApp": {
+                "jpserver_extensions": {"jupyter_kernel_state": True},
+                "authorizer_class": ReadOnlyAuthorizer,
+            }
+        })
+
+    async def test_probe_routes_need_execute(self, jp_fetch):  # type: ignore[no-untyped-def]
+        kid = await start_kernel(jp_fetch)
+        listing = await jp_fetch("api", "kernel-state", "kernels")
+        assert kid in listing.body.decode()
+        for parts in (("variables",), ("variables", "x")):
+            with pytest.raises(HTTPClientError) as e:
+                await jp_fetch("api", "kernel-state", "kernels", kid, *parts)
+            assert e.value.code == 403
+
+
+class TestNoKernelAccess:
+    @pytest.fixture
+    def jp_server_config(self):  # type: ignore[no-untyped-def]
+        return Config({
+            "ServerApp": {
+                "jpserver_extensions": {"jupyter_kernel_state": True},
+                "authorizer_class": DenyKernelsAuthorizer,
+            }
+        })
+
+    async def test_listing_needs_read(self, jp_fetch):  # type: ignore[no-untyped-def]
+        with pytest.raises(HTTPClientError) as e:
+            await jp_fetch("api", "kernel-state", "kernels")
+        assert e.value.code == 403
+
+
+async def test_cookie_authenticated_get_needs_xsrf(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
+    kid = await start_kernel(jp_fetch)
+    # Log in with the token as a browser would, to get a login cookie and an _xsrf cookie.
+    login_page = await jp_fetch("login", headers={"Authorization": ""})
+    cookies = SimpleCookie()
+    for header in login_page.headers.get_list("Set-Cookie"):
+        cookies.load(header)
+    xsrf = cookies["_xsrf"].value
+    body = f"_xsrf={xsrf}&password={jp_serverapp.identity_provider.token}"
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("login", method="POST", body=body, follow_redirects=False,
+                       headers={"Authorization": "", "Cookie": f"_xsrf={xsrf}"})
+    assert e.value.code == 302
+    for header in e.value.response.headers.get_list("Set-Cookie"):
+        cookies.load(header)
+    cookie_header = "; ".join(f"{k}={m.value}" for k, m in cookies.items())
+    # Without the X-XSRFToken header a cookie-authenticated GET that runs probe code fails.
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kid, "variables",
+                       headers={"Authorization": "", "Cookie": cookie_header})
+    assert e.value.code == 403
+    ok = await jp_fetch("api", "kernel-state", "kernels", kid, "variables",
+                        headers={"Authorization": "", "Cookie": cookie_header,
+                                 "X-XSRFToken": xsrf})
+    assert json.loads(ok.body)["kernel_id"] == kid

@@ -1,0 +1,169 @@
+"""Busy, restarting, dying and deleted kernels; hostile objects; side effects of a probe."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+from tornado.httpclient import HTTPClientError
+
+from .kernel_utils import get_json, validate
+
+pytestmark = pytest.mark.kernel
+
+HOSTILE = '''
+import threading
+class SleepyRepr:
+    def __repr__(self):
+        import time; time.sleep(5); return "slept"
+class BlockingRepr:
+    def __repr__(self):
+        threading.Lock().acquire(); l = threading.Lock(); l.acquire(); l.acquire()
+class RaisingRepr:
+    def __repr__(self): raise ValueError("no repr for you")
+class HugeRepr:
+    def __repr__(self): return "x" * 50_000_000
+class LyingLen:
+    def __len__(self): return -1
+    def __repr__(self): return "LyingLen()"
+class HostileAttrs:
+    def __getattr__(self, name): raise RuntimeError(name)
+    def __dir__(self): raise RuntimeError("dir")
+    @property
+    def __class__(self): raise RuntimeError("class")
+cycle = []; cycle.append(cycle)
+deep = []
+node = deep
+for _ in range(10_000):
+    node.append([]); node = node[0]
+sleepy, blocking, raising, huge, lying, attrs = (SleepyRepr(), BlockingRepr(), RaisingRepr(),
+                                                 HugeRepr(), LyingLen(), HostileAttrs())
+fine = "still here"
+'''
+
+
+async def test_hostile_objects_are_marked_and_the_rest_survives(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run(HOSTILE)
+    before = await kernel.inspect_kernel()
+    started = time.monotonic()
+    snapshot = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    elapsed = time.monotonic() - started
+    validate(snapshot, "Snapshot")
+    names = {v["name"]: v for v in snapshot["variables"]}
+    assert names["fine"]["preview"] == "'still here'"
+    assert "timed out" in names["sleepy"]["error"]
+    assert "timed out" in names["blocking"]["error"]
+    assert "ValueError" in names["raising"]["error"]
+    assert len(names["huge"]["preview"]) <= 200 and names["huge"]["truncated"]
+    assert names["lying"]["size"] is None
+    assert names["cycle"]["preview"].startswith("[")
+    assert names["deep"]["kind"] == "sequence"
+    assert elapsed < 5, "the probe must never wait for a hostile repr"  # bound, not a benchmark
+    assert await kernel.inspect_kernel() == before
+    # The kernel is still usable afterwards.
+    reply = await kernel.run("ok = 1 + 1")
+    assert reply["status"] == "ok"
+
+
+async def test_probe_leaves_no_trace_in_the_kernel(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("x = 1")
+    await kernel.run("x")  # makes Out and _ non-empty
+    before = await kernel.inspect_kernel()
+    await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables",
+                   params={"include": "private,modules,callables,classes"})
+    await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "x")
+    assert await kernel.inspect_kernel() == before
+
+
+async def test_printing_repr_does_not_reach_the_notebook(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("class Loud:\n    def __repr__(self):\n        print('LOUD'); return 'L'\n"
+                     "loud = Loud()")
+    seen: list[dict] = []
+    original = kernel.state._listeners
+    kernel.state._listeners = [*original, lambda state, msg, own: seen.append(msg)]
+    try:
+        await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+        await asyncio.sleep(0.2)
+        kernel.state.sync()
+    finally:
+        kernel.state._listeners = original
+    streams = [m for m in seen if m["header"]["msg_type"] == "stream"]
+    assert streams == []
+
+
+async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("x = 1")
+    fresh = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    kernel.submit("import time; time.sleep(3); x = 2")
+    for _ in range(200):
+        kernel.state.sync()
+        if kernel.state.tracker.busy:
+            break
+        await asyncio.sleep(0.01)
+    requests_before = kernel.state.probe_requests
+    stale = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    validate(stale, "Snapshot")
+    assert stale["stale"] and stale["kernel_busy"]
+    assert stale["variables"] == fresh["variables"]
+    assert kernel.state.probe_requests == requests_before, "nothing is queued behind a cell"
+    # A detail while busy is refused, not queued.
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", "x")
+    assert e.value.code == 503
+    await kernel.wait_generation(stale["generation"] + 1)
+    after = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    assert not after["stale"]
+    assert {v["name"]: v["preview"] for v in after["variables"]}["x"] == "2"
+
+
+async def test_busy_kernel_without_snapshot_gets_503(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    kernel.submit("import time; time.sleep(2)")
+    for _ in range(200):
+        kernel.state.sync()
+        if kernel.state.tracker.busy:
+            break
+        await asyncio.sleep(0.01)
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+    assert e.value.code == 503
+    assert e.value.response.headers["Retry-After"] == "1"
+
+
+async def test_restart_starts_a_new_epoch(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("before_restart = 1")
+    first = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
+    await kernel.client.wait_for_ready(timeout=60)
+    second = None
+    for _ in range(50):
+        try:
+            second = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+            break
+        except HTTPClientError as e:
+            assert e.code == 503
+            await asyncio.sleep(0.2)
+    assert second is not None
+    assert second["epoch"] > first["epoch"]
+    assert not second["stale"]
+    assert "before_restart" not in {v["name"] for v in second["variables"]}
+
+
+async def test_deleted_kernel_gets_404(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    await jp_fetch("api", "kernels", kernel.kernel_id, method="DELETE")
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+    assert e.value.code == 404
+
+
+async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("import os, signal\nclass Killer:\n    def __repr__(self):\n"
+                     "        os.kill(os.getpid(), signal.SIGKILL)\nk = Killer()")
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
+                       request_timeout=30)
+    assert e.value.code == 503
+    assert json.loads(e.value.response.body)["message"]

@@ -1,0 +1,230 @@
+"""The variables routes against a real server and real ipykernel kernels."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from tornado.httpclient import HTTPClientError
+
+from .kernel_utils import get_json, start_kernel, validate
+
+pytestmark = pytest.mark.kernel
+
+
+async def variables(jp_fetch, kernel, **params):  # type: ignore[no-untyped-def]
+    payload = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", params=params)
+    validate(payload, "Snapshot")
+    return payload
+
+
+def by_name(snapshot):  # type: ignore[no-untyped-def]
+    return {v["name"]: v for v in snapshot["variables"]}
+
+
+async def test_kernels_list(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    payload = await get_json(jp_fetch, "kernels")
+    validate(payload, "KernelList")
+    ids = [k["kernel_id"] for k in payload["kernels"]]
+    assert kernel.kernel_id in ids
+    entry = payload["kernels"][ids.index(kernel.kernel_id)]
+    assert entry["language"] == "python"
+
+
+async def test_snapshot_lists_user_variables(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run(
+        "import os\nimport pandas as pd\nimport numpy as np\n"
+        "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})\n"
+        "arr = np.zeros((4, 5), dtype='float32')\nx = 42\n_private = 1\n"
+        "def f(a, b=2): return a\n"
+        "class C: pass\n"
+    )
+    snapshot = await variables(jp_fetch, kernel)
+    names = by_name(snapshot)
+    assert set(names) == {"df", "arr", "x"}
+    assert snapshot["total"] == 3
+    assert names["df"]["kind"] == "dataframe" and names["df"]["shape"] == [3, 2]
+    assert names["arr"]["kind"] == "array" and names["arr"]["dtype"] == "float32"
+    assert names["arr"]["shape"] == [4, 5] and names["arr"]["nbytes"] == 80
+    assert names["x"]["kind"] == "number" and names["x"]["preview"] == "42"
+    assert snapshot["execution_count"] == 1
+    assert all(v["change"] == "new" for v in snapshot["variables"])
+    assert all(v["changed_at"] == 1 for v in snapshot["variables"])
+
+    everything = await variables(
+        jp_fetch, kernel, include="private,modules,callables,classes"
+    )
+    assert {"_private", "os", "pd", "np", "f", "C"} <= set(by_name(everything))
+    assert not {"In", "Out", "get_ipython", "exit", "quit"} & set(by_name(everything))
+
+
+async def test_change_tracking_and_since(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("a = [1, 2, 3]\nb = 'text'\ntmp = 1")
+    first = await variables(jp_fetch, kernel)
+    await kernel.run("a.append(4)\nc = 3.5\ndel tmp")
+    second = await variables(jp_fetch, kernel)
+    names = by_name(second)
+    assert names["a"]["change"] == "modified"
+    assert names["a"]["changed_at"] == 2
+    assert "len 3 → 4" in names["a"]["changes"]
+    assert names["c"]["change"] == "new"
+    assert names["b"]["change"] == "unchanged"
+    assert second["removed"] == ["tmp"]
+    # Relative to an explicit generation: everything since the first snapshot.
+    await kernel.run("d = 1")
+    since_first = by_name(await variables(jp_fetch, kernel, since=first["generation"]))
+    assert since_first["c"]["change"] == "new" and since_first["d"]["change"] == "new"
+    assert since_first["a"]["change"] == "modified"
+    assert since_first["b"]["change"] == "unchanged"
+
+
+async def test_paging_and_sorting_keep_total_exact(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("for i in range(250): globals()[f'v{i:03d}'] = i")
+    page = await variables(jp_fetch, kernel, limit="100", offset="200")
+    assert page["total"] == 250 and page["limit"] == 100 and page["offset"] == 200
+    assert [v["name"] for v in page["variables"]] == [f"v{i:03d}" for i in range(200, 250)]
+    by_size = await variables(jp_fetch, kernel, sort="type", limit="5")
+    assert len(by_size["variables"]) == 5
+
+
+async def test_etag_and_cache_send_no_kernel_message(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("x = 1")
+    response = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+    etag = response.headers["ETag"]
+    requests_before = kernel.state.probe_requests
+    for _ in range(5):
+        again = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+        assert again.headers["ETag"] == etag
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
+                       headers={"If-None-Match": etag})
+    assert e.value.code == 304
+    assert kernel.state.probe_requests == requests_before
+    await kernel.run("x = 2")
+    fresh = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
+                           headers={"If-None-Match": etag})
+    assert fresh.code == 200 and fresh.headers["ETag"] != etag
+
+
+async def test_concurrent_gets_share_one_probe_request(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("y = list(range(10))")
+    before = kernel.state.probe_requests
+    results = await asyncio.gather(*[
+        get_json(jp_fetch, "kernels", kernel.kernel_id, "variables") for _ in range(50)
+    ])
+    assert kernel.state.probe_requests - before == 1
+    assert len({r["taken_at"] for r in results}) == 1
+
+
+async def test_detail_of_a_dataframe_and_drill_down(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run(
+        "import pandas as pd\n"
+        "df = pd.DataFrame({'region': ['n', 's'], 'units': [1, 2]})\n"
+        "nested = {'a': [10, 20, {'deep': 'value'}], 'b': 2}"
+    )
+    detail = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "df")
+    validate(detail, "VariableDetail")
+    assert [c["name"] for c in detail["columns"]] == ["region", "units"]
+    assert detail["columns_total"] == 2
+    assert detail["head"]["rows"][0][:2] == ["n", "1"] or "n" in json.dumps(detail["head"])
+
+    top = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "nested")
+    validate(top, "VariableDetail")
+    assert top["keys_total"] == 2
+    child = next(c for c in top["children"] if c["label"].strip("'\"") == "a")
+    path = [child["access_key"]]
+    inner = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "nested",
+                           params={"path": json.dumps(path)})
+    assert inner["kind"] == "sequence" and inner["size"] == 3
+    third = inner["children"][2]["access_key"]
+    deep = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "nested",
+                          params={"path": json.dumps([*path, third])})
+    assert deep["kind"] == "mapping" and "deep" in deep["preview"]
+
+
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("missing_name", 404),
+        ("In", 404),  # hidden IPython internals are not found
+        ("ｘ", 404),  # NFKC alias of an existing `x` is not `x`
+        ("1abc", 400),
+        ("a.b", 400),
+        ("__import__('os').system('true')", 400),
+        ("x y", 400),
+        ("class", 400),
+        ("a" * 300, 400),
+    ],
+)
+async def test_detail_rejects_bad_or_missing_names(jp_fetch, kernel, name, status):  # type: ignore[no-untyped-def]
+    await kernel.run("x = 1")
+    before = await kernel.inspect_kernel()
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", name)
+    assert e.value.code == status
+    body = json.loads(e.value.response.body)
+    assert body["message"]
+    assert "Traceback" not in body["message"]
+    if status == 404:
+        assert body["message"] == f"Variable not found: {name}"
+    assert await kernel.inspect_kernel() == before
+
+
+@pytest.mark.parametrize(
+    ("params", "fragment"),
+    [
+        ({"limit": "abc"}, "limit must be an integer"),
+        ({"limit": "-1"}, "limit must be"),
+        ({"limit": "0"}, "limit must be"),
+        ({"offset": "-5"}, "offset must be"),
+        ({"sort": "evil"}, "sort must be one of"),
+        ({"include": "private,secrets"}, "include accepts"),
+        ({"since": "yesterday"}, "since must be an integer"),
+    ],
+)
+async def test_bad_query_values_get_400(jp_fetch, kernel, params, fragment):  # type: ignore[no-untyped-def]
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
+                       params=params)
+    assert e.value.code == 400
+    assert fragment in json.loads(e.value.response.body)["message"]
+
+
+async def test_huge_limit_is_clamped(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    await kernel.run("x = 1")
+    snapshot = await variables(jp_fetch, kernel, limit="99999999")
+    assert snapshot["limit"] == 10_000
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("not json", 400), ('{"a": 1}', 400), ('["k:\\"nope\\""]', 404), ('["zz:1"]', 404)],
+)
+async def test_bad_paths(jp_fetch, kernel, path, status):  # type: ignore[no-untyped-def]
+    await kernel.run("d = {'a': 1}")
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", "d",
+                       params={"path": path})
+    assert e.value.code == status
+
+
+@pytest.mark.parametrize(
+    "kernel_id",
+    ["not-a-kernel", "00000000-0000-0000-0000-000000000000", "..%2F..%2Fetc", "x" * 500],
+)
+async def test_unknown_or_malformed_kernel_ids_get_404(jp_fetch, jp_serverapp, kernel_id):  # type: ignore[no-untyped-def]
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel_id, "variables")
+    assert e.value.code == 404
+    assert json.loads(e.value.response.body)["message"].startswith("Kernel does not exist")
+
+
+async def test_non_python_kernel_gets_501(jp_fetch, other_language_kernelspec):  # type: ignore[no-untyped-def]
+    kernel_id = await start_kernel(jp_fetch, other_language_kernelspec)
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel_id, "variables")
+    assert e.value.code == 501
+    assert "otherlang" in json.loads(e.value.response.body)["message"]
+    listing = await get_json(jp_fetch, "kernels")
+    assert {k["kernel_id"]: k["language"] for k in listing["kernels"]}[kernel_id] == "otherlang"
