@@ -1,0 +1,195 @@
+"""The ``detail`` op: one variable (or a child reached by access keys) in depth.
+
+Each part (repr, attributes, children, table, keys, signature, llm repr) runs under its
+own time guard, so one slow part marks its error and the others are still filled.
+"""
+
+import keyword
+
+from . import summary
+from .guard import BudgetExhausted, ProbeTimeout
+from .inspectors import (
+    MISSING,
+    error_name,
+    inspector_for,
+    instance_dict,
+    lookup_static,
+    preview_of,
+    type_name,
+)
+from .display import cut
+
+MAX_NAME = 256
+MAX_KEY = 2000
+MAX_PATH = 32
+MAX_ATTRIBUTES = 100
+MAX_CHILDREN = 100
+MAX_KEYS = 100
+CHILD_PREVIEW = 100
+DEFAULT_MAX_CHARS = 10_000
+MAX_CHARS = 65_536
+
+DETAIL_KEYS = (
+    "repr", "repr_truncated", "attributes", "attributes_total", "children", "children_total",
+    "columns", "columns_total", "head", "keys", "keys_total", "signature", "doc", "llm_repr",
+)
+
+
+def valid_name(name):
+    return (
+        type(name) is str and 0 < len(name) <= MAX_NAME and name.isidentifier()
+        and not keyword.iskeyword(name)
+    )
+
+
+class NotFound(Exception):
+    pass
+
+
+def resolve_path(value, path, session):
+    for key in path:
+        if type(key) is not str or len(key) > MAX_KEY:
+            raise NotFound(key if type(key) is str else "?")
+        insp = inspector_for(type(value))
+        try:
+            value = session.run(insp.child, value, key)
+        except (ProbeTimeout, BudgetExhausted):
+            raise NotFound(key) from None
+        except Exception:
+            raise NotFound(key) from None
+    return value
+
+
+def build(name, value, max_chars, preview_chars, session):
+    """VariableDetail of ``value`` (a dict; the caller sets change fields)."""
+    out = summary.build(name, value, preview_chars, session)
+    errors = [out["error"]] if out["error"] else []
+    for key in DETAIL_KEYS:
+        out[key] = None
+    out["repr"], out["repr_truncated"] = "", False
+    out["attributes"], out["attributes_total"] = [], 0
+    out["children"], out["children_total"] = [], 0
+    insp = inspector_for(type(value))
+
+    def part(label, fn, *args):
+        try:
+            return session.run(fn, *args)
+        except ProbeTimeout:
+            errors.append(label + " timed out")
+        except BudgetExhausted:
+            errors.append(label + " skipped: probe time budget exhausted")
+        except Exception as exc:
+            errors.append(label + " raised " + error_name(exc))
+        return None
+
+    llm = summary.llm_method(type(value))
+    if llm is not None:
+        result = part("llm repr", summary.call_llm_repr, llm, value, max_chars)
+        out["llm_repr"] = result[0] if result else None
+    result = part("repr", insp.detail_repr, value, max_chars)
+    if result is None:
+        result = summary.fallback_text(value, max_chars), False
+    out["repr"], out["repr_truncated"] = result
+    result = part("attributes", attributes, value)
+    if result is not None:
+        out["attributes"], out["attributes_total"] = result
+    result = part("children", insp.children, value)
+    if result is not None:
+        out["children"], out["children_total"] = collect_children(result, session, errors)
+    table = part("columns", insp.table, value)
+    if table is not None:
+        out.update(table)
+    keys = part("keys", insp.keys, value)
+    if keys is not None:
+        out["keys"], out["keys_total"] = keys
+    if hasattr(insp, "signature"):
+        try:
+            out["signature"] = session.run(insp.signature, value)
+        except (ValueError, TypeError):
+            pass  # builtins without a signature: not an error
+        except ProbeTimeout:
+            errors.append("signature timed out")
+        except BudgetExhausted:
+            errors.append("signature skipped: probe time budget exhausted")
+        except Exception as exc:
+            errors.append("signature raised " + error_name(exc))
+        out["doc"] = part("doc", insp.doc, value)
+    out["error"] = "; ".join(errors) if errors else None
+    return out
+
+
+def collect_children(result, session, errors):
+    iterator, total = result
+    children = []
+    for _ in range(MAX_CHILDREN):
+        try:
+            item = session.run(next, iterator, None)
+        except (ProbeTimeout, BudgetExhausted):
+            errors.append("children timed out")
+            break
+        except Exception as exc:
+            errors.append("children raised " + error_name(exc))
+            break
+        if item is None:
+            break
+        key, label, child = item
+        try:
+            preview = session.run(preview_of, child, CHILD_PREVIEW)[0]
+        except ProbeTimeout:
+            preview = "<repr timed out>"
+        except BudgetExhausted:
+            preview = "<not inspected>"
+        children.append(
+            {"access_key": key, "label": cut(label, 200)[0], "type": type_name(type(child)), "preview": preview}
+        )
+    return children, total if type(total) is int else len(children)
+
+
+def attributes(value):
+    """Public attribute names with their static type (properties are not evaluated)."""
+    names = set()
+    d = instance_dict(value)
+    if d is not None:
+        names.update(k for k in d if type(k) is str)
+    class_names = dir(type(value))
+    names.update(n for n in class_names if type(n) is str)
+    public = sorted(n for n in names if not n.startswith("_"))
+    out = []
+    for name in public[:MAX_ATTRIBUTES]:
+        out.append({"name": name, "type": attribute_type(value, d, name)})
+    return out, len(public)
+
+
+def attribute_type(value, d, name):
+    if d is not None and name in d:
+        return type_name(type(d[name]))
+    attr = lookup_static(type(value), name)
+    if attr is MISSING:
+        return "unknown"
+    t = type(attr)
+    if t is property:
+        return "property"
+    if type_name(t) in ("function", "method_descriptor", "wrapper_descriptor", "builtin_function_or_method"):
+        return "method"
+    if t in (staticmethod, classmethod):
+        return type_name(t)
+    if lookup_static(t, "__get__", None) is not None and t is not type:
+        return "property" if lookup_static(t, "__set__", None) is not None else type_name(t)
+    return type_name(t)
+
+
+def check_detail_request(request):
+    name = request.get("name")
+    path = request.get("path") or []
+    if not valid_name(name):
+        return None, None, "Invalid variable name"
+    if type(path) is not list or len(path) > MAX_PATH:
+        return None, None, "Invalid path"
+    return name, path, None
+
+
+def clamp_chars(value, default=DEFAULT_MAX_CHARS):
+    if type(value) is not int:
+        return default
+    return max(100, min(MAX_CHARS, value))
+

@@ -1,0 +1,182 @@
+"""One Variable dict per value, each field filled independently under the time guard."""
+
+import types
+import weakref
+
+from . import display, guard
+from .display import cut
+from .guard import BudgetExhausted, ProbeTimeout
+from .inspectors import error_name, inspector_for, lookup_static, qualname, type_name
+
+#: Variable keys, in order (the REST contract).
+VARIABLE_KEYS = (
+    "name", "type", "qualname", "kind", "size", "shape", "dtype", "nbytes", "preview",
+    "truncated", "error", "change", "changed_at", "changes", "description", "constraints",
+    "hidden_from_prompt",
+)
+LLM_METHODS = ("_repr_llm_", "_ai_repr_")
+MAX_CACHE = 20_000
+_llm_by_type = {}
+
+
+def llm_method(t):
+    """The type's own ``_repr_llm_``/``_ai_repr_`` (looked up statically), or None."""
+    try:
+        return _llm_by_type[t]
+    except KeyError:
+        pass
+    except Exception:
+        return None
+    found = None
+    for name in LLM_METHODS:
+        attr = lookup_static(t, name, None)
+        if attr is not None:
+            found = attr
+            break
+    if len(_llm_by_type) > 4096:
+        _llm_by_type.clear()
+    _llm_by_type[t] = found
+    return found
+
+
+def call_llm_repr(method, v, limit):
+    """Run the object's own description; returns ``(text, truncated)``; raises TypeError
+    when it is not text."""
+    if type(method) is types.FunctionType:
+        result = method(v)
+    elif type(method) in (staticmethod, classmethod):
+        result = method.__get__(v, type(v))()
+    else:
+        result = method.__get__(v, type(v))() if lookup_static(type(method), "__get__", None) else method(v)
+    if type(result) is dict:
+        result = result.get("text/plain")
+    if not isinstance_str(result):
+        raise TypeError("llm repr returned " + type_name(type(result)))
+    return cut(display.as_str(result), limit)
+
+
+def isinstance_str(x):
+    return type(x) is str or str in type(x).__mro__
+
+
+def fallback_text(v, limit):
+    return cut(object.__repr__(v), limit)[0]
+
+
+def base_fields(name, v, insp):
+    t = type(v)
+    return {
+        "name": name, "type": type_name(t), "qualname": qualname(t), "kind": insp.kind,
+        "size": None, "shape": None, "dtype": None, "nbytes": None, "preview": "",
+        "truncated": False, "error": None, "change": "unchanged", "changed_at": None,
+        "changes": [], "description": None, "constraints": None, "hidden_from_prompt": False,
+    }
+
+
+def _fill(insp, v, out, errors, limit, step, llm):
+    step[0] = "len"
+    try:
+        out["size"] = _int_or_none(insp.size(v))
+    except Exception as exc:
+        errors.append("len raised " + error_name(exc))
+    step[0] = "shape"
+    try:
+        out["shape"] = insp.shape(v)
+        step[0] = "dtype"
+        out["dtype"] = insp.dtype(v)
+        step[0] = "nbytes"
+        out["nbytes"] = _int_or_none(insp.nbytes(v))
+    except Exception as exc:
+        errors.append(step[0] + " raised " + error_name(exc))
+    if llm is not None:
+        step[0] = "llm repr"
+        try:
+            out["preview"], out["truncated"] = call_llm_repr(llm, v, limit)
+            return
+        except Exception as exc:
+            errors.append("llm repr raised " + error_name(exc))
+    step[0] = "repr"
+    try:
+        out["preview"], out["truncated"] = insp.preview(v, limit, 0, display.Ctx())
+    except Exception as exc:
+        errors.append("repr raised " + error_name(exc))
+        out["preview"] = fallback_text(v, limit)
+
+
+def _int_or_none(x):
+    if x is None or type(x) is int:
+        return x
+    return int(x)
+
+
+def build(name, v, limit, session=None):
+    """The Variable dict of ``v``; never raises for a hostile value."""
+    insp = inspector_for(type(v))
+    out = base_fields(name, v, insp)
+    errors = []
+    llm = llm_method(type(v))
+    step = ["len"]
+    if insp.safe and llm is None:
+        _fill(insp, v, out, errors, limit, step, None)
+    else:
+        session = session or guard.current()
+        try:
+            if session is None:
+                _fill(insp, v, out, errors, limit, step, llm)
+            else:
+                session.run(_fill, insp, v, out, errors, limit, step, llm)
+        except ProbeTimeout:
+            errors.append(step[0] + " timed out")
+        except BudgetExhausted:
+            errors.append("not inspected: probe time budget exhausted")
+        if not out["preview"]:
+            out["preview"] = fallback_text(v, limit)
+    if errors:
+        out["error"] = "; ".join(errors)
+    return out
+
+
+class SummaryCache:
+    """name → summary, reused while (the object, its cheap fingerprint, preview size) are
+    unchanged.  The object is held weakly when its type allows; otherwise its id plus a
+    value-aware fingerprint (ints, strs … include their value) guards against id reuse."""
+
+    def __init__(self, max_entries=MAX_CACHE):
+        self.max_entries = max_entries
+        self.entries = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, name, v, limit, session):
+        insp = inspector_for(type(v))
+        try:
+            fp = insp.fingerprint(v)
+        except Exception:
+            fp = ("error",)
+        entry = self.entries.get(name)
+        if entry is not None:
+            ref, ident, t, efp, elimit, summary = entry
+            if ident == id(v) and t is type(v) and elimit == limit and efp == fp:
+                if ref is None or ref() is v:
+                    self.hits += 1
+                    return summary
+        self.misses += 1
+        summary = build(name, v, limit, session)
+        try:
+            ref = weakref.ref(v)
+        except TypeError:
+            ref = None
+        if len(self.entries) >= self.max_entries:
+            self.entries.clear()
+        self.entries[name] = (ref, id(v), type(v), fp, limit, summary)
+        return summary
+
+    def discard(self, name):
+        self.entries.pop(name, None)
+
+    def prune(self, ns):
+        """Drop entries for names that are gone."""
+        if len(self.entries) > 0:
+            gone = [n for n in self.entries if n not in ns]
+            for n in gone:
+                del self.entries[n]
