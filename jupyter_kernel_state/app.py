@@ -7,6 +7,8 @@ from traitlets import Float, Int
 
 from .routes import build_handlers
 from .service import KernelStateService, Limits
+from .service.history import HistoryLimits
+from .service.images import ImageLimits
 from .service.service import KERNEL_ACTIONS_SCHEMA
 
 
@@ -31,6 +33,20 @@ class KernelStateApp(ExtensionApp):
         32, config=True, help="Snapshots kept per kernel (by generation and options)."
     )
     detail_cache_size = Int(64, config=True, help="Variable details kept per kernel.")
+    max_images = Int(50, config=True, help="Images kept per kernel; the oldest are dropped.")
+    max_image_bytes = Int(
+        5 * 1024 * 1024, config=True, help="Largest image kept; larger ones are rejected."
+    )
+    max_image_total_bytes = Int(
+        50 * 1024 * 1024, config=True, help="Bytes of images kept per kernel."
+    )
+    history_entries = Int(100, config=True, help="Executions kept in each kernel's history.")
+    history_output_chars = Int(
+        2000, config=True, help="Characters of output kept per execution in the history."
+    )
+    history_code_chars = Int(
+        4000, config=True, help="Characters of code kept per execution in the history."
+    )
 
     def limits(self) -> Limits:
         return Limits(
@@ -43,6 +59,16 @@ class KernelStateApp(ExtensionApp):
             max_page_size=self.max_page_size,
             snapshot_cache_size=self.snapshot_cache_size,
             detail_cache_size=self.detail_cache_size,
+            images=ImageLimits(
+                max_images=self.max_images,
+                max_image_bytes=self.max_image_bytes,
+                max_total_bytes=self.max_image_total_bytes,
+            ),
+            history=HistoryLimits(
+                max_entries=self.history_entries,
+                max_output_chars=self.history_output_chars,
+                max_code_chars=self.history_code_chars,
+            ),
         )
 
     def initialize_settings(self) -> None:

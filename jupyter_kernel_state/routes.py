@@ -24,6 +24,7 @@ T = TypeVar("T")
 NAMESPACE = "api/kernel-state"
 _KERNEL = r"(?P<kernel_id>[^/]+)"
 _NAME = r"(?P<name>[^/]+)"
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 
 class KernelStateHandler(APIHandler):
@@ -107,10 +108,50 @@ class VariableHandler(KernelStateHandler):
         self.write_json(detail)
 
 
+class ImagesHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("read")
+    async def get(self, kernel_id: str) -> None:
+        self.write_json(self.sync(self.service.images, kernel_id, self.query))
+
+
+class ImageHandler(KernelStateHandler):
+    """Raw image bytes. Kernel SVG is untrusted: sandboxed and never sniffed."""
+
+    @web.authenticated
+    @authorized("read")
+    async def get(self, kernel_id: str, image_id: str) -> None:
+        image = self.sync(self.service.image, kernel_id, image_id)
+        self.set_header("Content-Type", image.mime)
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Cache-Control", "private, max-age=3600")
+        self.set_header("ETag", f'"{image.sha256}"')
+        if image.mime == "image/svg+xml":
+            self.set_header("Content-Security-Policy", SVG_CSP)
+        if self.query("download") not in (None, "", "0", "false"):
+            extension = image.mime.split("/")[1].split("+")[0].replace("jpeg", "jpg")
+            self.set_header(
+                "Content-Disposition",
+                f'attachment; filename="kernel-image-{image.execution_count or 0}-'
+                f'{image.id}.{extension}"',
+            )
+        self.finish(image.data)
+
+
+class HistoryHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("read")
+    async def get(self, kernel_id: str) -> None:
+        self.write_json(self.sync(self.service.history, kernel_id, self.query))
+
+
 def build_handlers() -> list[tuple[str, type[APIHandler]]]:
     base = f"/{NAMESPACE}/kernels"
     return [
         (base, KernelsHandler),
         (rf"{base}/{_KERNEL}/variables", VariablesHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
+        (rf"{base}/{_KERNEL}/images", ImagesHandler),
+        (rf"{base}/{_KERNEL}/images/(?P<image_id>[^/]+)", ImageHandler),
+        (rf"{base}/{_KERNEL}/history", HistoryHandler),
     ]

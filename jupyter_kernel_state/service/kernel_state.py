@@ -20,6 +20,8 @@ from typing import Any
 from ..errors import KernelUnavailable, NotFound, NotSupported, ProbeFailed
 from . import probe_loader
 from .connection import KernelConnection, KernelDied, RequestTimeout
+from .history import HistoryLog
+from .images import ImageStore
 from .limits import Limits
 from .options import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
@@ -64,6 +66,9 @@ class KernelState:
         self.epoch = 0
         self.tracker = ExecutionTracker(getattr(kernel_manager, "execution_state", None))
         self.probe_id: str | None = None
+        # Images and history outlive restarts: each image says the epoch it came from.
+        self.images = ImageStore(limits.images)
+        self.history = HistoryLog(limits.history)
         self.variables_total: int | None = None
         self._connection: KernelConnection | None = None
         self._snapshots = _LRU(limits.snapshot_cache_size)
@@ -101,6 +106,8 @@ class KernelState:
         ):
             self.restarted()
         self.tracker.handle(msg, own)
+        image_ids = self.images.handle(msg, own, self.epoch)
+        self.history.handle(msg, own, image_ids)
         for listener in self._listeners:
             listener(self, msg, own)
 
@@ -353,5 +360,5 @@ class KernelState:
             "generation": self.tracker.generation,
             "execution_count": self.tracker.execution_count,
             "variables_total": self.variables_total,
-            "images_total": 0,
+            "images_total": len(self.images),
         }

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .history import HistoryLimits
+from .images import ImageLimits
 
 
 @dataclass(frozen=True)
@@ -16,3 +19,5 @@ class Limits:
     max_page_size: int = 10_000
     snapshot_cache_size: int = 32
     detail_cache_size: int = 64
+    images: ImageLimits = field(default_factory=ImageLimits)
+    history: HistoryLimits = field(default_factory=HistoryLimits)

@@ -12,10 +12,11 @@ import logging
 import re
 from typing import Any
 
-from ..errors import KernelNotFound
+from ..errors import KernelNotFound, NotFound
 from .kernel_state import Decorator, IOPubListener, KernelState
 from .limits import Limits
-from .options import DetailOptions, SnapshotOptions
+from .images import StoredImage
+from .options import DetailOptions, SnapshotOptions, parse_int
 
 KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_actions/v1"
 # The same pattern jupyter_server uses for kernel ids in its URLs (a UUID).
@@ -23,6 +24,7 @@ KERNEL_ID_PATTERN = r"[\w-]+"
 # How long to wait for a started kernel to be listed (steps × step).
 START_WAIT_STEPS = 600
 START_WAIT_STEP_S = 0.05
+_IMAGE_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 
@@ -79,6 +81,29 @@ class KernelStateService:
 
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
         return await self.state(kernel_id).detail(options)
+
+    def images(self, kernel_id: str, get: Any) -> dict[str, Any]:
+        state = self.state(kernel_id)
+        cap = self.limits.images.max_images
+        since = parse_int(get("since"), "since", default=0, minimum=0)
+        limit = parse_int(get("limit"), "limit", default=cap, minimum=1, maximum=cap)
+        state.sync()
+        return state.images.listing(since=since, limit=limit)
+
+    def image(self, kernel_id: str, image_id: str) -> StoredImage:
+        state = self.state(kernel_id)
+        state.sync()
+        image = state.images.get(image_id) if _IMAGE_ID_RE.match(image_id) else None
+        if image is None:
+            raise NotFound(f"Image not found: {image_id[:40]}")
+        return image
+
+    def history(self, kernel_id: str, get: Any) -> dict[str, Any]:
+        state = self.state(kernel_id)
+        cap = self.limits.history.max_entries
+        limit = parse_int(get("limit"), "limit", default=10, minimum=0, maximum=cap)
+        state.sync()
+        return state.history.listing(limit)
 
     def snapshot_options(self, get: Any) -> SnapshotOptions:
         return SnapshotOptions.parse(

@@ -1,0 +1,114 @@
+"""Ship the probe to a kernel as source, build call expressions, parse replies.
+
+The probe package (``jupyter_kernel_state/probe``) is read with importlib.resources and
+wrapped in one bootstrap string.  Executed silently in the kernel it registers a private
+package ``_jupyter_kernel_state_probe`` in ``sys.modules`` — never in the user namespace —
+then calls its ``install()``.  Calls are one ``user_expressions`` entry whose only variable
+part is urlsafe base64 inside a string literal: names never become source code.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+MODULE_NAME = "_jupyter_kernel_state_probe"
+#: Probe submodules in dependency order (mirrors ``probe.MODULES``; a test checks it).
+PROBE_MODULES = (
+    "guard", "display", "inspectors", "objects", "third_party", "namespace", "summary",
+    "tracking", "detail", "entry",
+)
+#: Longest evalue kept in a ProbeFailed message.
+MAX_ERROR_CHARS = 200
+
+_BOOTSTRAP = '''
+def _bootstrap(sources, order, name):
+    import sys, types
+    old = sys.modules.get(name)
+    if old is not None:
+        try:
+            old.uninstall()
+        except Exception:
+            pass
+    for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+        del sys.modules[key]
+    package = types.ModuleType(name, "jupyter_kernel_state probe (installed by the server)")
+    package.__path__ = []
+    package.__package__ = name
+    sys.modules[name] = package
+    try:
+        for mod in order:
+            module = types.ModuleType(name + "." + mod)
+            module.__package__ = name
+            sys.modules[module.__name__] = module
+            code = compile(sources[mod], "<jupyter_kernel_state probe " + mod + ".py>", "exec")
+            exec(code, module.__dict__)
+            setattr(package, mod, module)
+        code = compile(sources["__init__"], "<jupyter_kernel_state probe __init__.py>", "exec")
+        exec(code, package.__dict__)
+        package.install()
+    except BaseException:
+        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+            del sys.modules[key]
+        raise
+
+_bootstrap(SOURCES, ORDER, NAME)
+'''
+
+
+class ProbeMissing(Exception):
+    """The kernel has no probe (new or restarted kernel): install it and retry."""
+
+
+class ProbeFailed(Exception):
+    """The call expression failed in the kernel (message: ename and a short evalue)."""
+
+
+def probe_sources() -> dict[str, str]:
+    package = resources.files("jupyter_kernel_state.probe")
+    sources = {m: (package / f"{m}.py").read_text(encoding="utf-8") for m in PROBE_MODULES}
+    sources["__init__"] = (package / "__init__.py").read_text(encoding="utf-8")
+    return sources
+
+
+@functools.lru_cache(maxsize=1)
+def install_code() -> str:
+    """Source that (re)installs the probe; leaves nothing in the user namespace."""
+    namespace = {"SOURCES": probe_sources(), "ORDER": PROBE_MODULES, "NAME": MODULE_NAME}
+    return "exec({!r}, {!r})\n".format(_BOOTSTRAP, namespace)
+
+
+def call_expression(request: dict[str, Any]) -> str:
+    """The ``user_expressions`` entry for one probe request."""
+    payload = json.dumps(request, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    encoded = base64.urlsafe_b64encode(payload.encode("ascii")).decode("ascii")
+    return f"__import__('sys').modules['{MODULE_NAME}'].call('{encoded}')"
+
+
+def parse_reply(entry: dict[str, Any]) -> dict[str, Any]:
+    """The reply dict from a ``user_expressions`` entry.
+
+    Raises ProbeMissing when the probe module is absent, ProbeFailed otherwise.
+    """
+    status = entry.get("status")
+    if status == "ok":
+        text = (entry.get("data") or {}).get("text/plain")
+        if not isinstance(text, str):
+            raise ProbeFailed("probe reply has no text/plain")
+        try:
+            reply = json.loads(text)
+        except ValueError:
+            raise ProbeFailed("probe reply is not JSON") from None
+        if not isinstance(reply, dict):
+            raise ProbeFailed("probe reply is not an object")
+        return reply
+    ename = str(entry.get("ename") or "error")
+    evalue = str(entry.get("evalue") or "")
+    if ename == "KeyError" and MODULE_NAME in evalue:
+        raise ProbeMissing(MODULE_NAME)
+    if len(evalue) > MAX_ERROR_CHARS:
+        evalue = evalue[: MAX_ERROR_CHARS - 1] + "…"
+    raise ProbeFailed(f"{ename}: {evalue}" if evalue else ename)
