@@ -1,0 +1,218 @@
+import { nullTranslator } from '@jupyterlab/translation';
+import * as React from 'react';
+import { createRoot, Root } from 'react-dom/client';
+
+import { KernelStatePanel, IKernelStatePanelProps } from '../components/KernelStatePanel';
+import { VariableList } from '../components/VariableList';
+import { makeFilter, formatShape } from '../format';
+import { makeSnapshot, makeVariable } from './helpers';
+
+(globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
+
+const trans = nullTranslator.load('jupyter_kernel_state');
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+let host: HTMLDivElement;
+let root: Root;
+
+beforeEach(() => {
+  host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+});
+
+afterEach(() => {
+  React.act(() => root.unmount());
+  host.remove();
+});
+
+function render(element: JSX.Element): void {
+  React.act(() => root.render(element));
+}
+
+function rows(): HTMLElement[] {
+  return [...host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-row"]')];
+}
+
+describe('VariableList', () => {
+  const many = Array.from({ length: 10_000 }, (_, i) => makeVariable(`v${i}`));
+
+  it('renders only a window of 10,000 rows', () => {
+    render(
+      <VariableList variables={many} sort="name" selected={null} trans={trans} initialHeight={240} />
+    );
+    const rendered = rows();
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(50);
+    expect(rendered[0].dataset.name).toBe('v0');
+    const spacer = host.querySelector<HTMLElement>('.jp-KernelState-spacer')!;
+    expect(spacer.style.height).toBe(`${10_000 * 24}px`);
+    expect(host.querySelector('[role="grid"]')?.getAttribute('aria-rowcount')).toBe('10001');
+  });
+
+  it('renders the rows in view after scrolling', () => {
+    render(
+      <VariableList variables={many} sort="name" selected={null} trans={trans} initialHeight={240} />
+    );
+    const body = host.querySelector<HTMLElement>('.jp-KernelState-gridBody')!;
+    React.act(() => {
+      body.scrollTop = 5000 * 24;
+      body.dispatchEvent(new Event('scroll', { bubbles: true }));
+    });
+    const names = rows().map(row => row.dataset.name);
+    expect(names).toContain('v5000');
+    expect(names).not.toContain('v0');
+    expect(names.length).toBeLessThan(50);
+  });
+
+  it('renders hostile names and previews as text', () => {
+    render(
+      <VariableList
+        variables={[makeVariable(HOSTILE, { preview: `'${HOSTILE}'`, type: HOSTILE })]}
+        sort="name"
+        selected={null}
+        trans={trans}
+      />
+    );
+    expect(host.querySelector('img')).toBeNull();
+    const row = rows()[0];
+    expect(row.dataset.name).toBe(HOSTILE);
+    expect(row.textContent).toContain(HOSTILE);
+    expect(row.textContent).toContain(`'${HOSTILE}'`);
+  });
+
+  it('marks new and modified rows with the execution count', () => {
+    render(
+      <VariableList
+        variables={[
+          makeVariable('a', { change: 'new', changed_at: 3 }),
+          makeVariable('b', { change: 'modified', changed_at: 3 }),
+          makeVariable('c')
+        ]}
+        sort="name"
+        selected={null}
+        trans={trans}
+      />
+    );
+    const [a, b, c] = rows();
+    expect(a.classList).toContain('jp-mod-new');
+    expect(a.textContent).toContain('new [3]');
+    expect(b.classList).toContain('jp-mod-modified');
+    expect(c.className).toBe('jp-KernelState-row');
+  });
+
+  it('sorts through the column headers and selects with the keyboard', () => {
+    const onSort = jest.fn();
+    const onSelect = jest.fn();
+    render(
+      <VariableList
+        variables={[makeVariable('a'), makeVariable('b')]}
+        sort="name"
+        onSort={onSort}
+        selected="a"
+        onSelect={onSelect}
+        trans={trans}
+      />
+    );
+    const buttons = host.querySelectorAll<HTMLButtonElement>('.jp-KernelState-sortButton');
+    React.act(() => buttons[1].click());
+    expect(onSort).toHaveBeenCalledWith('type');
+    const grid = host.querySelector<HTMLElement>('[role="grid"]')!;
+    React.act(() => {
+      grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+    });
+    expect(onSelect).toHaveBeenCalledWith('b');
+  });
+});
+
+describe('KernelStatePanel', () => {
+  function props(extra: Partial<IKernelStatePanelProps>): IKernelStatePanelProps {
+    return {
+      status: 'ready',
+      kernel: { id: 'k1', name: 'Python 3', source: 'a.ipynb' },
+      snapshot: makeSnapshot(),
+      error: null,
+      isBusy: false,
+      filter: '',
+      onFilter: jest.fn(),
+      sort: 'name',
+      onSort: jest.fn(),
+      include: [],
+      onToggleInclude: jest.fn(),
+      selected: null,
+      onSelect: jest.fn(),
+      onRefresh: jest.fn(),
+      showPreview: true,
+      trans,
+      ...extra
+    };
+  }
+
+  const byTestId = (id: string) => host.querySelector(`[data-test-id="${id}"]`);
+
+  it('shows the busy banner for a stale snapshot of a busy kernel', () => {
+    render(
+      <KernelStatePanel
+        {...props({
+          isBusy: true,
+          snapshot: makeSnapshot({ stale: true, kernel_busy: true, execution_count: 4 })
+        })}
+      />
+    );
+    expect(byTestId('kernel-state-busy-banner')?.textContent).toBe(
+      'Kernel busy — showing state as of execution 4'
+    );
+  });
+
+  it('shows the empty, no-kernel, error and unsupported states', () => {
+    render(<KernelStatePanel {...props({ snapshot: makeSnapshot({ variables: [] }) })} />);
+    expect(byTestId('kernel-state-empty')?.textContent).toBe('No variables yet — run a cell');
+    expect(byTestId('kernel-state-total')?.textContent).toContain('0 variables');
+
+    render(<KernelStatePanel {...props({ status: 'no-kernel', kernel: null, snapshot: null })} />);
+    expect(byTestId('kernel-state-no-kernel')).not.toBeNull();
+
+    render(
+      <KernelStatePanel
+        {...props({ status: 'error', snapshot: null, error: 'Kernel does not exist: k1' })}
+      />
+    );
+    expect(byTestId('kernel-state-error')?.textContent).toBe('Kernel does not exist: k1');
+
+    render(<KernelStatePanel {...props({ status: 'unsupported', snapshot: null })} />);
+    expect(byTestId('kernel-state-unsupported')).not.toBeNull();
+  });
+
+  it('filters by name or type with wildcards', () => {
+    const snapshot = makeSnapshot({
+      variables: [
+        makeVariable('df', { type: 'DataFrame' }),
+        makeVariable('df_small', { type: 'DataFrame' }),
+        makeVariable('x')
+      ]
+    });
+    render(<KernelStatePanel {...props({ snapshot, filter: 'data*' })} />);
+    expect(rows().map(r => r.dataset.name)).toEqual(['df', 'df_small']);
+    expect(byTestId('kernel-state-total')?.textContent).toContain('2 match the filter');
+  });
+});
+
+describe('format', () => {
+  it('formats shapes and sizes', () => {
+    expect(formatShape({ shape: [3, 1], size: 3 })).toBe('3×1');
+    expect(formatShape({ shape: null, size: 1234 })).toBe('1,234');
+    expect(formatShape({ shape: null, size: null })).toBe('');
+  });
+
+  it('matches substrings and anchored wildcards', () => {
+    const v = { name: 'sales_2024', type: 'DataFrame' };
+    expect(makeFilter('')(v)).toBe(true);
+    expect(makeFilter('SALES')(v)).toBe(true);
+    expect(makeFilter('frame')(v)).toBe(true);
+    expect(makeFilter('sales*')(v)).toBe(true);
+    expect(makeFilter('*2024')(v)).toBe(true);
+    expect(makeFilter('sal*23')(v)).toBe(false);
+    expect(makeFilter('(')(v)).toBe(false);
+    expect(makeFilter('a.b*')({ name: 'axb1', type: 'int' })).toBe(false);
+  });
+});

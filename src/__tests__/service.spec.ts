@@ -1,0 +1,253 @@
+import { Signal } from '@lumino/signaling';
+import { Widget } from '@lumino/widgets';
+
+import { ISessionWidgetTracker, KernelStateService, SessionWidget } from '../service';
+import { IScriptedReply, makeSnapshot, scriptedSettings } from './helpers';
+
+class FakeKernel {
+  constructor(readonly id: string) {}
+  readonly name = 'python3';
+  status = 'idle';
+  readonly iopubMessage = new Signal<this, any>(this);
+
+  /** IOPub of one execution; a silent probe run has no execute_input. */
+  run(msgId: string, silent = false): void {
+    if (!silent) {
+      this.emit('execute_input', msgId, { code: 'x = 1', execution_count: 1 });
+    }
+    this.emit('status', msgId, { execution_state: 'busy' });
+    this.emit('status', msgId, { execution_state: 'idle' });
+  }
+
+  emit(msgType: string, parent: string, content: unknown): void {
+    this.iopubMessage.emit({
+      header: { msg_type: msgType, msg_id: `${parent}-${msgType}` },
+      parent_header: { msg_id: parent, msg_type: 'execute_request' },
+      channel: 'iopub',
+      content,
+      metadata: {}
+    });
+  }
+}
+
+function makeWidget(kernel: FakeKernel | null): SessionWidget & {
+  sessionContext: any;
+} {
+  const widget = new Widget() as any;
+  widget.title.label = 'Untitled.ipynb';
+  widget.sessionContext = {
+    session: kernel ? { kernel } : null,
+    kernelChanged: new Signal<any, any>(widget),
+    statusChanged: new Signal<any, any>(widget),
+    kernelDisplayName: 'Python 3'
+  };
+  return widget;
+}
+
+function makeTracker(widget: SessionWidget | null): ISessionWidgetTracker & {
+  currentWidget: SessionWidget | null;
+  currentChanged: Signal<any, SessionWidget | null>;
+} {
+  const tracker = {
+    currentWidget: widget,
+    currentChanged: new Signal<any, SessionWidget | null>({}),
+    has: (w: Widget) => w === tracker.currentWidget
+  };
+  return tracker;
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+function setup(replies: IScriptedReply[], kernel = new FakeKernel('k1')) {
+  const { settings, requests } = scriptedSettings(replies);
+  const widget = makeWidget(kernel);
+  const tracker = makeTracker(widget);
+  const service = new KernelStateService({
+    serverSettings: settings,
+    trackers: [tracker],
+    debounce: 5,
+    busyDelay: 30
+  });
+  return { service, requests, kernel, widget, tracker };
+}
+
+describe('KernelStateService', () => {
+  it('follows the tracked widget but makes no request while hidden', async () => {
+    const { service, requests, kernel } = setup([
+      { status: 200, body: makeSnapshot() }
+    ]);
+    expect(service.kernelId).toBe('k1');
+    expect(service.model.status).toBe('loading');
+    kernel.run('m1');
+    await sleep(40);
+    expect(requests).toHaveLength(0);
+    service.dispose();
+  });
+
+  it('fetches when shown and after each user execution', async () => {
+    const { service, requests, kernel } = setup([
+      { status: 200, body: makeSnapshot(), headers: { ETag: '"1"' } },
+      { status: 200, body: makeSnapshot({ generation: 2 }), headers: { ETag: '"2"' } }
+    ]);
+    let changes = 0;
+    service.changed.connect(() => changes++);
+    service.setVisible(true);
+    await sleep(20);
+    expect(requests).toHaveLength(1);
+    expect(service.snapshot?.generation).toBe(1);
+    kernel.run('m1');
+    await sleep(20);
+    expect(requests).toHaveLength(2);
+    expect(requests[1].headers.get('If-None-Match')).toBe('"1"');
+    expect(service.snapshot?.generation).toBe(2);
+    expect(changes).toBeGreaterThan(0);
+    service.dispose();
+  });
+
+  it('ignores the silent probe runs of the server', async () => {
+    const { service, requests, kernel } = setup([
+      { status: 200, body: makeSnapshot() }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    kernel.run('probe', true);
+    await sleep(20);
+    expect(requests).toHaveLength(1);
+    service.dispose();
+  });
+
+  it('stops fetching when hidden and refreshes on show', async () => {
+    const { service, requests, kernel } = setup([
+      { status: 200, body: makeSnapshot() }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    service.setVisible(false);
+    kernel.run('m1');
+    kernel.run('m2');
+    await sleep(40);
+    expect(requests).toHaveLength(1);
+    service.setVisible(true);
+    await sleep(20);
+    expect(requests).toHaveLength(2);
+    service.dispose();
+  });
+
+  it('asks for the stale state while a long execution runs', async () => {
+    const { service, requests, kernel } = setup([
+      { status: 200, body: makeSnapshot() },
+      { status: 200, body: makeSnapshot({ stale: true, kernel_busy: true }) },
+      { status: 200, body: makeSnapshot({ generation: 2 }) }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    kernel.status = 'busy';
+    kernel.emit('execute_input', 'long', {});
+    kernel.emit('status', 'long', { execution_state: 'busy' });
+    await sleep(60);
+    expect(requests).toHaveLength(2);
+    expect(service.model.isBusy).toBe(true);
+    kernel.status = 'idle';
+    kernel.emit('status', 'long', { execution_state: 'idle' });
+    await sleep(30);
+    expect(requests).toHaveLength(3);
+    expect(service.model.isBusy).toBe(false);
+    service.dispose();
+  });
+
+  it('retries a 503 after Retry-After, bounded', async () => {
+    const { service, requests } = setup([
+      { status: 503, body: { message: 'busy' }, headers: { 'Retry-After': '0' } },
+      { status: 200, body: makeSnapshot() }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    expect(requests).toHaveLength(1);
+    expect(service.model.status).toBe('loading');
+    await sleep(400);
+    expect(requests).toHaveLength(2);
+    expect(service.model.status).toBe('ready');
+    service.dispose();
+  });
+
+  it('reports a 501 as an unsupported kernel', async () => {
+    const { service } = setup([
+      { status: 501, body: { message: 'Only Python kernels are supported' } }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    expect(service.model.status).toBe('unsupported');
+    expect(service.model.error).toBe('Only Python kernels are supported');
+    service.dispose();
+  });
+
+  it('reports other errors with the server message', async () => {
+    const { service } = setup([
+      { status: 404, body: { message: 'Kernel does not exist: k1' } }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    expect(service.model.status).toBe('error');
+    expect(service.model.error).toBe('Kernel does not exist: k1');
+    service.dispose();
+  });
+
+  it('clears the state on restart and refreshes when the kernel is back', async () => {
+    const { service, requests, widget } = setup([
+      { status: 200, body: makeSnapshot() },
+      { status: 200, body: makeSnapshot({ epoch: 2 }) }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    widget.sessionContext.statusChanged.emit('restarting');
+    expect(service.snapshot).toBeNull();
+    expect(service.model.status).toBe('loading');
+    widget.sessionContext.statusChanged.emit('starting');
+    widget.sessionContext.statusChanged.emit('idle');
+    await sleep(20);
+    expect(requests).toHaveLength(2);
+    expect(service.snapshot?.epoch).toBe(2);
+    service.dispose();
+  });
+
+  it('switches kernels and drops answers about the old one', async () => {
+    const { service, requests, widget, tracker } = setup([
+      { status: 200, body: makeSnapshot({ kernel_id: 'k1' }) },
+      { status: 200, body: makeSnapshot({ kernel_id: 'k2' }) }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    const other = makeWidget(new FakeKernel('k2'));
+    tracker.currentWidget = other;
+    widget.dispose();
+    await sleep(20);
+    expect(service.kernelId).toBe('k2');
+    expect(requests[1].url).toContain('/kernels/k2/variables');
+    expect(service.snapshot?.kernel_id).toBe('k2');
+    service.dispose();
+  });
+
+  it('follows a kernel change in the same widget', async () => {
+    const { service, widget } = setup([{ status: 200, body: makeSnapshot() }]);
+    widget.sessionContext.session = { kernel: new FakeKernel('k9') };
+    widget.sessionContext.kernelChanged.emit({});
+    expect(service.kernelId).toBe('k9');
+    widget.sessionContext.session = null;
+    widget.sessionContext.kernelChanged.emit({});
+    expect(service.kernelId).toBeNull();
+    expect(service.model.status).toBe('no-kernel');
+    service.dispose();
+  });
+
+  it('refetches when the options change', async () => {
+    const { service, requests } = setup([{ status: 200, body: makeSnapshot() }]);
+    service.setVisible(true);
+    await sleep(20);
+    service.setOptions({ include: ['private'] });
+    service.setOptions({ include: ['private'] });
+    await sleep(20);
+    expect(requests).toHaveLength(2);
+    expect(requests[1].url).toContain('include=private');
+    service.dispose();
+  });
+});
