@@ -34,6 +34,7 @@ class ProbeState:
         self.shell = shell
         self.cache = summary.SummaryCache()
         self.sorter = visibility.Sorter()
+        self.visibility = visibility.Visibility()
         self.tracker = None
         self.hook = None
 
@@ -143,13 +144,21 @@ def dispatch(request, ns=None):
     if op == "ping":
         return {}
     if op == "snapshot":
-        return snapshot(request, ns)
+        return _snapshot(request, ns)
     if op == "detail":
         return detail(request, ns)
     return {"ok": False, "error": "unknown op"}
 
 
 def dumps(reply):
+    variables = reply.get("variables") if type(reply) is dict else None
+    if type(variables) is Fragments:
+        rest = dict(reply)
+        rest["variables"] = []
+        text = dumps(rest)
+        marker = '"variables":[]'
+        at = text.index(marker) + len(marker) - 1
+        return text[:at] + ",".join(variables) + text[at:]
     try:
         return json.dumps(reply, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
     except ValueError:
@@ -206,7 +215,18 @@ def _int(request, key, default, low, high):
 
 
 def snapshot(request, namespace=None):
-    """The ``snapshot`` op; ``namespace`` may be given explicitly (tests, plain REPLs)."""
+    """The ``snapshot`` op as a dict; ``namespace`` may be given explicitly (tests, REPLs)."""
+    return json.loads(dumps(_snapshot(request, namespace)))
+
+
+class Fragments(list):
+    """Variables already encoded as JSON objects (spliced into the reply by ``dumps``)."""
+
+
+_UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
+
+
+def _snapshot(request, namespace=None):
     ns, hidden, tracker = _namespace(namespace)
     try:
         include = request.get("include") or ()
@@ -225,32 +245,40 @@ def snapshot(request, namespace=None):
             raise ValueError("since_ec")
     except ValueError as exc:
         return {"ok": False, "bad_request": True, "error": "Invalid snapshot request: {}".format(exc)}
-    items = visibility.visible(ns, include, hidden)
+    state = _state
+    names = state.visibility.names(ns, include, hidden)
     changed_at = tracker.changed_at if tracker is not None else None
-    items = _state.sorter.sort(items, sort, changed_at)
-    page = items[offset : offset + limit]
+    order = state.sorter.sort(names, sort, ns, changed_at)
+    page = order[offset : offset + limit]
     since = tracker.resolve_since(since) if tracker is not None else since
-    cache = _state.cache
-    variables = []
+    cache = state.cache
+    fragments = Fragments()
+    append = fragments.append
     with guard.session(guard_ms, budget_ms) as session:
-        for name, value in page:
-            s = cache.get(name, value, preview, session)
-            if tracker is not None:
-                change, at, changes = tracker.change_of(name, value, since)
-                if change != "unchanged" or at is not None:
-                    s = dict(s)
-                    s["change"], s["changed_at"], s["changes"] = change, at, changes
-            variables.append(s)
-    if len(cache.entries) > len(items) + 1000:
+        entries = []
+        for name in page:
+            value = ns.get(name, MISSING)
+            if value is not MISSING:
+                entries.append((name, value, cache.entry(name, value, preview, session)))
+    for (name, value, _), fragment in zip(entries, cache.fragments([e for _, _, e in entries])):
+        if tracker is None:
+            append(fragment + _UNCHANGED_TAIL)
+            continue
+        change, at, changes = tracker.change_of(name, value, since)
+        if change == "unchanged" and at is None:
+            append(fragment + _UNCHANGED_TAIL)
+        else:
+            append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
+                change, "null" if at is None else int(at), dumps(changes)))
+    if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
     removed, removed_total = tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
     return {
-        "total": len(items),
-        "variables": variables,
+        "total": len(names),
+        "variables": fragments,
         "removed": removed,
         "removed_total": removed_total,
     }
-
 
 
 def detail(request, namespace=None):

@@ -5,6 +5,8 @@ no ``isinstance``.  Natural sort keys are cached per name and the sorted order i
 while the set of visible names is unchanged.
 """
 
+import itertools
+import operator
 import re
 
 from .inspectors import MISSING, inspector_for, type_name
@@ -37,6 +39,58 @@ def is_hidden(name, value, hidden_ns):
     return hidden_ns is not None and hidden_ns.get(name, MISSING) is value
 
 
+# Name categories (cached per name): shown, private (shown on request), never shown.
+PUBLIC, PRIVATE, INTERNAL_NAME = 0, 1, 2
+_name_category = {}
+
+
+def name_category(name):
+    cat = _name_category.get(name)
+    if cat is None:
+        if is_internal(name) or not name.isidentifier():
+            cat = INTERNAL_NAME
+        elif name[:1] == "_":
+            cat = PRIVATE
+        else:
+            cat = PUBLIC
+        if len(_name_category) >= MAX_KEY_CACHE:
+            _name_category.clear()
+        _name_category[name] = cat
+    return cat
+
+
+def name_categories(keys):
+    """Categories aligned with ``keys``; names seen for the first time are classified in
+    bulk with C-level ``map`` calls."""
+    cats = list(map(_name_category.get, keys))
+    if None in cats:
+        missing = [k for k, c in zip(keys, cats) if c is None]
+        if len(_name_category) + len(missing) > MAX_KEY_CACHE:
+            _name_category.clear()
+        flags = zip(
+            map(str.isidentifier, missing),
+            map(_starts_private, missing),
+            map(INTERNAL.__contains__, missing),
+            map(operator.truth, map(_INTERNAL_RE.match, missing)),
+        )
+        _name_category.update(zip(missing, map(_CATEGORY_OF_FLAGS.__getitem__, flags)))
+        cats = list(map(_name_category.__getitem__, keys))
+    return cats
+
+
+_starts_private = operator.methodcaller("startswith", "_")
+# (isidentifier, starts with "_", internal name, internal pattern) -> category
+_CATEGORY_OF_FLAGS = {
+    (ident, private, internal, pattern): (
+        INTERNAL_NAME if internal or pattern or not ident else PRIVATE if private else PUBLIC
+    )
+    for ident in (False, True)
+    for private in (False, True)
+    for internal in (False, True)
+    for pattern in (False, True)
+}
+
+
 def kind_of(t):
     try:
         return _kind_of_type[t]
@@ -50,32 +104,88 @@ def kind_of(t):
         return "object"
 
 
+def hidden_names(ns, hidden_ns):
+    """Names IPython hides (``user_ns_hidden``) that still hold the same object."""
+    if not hidden_ns:
+        return ()
+    return {n for n, v in list(hidden_ns.items()) if type(n) is str and ns.get(n, MISSING) is v}
+
+
+def keys_values(ns):
+    """``(keys, values)`` of the namespace with non-str keys dropped (C-level copies)."""
+    keys = list(ns)
+    values = list(ns.values())
+    if len(keys) != len(values) or set(map(type, keys)) - {str}:
+        pairs = [(k, v) for k, v in list(ns.items()) if type(k) is str]
+        keys = [k for k, _ in pairs]
+        values = [v for _, v in pairs]
+    return keys, values
+
+
+class Visibility:
+    """Which names a snapshot shows, cached while the names and their types are unchanged.
+
+    All per-name work is C-level (``map``, ``compress``) except for names and types seen
+    for the first time.
+    """
+
+    def __init__(self):
+        self.keys = None
+        self.types = None
+        self.cats = None
+        self.kinds = None
+        self.masks = {}
+
+    def names(self, ns, include, hidden_ns):
+        """Visible names, in namespace order."""
+        keys, values = keys_values(ns)
+        types = list(map(type, values))
+        if keys != self.keys or not all(map(operator.is_, types, self.types)):
+            self.keys, self.types = keys, types
+            self.cats = name_categories(keys)
+            kinds = list(map(_kind_of_type.get, types))
+            if None in kinds:
+                kinds = [k if k is not None else kind_of(t) for t, k in zip(types, kinds)]
+            self.kinds = kinds
+            self.masks = {}
+        private = "private" in include
+        excluded = frozenset(k for k, g in GROUP_OF_KIND.items() if g not in include)
+        mask = self.masks.get((private, excluded))
+        if mask is None:
+            name_ok = (True, private, False)
+            kind_ok = {k: k not in excluded for k in set(self.kinds)}
+            mask = list(map(operator.and_, map(name_ok.__getitem__, self.cats), map(kind_ok.__getitem__, self.kinds)))
+            self.masks[(private, excluded)] = mask
+        names = list(itertools.compress(keys, mask))
+        hidden = hidden_names(ns, hidden_ns)
+        if hidden:
+            names = [n for n in names if n not in hidden]
+        return names
+
+
 def visible(ns, include, hidden_ns):
-    """``[(name, value)]`` in namespace order, filtered by ``include``."""
-    private = "private" in include
-    excluded = frozenset(k for k, g in GROUP_OF_KIND.items() if g not in include)
-    kinds = _kind_of_type
-    hidden_get = hidden_ns.get if hidden_ns else None
-    internal = INTERNAL
-    out = []
-    append = out.append
-    for name, value in list(ns.items()):
-        if type(name) is not str or name in internal:
-            continue
-        if name[:1] == "_":
-            if not private or _INTERNAL_RE.match(name) is not None:
-                continue
-        if hidden_get is not None and hidden_get(name, MISSING) is value:
-            continue
-        if excluded:
-            t = type(value)
-            kind = kinds.get(t) if type(t) is type else None
-            if kind is None:
-                kind = kind_of(t)
-            if kind in excluded:
-                continue
-        append((name, value))
-    return out
+    """``[(name, value)]`` in namespace order (convenience; snapshots use Visibility)."""
+    names = Visibility().names(ns, include, hidden_ns)
+    return [(n, ns[n]) for n in names]
+
+
+def natural_keys(names):
+    """Fill the natural-sort-key cache for ``names`` in one regex pass (C-level joins)."""
+    missing = [n for n in names if n not in _natural_keys] if _natural_keys else list(names)
+    if not missing:
+        return
+    if len(_natural_keys) + len(missing) > MAX_KEY_CACHE:
+        _natural_keys.clear()
+        missing = list(names)
+    joined = "\x00".join(missing)
+    parts = _DIGITS.sub(_pad, joined.casefold()).split("\x00")
+    if len(parts) != len(missing):  # a name held a NUL: do them one by one
+        for n in missing:
+            natural_key(n)
+        return
+    # key = folded name with zero-padded numbers, NUL, the name itself (a tie-break)
+    keys = map(operator.add, map(operator.add, parts, itertools.repeat("\x00")), missing)
+    _natural_keys.update(zip(missing, keys))
 
 
 def natural_key(name):
@@ -92,39 +202,42 @@ def natural_key(name):
 
 
 def _pad(match):
-    digits = match.group()
-    return digits.zfill(20) if len(digits) < 20 else digits
+    return match[0].zfill(20)
 
 
 class Sorter:
-    """Sorts visible names; remembers the last name order for ``sort=name``."""
+    """Orders visible names; remembers the last order for ``sort=name``."""
 
     def __init__(self):
         self._names = None
         self._order = None
 
-    def sort(self, items, how, changed_at=None):
+    def sort(self, names, how, ns, changed_at=None):
         if how == "name":
-            names = [n for n, _ in items]
             if names != self._names:
-                index = dict(items)
-                order = sorted(names, key=natural_key)
-                self._names, self._order = names, order
-                return [(n, index[n]) for n in order]
-            index = dict(items)
-            return [(n, index[n]) for n in self._order]
+                natural_keys(names)
+                self._order = sorted(names, key=_natural_keys.__getitem__)
+                self._names = names
+            return self._order
+        natural_keys(names)
+        nat = _natural_keys.__getitem__
         if how == "type":
-            return sorted(items, key=lambda nv: (type_name(type(nv[1])).casefold(), natural_key(nv[0])))
+            return sorted(names, key=lambda n: (type_name(type(ns.get(n))).casefold(), nat(n)))
         if how == "size":
-            return sorted(items, key=_size_key)
+
+            def size_key(n):
+                size = cheap_size(ns.get(n))
+                return (size is None, -(size or 0), nat(n))
+
+            return sorted(names, key=size_key)
         if how == "changed":
             changed_at = changed_at or (lambda name: None)
 
-            def key(nv):
-                ec = changed_at(nv[0])
-                return (ec is None, -(ec or 0), natural_key(nv[0]))
+            def changed_key(n):
+                ec = changed_at(n)
+                return (ec is None, -(ec or 0), nat(n))
 
-            return sorted(items, key=key)
+            return sorted(names, key=changed_key)
         raise ValueError("sort")
 
 
@@ -134,8 +247,3 @@ def cheap_size(value):
     except Exception:
         return None
     return size if type(size) is int else None
-
-
-def _size_key(nv):
-    size = cheap_size(nv[1])
-    return (size is None, -(size or 0), natural_key(nv[0]))

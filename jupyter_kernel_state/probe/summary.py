@@ -1,5 +1,6 @@
 """One Variable dict per value, each field filled independently under the time guard."""
 
+import json
 import types
 import weakref
 
@@ -136,6 +137,40 @@ def build(name, v, limit, session=None):
     return out
 
 
+CHANGE_KEYS = ("change", "changed_at", "changes")
+
+
+def _opaque(o):
+    return "<" + type_name(type(o)) + ">"
+
+
+_encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
+_SPLIT = '},{"name":'
+
+
+def encode_fragments(summaries):
+    """JSON objects without change fields and closing brace, encoded in one call.
+
+    Every object starts with "name", and a quote inside a JSON string is escaped, so
+    ``},{"name":`` only ever occurs between two objects.
+    """
+    fixed = [{k: s[k] for k in VARIABLE_KEYS if k not in CHANGE_KEYS} for s in summaries]
+    try:
+        text = _encoder.encode(fixed)
+    except ValueError:  # NaN somewhere: encode one by one, sanitised
+        return [_encoder.encode(_finite(f))[:-1] for f in fixed]
+    if not fixed:
+        return []
+    parts = text[2:-2].split(_SPLIT)
+    if len(parts) != len(fixed):  # pragma: no cover - impossible by construction
+        return [_encoder.encode(f)[:-1] for f in fixed]
+    return ["{" + parts[0]] + ['{"name":' + p for p in parts[1:]]
+
+
+def _finite(d):
+    return {k: (None if type(v) is float and v != v or v in (float("inf"), float("-inf")) else v) for k, v in d.items()}
+
+
 class SummaryCache:
     """name → summary, reused while (the object, its cheap fingerprint, preview size) are
     unchanged.  The object is held weakly when its type allows; otherwise its id plus a
@@ -148,6 +183,17 @@ class SummaryCache:
         self.misses = 0
 
     def get(self, name, v, limit, session):
+        return self.entry(name, v, limit, session)[5]
+
+    def fragments(self, entries):
+        """Fill in the JSON fragments of ``entries`` (cached with them)."""
+        todo = [e for e in entries if e[6] is None]
+        if todo:
+            for entry, fragment in zip(todo, encode_fragments([e[5] for e in todo])):
+                entry[6] = fragment
+        return [e[6] for e in entries]
+
+    def entry(self, name, v, limit, session):
         insp = inspector_for(type(v))
         try:
             fp = insp.fingerprint(v)
@@ -155,11 +201,11 @@ class SummaryCache:
             fp = ("error",)
         entry = self.entries.get(name)
         if entry is not None:
-            ref, ident, t, efp, elimit, summary = entry
+            ref, ident, t, efp, elimit = entry[:5]
             if ident == id(v) and t is type(v) and elimit == limit and efp == fp:
                 if ref is None or ref() is v:
                     self.hits += 1
-                    return summary
+                    return entry
         self.misses += 1
         summary = build(name, v, limit, session)
         try:
@@ -168,8 +214,9 @@ class SummaryCache:
             ref = None
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        self.entries[name] = (ref, id(v), type(v), fp, limit, summary)
-        return summary
+        entry = [ref, id(v), type(v), fp, limit, summary, None]
+        self.entries[name] = entry
+        return entry
 
     def discard(self, name):
         self.entries.pop(name, None)

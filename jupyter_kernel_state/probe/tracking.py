@@ -5,20 +5,35 @@ builtin containers, shape/dtype/data pointer of arrays, shape/columns/dtypes of 
 never user code.  Silent executions (the probe's own) do not fire ``post_run_cell``.
 """
 
+import itertools
+import operator
 import time
 
-from .inspectors import MISSING, inspector_for, type_name
-from .namespace import INTERNAL, _INTERNAL_RE
+from .inspectors import inspector_for, type_name
+from .namespace import INTERNAL_NAME, hidden_names, keys_values, name_category, natural_keys
 
 MAX_REMOVED = 1000
 MAX_CHANGES = 5
 HOOK_MARK = "_jupyter_kernel_state_hook"
+#: Small immutable values are held (so their id cannot be reused) and compared by value.
+HELD_TYPES = frozenset((int, float, complex, bool, type(None)))
+HELD_TEXT = frozenset((str, bytes))
+MAX_HELD_TEXT = 4096
 
 # Record slots (a list per name, mutated in place: cheaper than objects).
-ID, TYPE, FP, FIRST_SEEN, CHANGED_AT, CHANGES = range(6)
+ID, TYPE, FP, FIRST_SEEN, CHANGED_AT, CHANGES, HELD = range(7)
 
 
 class Tracker:
+    """Per-name change records, updated after every user cell.
+
+    The namespace's key order is kept with the ids of its values; while names are only
+    added at the end, a scan costs C-level ``map(id, ...)`` plus Python work for the
+    rebound names and for values that need a fingerprint (containers, arrays, tables,
+    objects).  Small scalars are held and compared by value, so re-running ``x = 1`` is
+    not a change.
+    """
+
     def __init__(self, shell, on_change=None):
         self.shell = shell
         self.records = {}
@@ -26,66 +41,85 @@ class Tracker:
         self.last_ec = None
         self.last_hook_ms = None
         self.on_change = on_change
+        self.keys = []
+        self.ids = []
+        self.fp_pos = set()
         self.scan(None)
 
     # -- the hook --------------------------------------------------------------------
 
     def post_run_cell(self, result=None):
         ec = getattr(result, "execution_count", None)
-        if ec is None:
+        if type(ec) is not int:
             ec = (getattr(self.shell, "execution_count", 1) or 1) - 1
         self.scan(ec)
 
     def scan(self, ec):
         t0 = time.perf_counter()
-        shell = self.shell
-        ns = shell.user_ns
-        hidden = getattr(shell, "user_ns_hidden", None) or {}
-        hidden_get = hidden.get
-        records = self.records
-        get = records.get
-        on_change = self.on_change
-        internal = INTERNAL
-        internal_re = _INTERNAL_RE.match
-        seen = 0
-        for name, value in list(ns.items()):
-            if type(name) is not str or name in internal:
-                continue
-            if name[:1] == "_" and internal_re(name) is not None:
-                continue
-            if hidden_get(name, MISSING) is value:
-                continue
-            seen += 1
-            t = type(value)
-            try:
-                fp = inspector_for(t).fingerprint(value)
-            except Exception:
-                fp = ("error",)
-            rec = get(name)
-            if rec is None:
-                records[name] = [id(value), t, fp, ec, ec, ()]
-                if self.removed:
-                    self.removed.pop(name, None)
-            elif rec[ID] != id(value) or rec[TYPE] is not t or rec[FP] != fp:
-                rec[CHANGES] = describe_changes(rec[TYPE], rec[FP], t, fp)
-                rec[ID], rec[TYPE], rec[FP], rec[CHANGED_AT] = id(value), t, fp, ec
-                if on_change is not None:
-                    on_change(name)
-        if len(records) > seen:
-            self._collect_removed(ns, hidden, ec)
+        ns = self.shell.user_ns
+        keys, values = keys_values(ns)
+        hidden = hidden_names(ns, getattr(self.shell, "user_ns_hidden", None))
+        ids = list(map(id, values))
+        n_prev = len(self.keys)
+        if len(keys) >= n_prev and keys[:n_prev] == self.keys:
+            rebound = itertools.compress(range(n_prev), map(operator.ne, ids, self.ids))
+            todo = self.fp_pos.union(rebound)
+            todo.update(range(n_prev, len(keys)))
+            natural_keys(keys[n_prev:])  # sort keys for new names, ahead of snapshots
+        else:
+            self._collect_removed(keys, ec)
+            self.fp_pos = set()
+            todo = range(len(keys))
+            natural_keys(keys)
+        visit = self._visit
+        for i in sorted(todo):
+            visit(i, keys[i], values[i], ec, hidden)
+        self.keys, self.ids = keys, ids
         if ec is not None:
             self.last_ec = ec
         self.last_hook_ms = (time.perf_counter() - t0) * 1000.0
 
-    def _collect_removed(self, ns, hidden, ec):
-        for name in list(self.records):
-            value = ns.get(name, MISSING)
-            if value is MISSING or hidden.get(name, MISSING) is value:
-                del self.records[name]
+    def _visit(self, i, name, value, ec, hidden):
+        if name_category(name) == INTERNAL_NAME or name in hidden:
+            self.fp_pos.discard(i)
+            return
+        t = type(value)
+        held = None
+        if t in HELD_TYPES or (t in HELD_TEXT and len(value) <= MAX_HELD_TEXT):
+            held = value
+            fp = None
+            self.fp_pos.discard(i)
+        else:
+            try:
+                fp = inspector_for(t).fingerprint(value)
+            except Exception:
+                fp = ("error",)
+            self.fp_pos.add(i)
+        rec = self.records.get(name)
+        if rec is None:
+            self.records[name] = [id(value), t, fp, ec, ec, (), held]
+            if self.removed:
                 self.removed.pop(name, None)
-                self.removed[name] = ec
-                if self.on_change is not None:
-                    self.on_change(name)
+            return
+        if rec[ID] == id(value) and rec[TYPE] is t and rec[FP] == fp:
+            return
+        old = rec[HELD]
+        if held is not None and old is not None and type(old) is t and old == value:
+            rec[ID], rec[HELD] = id(value), held  # an equal value bound again
+            return
+        rec[CHANGES] = describe_changes(rec[TYPE], rec[FP], t, fp)
+        rec[ID], rec[TYPE], rec[FP], rec[CHANGED_AT], rec[HELD] = id(value), t, fp, ec, held
+        if self.on_change is not None:
+            self.on_change(name)
+
+    def _collect_removed(self, keys, ec):
+        gone = set(self.records).difference(keys)
+        for name in gone:
+            del self.records[name]
+            self.removed.pop(name, None)
+            self.removed[name] = ec
+            if self.on_change is not None:
+                self.on_change(name)
         while len(self.removed) > MAX_REMOVED:
             del self.removed[next(iter(self.removed))]
 
