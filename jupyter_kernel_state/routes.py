@@ -47,9 +47,15 @@ class KernelStateHandler(APIHandler):
             raise  # pragma: no cover - _raise always raises
 
     def _raise(self, e: KernelStateError) -> None:
-        if e.retry_after is not None:
-            self.set_header("Retry-After", str(e.retry_after))
+        self._retry_after = e.retry_after
         raise web.HTTPError(e.status, e.message.replace("%", "%%")) from e
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        # send_error() clears headers before calling us: set Retry-After here.
+        retry_after = getattr(self, "_retry_after", None)
+        if retry_after is not None:
+            self.set_header("Retry-After", str(retry_after))
+        super().write_error(status_code, **kwargs)
 
     def sync(self, fn: Any, *args: Any) -> Any:
         try:
@@ -135,7 +141,7 @@ class ImageHandler(KernelStateHandler):
                 f'attachment; filename="kernel-image-{image.execution_count or 0}-'
                 f'{image.id}.{extension}"',
             )
-        self.finish(image.data)
+        self.finish(image.data, set_content_type=image.mime)
 
 
 class HistoryHandler(KernelStateHandler):

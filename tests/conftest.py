@@ -30,13 +30,24 @@ def service(jp_serverapp):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-async def kernel(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
-    """A running python3 kernel and a client that plays the notebook's part."""
-    kernel_id = await start_kernel(jp_fetch)
-    client = UserClient(jp_serverapp, kernel_id)
-    await client.ready()
-    yield client
-    client.stop()
+def new_kernel(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
+    """Starts a python3 kernel with a client that plays the notebook's part.
+
+    A factory (``kernel = await new_kernel()``) because the test server's plugin runs
+    async tests, not async fixtures.
+    """
+    clients: list[UserClient] = []
+
+    async def start(name: str = "python3") -> UserClient:
+        kernel_id = await start_kernel(jp_fetch, name)
+        client = UserClient(jp_serverapp, kernel_id)
+        clients.append(client)
+        await client.ready()
+        return client
+
+    yield start
+    for client in clients:
+        client.stop()
 
 
 @pytest.fixture

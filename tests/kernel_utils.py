@@ -95,6 +95,7 @@ class UserClient:
             reply = await self.client.get_shell_msg(timeout=10)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
+        await self.wait_idle()
         return reply["content"]["user_expressions"]["s"]["data"]  # type: ignore[no-any-return]
 
     def stop(self) -> None:

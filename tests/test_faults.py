@@ -44,7 +44,8 @@ fine = "still here"
 '''
 
 
-async def test_hostile_objects_are_marked_and_the_rest_survives(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_hostile_objects_are_marked_and_the_rest_survives(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run(HOSTILE)
     before = await kernel.inspect_kernel()
     started = time.monotonic()
@@ -67,7 +68,8 @@ async def test_hostile_objects_are_marked_and_the_rest_survives(jp_fetch, kernel
     assert reply["status"] == "ok"
 
 
-async def test_probe_leaves_no_trace_in_the_kernel(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_probe_leaves_no_trace_in_the_kernel(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("x = 1")
     await kernel.run("x")  # makes Out and _ non-empty
     before = await kernel.inspect_kernel()
@@ -78,7 +80,8 @@ async def test_probe_leaves_no_trace_in_the_kernel(jp_fetch, kernel):  # type: i
     assert await kernel.inspect_kernel() == before
 
 
-async def test_printing_repr_does_not_reach_the_notebook(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_printing_repr_does_not_reach_the_notebook(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("class Loud:\n    def __repr__(self):\n        print('LOUD'); return 'L'\n"
                      "loud = Loud()")
     seen: list[dict] = []
@@ -94,7 +97,8 @@ async def test_printing_repr_does_not_reach_the_notebook(jp_fetch, kernel):  # t
     assert streams == []
 
 
-async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("x = 1")
     fresh = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     kernel.submit("import time; time.sleep(3); x = 2")
@@ -119,7 +123,8 @@ async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, kernel):  # type
     assert {v["name"]: v["preview"] for v in after["variables"]}["x"] == "2"
 
 
-async def test_busy_kernel_without_snapshot_gets_503(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_busy_kernel_without_snapshot_gets_503(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     kernel.submit("import time; time.sleep(2)")
     for _ in range(200):
         kernel.state.sync()
@@ -132,7 +137,8 @@ async def test_busy_kernel_without_snapshot_gets_503(jp_fetch, kernel):  # type:
     assert e.value.response.headers["Retry-After"] == "1"
 
 
-async def test_restart_starts_a_new_epoch(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_restart_starts_a_new_epoch(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("before_restart = 1")
     first = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
@@ -151,7 +157,8 @@ async def test_restart_starts_a_new_epoch(jp_fetch, kernel):  # type: ignore[no-
     assert "before_restart" not in {v["name"] for v in second["variables"]}
 
 
-async def test_deleted_kernel_gets_404(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_deleted_kernel_gets_404(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     await jp_fetch("api", "kernels", kernel.kernel_id, method="DELETE")
     with pytest.raises(HTTPClientError) as e:
@@ -159,7 +166,8 @@ async def test_deleted_kernel_gets_404(jp_fetch, kernel):  # type: ignore[no-unt
     assert e.value.code == 404
 
 
-async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, kernel):  # type: ignore[no-untyped-def]
+async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("import os, signal\nclass Killer:\n    def __repr__(self):\n"
                      "        os.kill(os.getpid(), signal.SIGKILL)\nk = Killer()")
     with pytest.raises(HTTPClientError) as e:

@@ -23,7 +23,8 @@ def by_name(snapshot):  # type: ignore[no-untyped-def]
     return {v["name"]: v for v in snapshot["variables"]}
 
 
-async def test_kernels_list(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_kernels_list(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     payload = await get_json(jp_fetch, "kernels")
     validate(payload, "KernelList")
     ids = [k["kernel_id"] for k in payload["kernels"]]
@@ -32,7 +33,8 @@ async def test_kernels_list(jp_fetch, kernel):  # type: ignore[no-untyped-def]
     assert entry["language"] == "python"
 
 
-async def test_snapshot_lists_user_variables(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_snapshot_lists_user_variables(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run(
         "import os\nimport pandas as pd\nimport numpy as np\n"
         "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})\n"
@@ -59,7 +61,8 @@ async def test_snapshot_lists_user_variables(jp_fetch, kernel):  # type: ignore[
     assert not {"In", "Out", "get_ipython", "exit", "quit"} & set(by_name(everything))
 
 
-async def test_change_tracking_and_since(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_change_tracking_and_since(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("a = [1, 2, 3]\nb = 'text'\ntmp = 1")
     first = await variables(jp_fetch, kernel)
     await kernel.run("a.append(4)\nc = 3.5\ndel tmp")
@@ -79,8 +82,9 @@ async def test_change_tracking_and_since(jp_fetch, kernel):  # type: ignore[no-u
     assert since_first["b"]["change"] == "unchanged"
 
 
-async def test_paging_and_sorting_keep_total_exact(jp_fetch, kernel):  # type: ignore[no-untyped-def]
-    await kernel.run("for i in range(250): globals()[f'v{i:03d}'] = i")
+async def test_paging_and_sorting_keep_total_exact(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("for i in range(250): globals()[f'v{i:03d}'] = i\ndel i")
     page = await variables(jp_fetch, kernel, limit="100", offset="200")
     assert page["total"] == 250 and page["limit"] == 100 and page["offset"] == 200
     assert [v["name"] for v in page["variables"]] == [f"v{i:03d}" for i in range(200, 250)]
@@ -88,7 +92,8 @@ async def test_paging_and_sorting_keep_total_exact(jp_fetch, kernel):  # type: i
     assert len(by_size["variables"]) == 5
 
 
-async def test_etag_and_cache_send_no_kernel_message(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_etag_and_cache_send_no_kernel_message(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("x = 1")
     response = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
     etag = response.headers["ETag"]
@@ -107,7 +112,8 @@ async def test_etag_and_cache_send_no_kernel_message(jp_fetch, kernel):  # type:
     assert fresh.code == 200 and fresh.headers["ETag"] != etag
 
 
-async def test_concurrent_gets_share_one_probe_request(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_concurrent_gets_share_one_probe_request(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("y = list(range(10))")
     before = kernel.state.probe_requests
     results = await asyncio.gather(*[
@@ -117,7 +123,8 @@ async def test_concurrent_gets_share_one_probe_request(jp_fetch, kernel):  # typ
     assert len({r["taken_at"] for r in results}) == 1
 
 
-async def test_detail_of_a_dataframe_and_drill_down(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_detail_of_a_dataframe_and_drill_down(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run(
         "import pandas as pd\n"
         "df = pd.DataFrame({'region': ['n', 's'], 'units': [1, 2]})\n"
@@ -157,7 +164,8 @@ async def test_detail_of_a_dataframe_and_drill_down(jp_fetch, kernel):  # type: 
         ("a" * 300, 400),
     ],
 )
-async def test_detail_rejects_bad_or_missing_names(jp_fetch, kernel, name, status):  # type: ignore[no-untyped-def]
+async def test_detail_rejects_bad_or_missing_names(jp_fetch, new_kernel, name, status):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("x = 1")
     before = await kernel.inspect_kernel()
     with pytest.raises(HTTPClientError) as e:
@@ -183,7 +191,8 @@ async def test_detail_rejects_bad_or_missing_names(jp_fetch, kernel, name, statu
         ({"since": "yesterday"}, "since must be an integer"),
     ],
 )
-async def test_bad_query_values_get_400(jp_fetch, kernel, params, fragment):  # type: ignore[no-untyped-def]
+async def test_bad_query_values_get_400(jp_fetch, new_kernel, params, fragment):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     with pytest.raises(HTTPClientError) as e:
         await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
                        params=params)
@@ -191,7 +200,8 @@ async def test_bad_query_values_get_400(jp_fetch, kernel, params, fragment):  # 
     assert fragment in json.loads(e.value.response.body)["message"]
 
 
-async def test_huge_limit_is_clamped(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+async def test_huge_limit_is_clamped(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("x = 1")
     snapshot = await variables(jp_fetch, kernel, limit="99999999")
     assert snapshot["limit"] == 10_000
@@ -201,7 +211,8 @@ async def test_huge_limit_is_clamped(jp_fetch, kernel):  # type: ignore[no-untyp
     ("path", "status"),
     [("not json", 400), ('{"a": 1}', 400), ('["k:\\"nope\\""]', 404), ('["zz:1"]', 404)],
 )
-async def test_bad_paths(jp_fetch, kernel, path, status):  # type: ignore[no-untyped-def]
+async def test_bad_paths(jp_fetch, new_kernel, path, status):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
     await kernel.run("d = {'a': 1}")
     with pytest.raises(HTTPClientError) as e:
         await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", "d",

@@ -213,12 +213,12 @@ class KernelState:
                 "only Python kernels can be inspected"
             )
         self.sync()
+        if self.tracker.busy:  # a cell may be changing the namespace right now
+            return self._stale(options, "Kernel is busy and no snapshot was taken yet")
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._snapshots.get(key)
         if cached is not None:
             return cached
-        if self.tracker.busy:
-            return self._stale(options, "Kernel is busy and no snapshot was taken yet")
         return await self._shared(key, lambda: self._take_snapshot(key, options))
 
     def _stale(self, options: SnapshotOptions, message: str) -> dict[str, Any]:
