@@ -1,0 +1,46 @@
+/**
+ * Playwright configuration of the galata UI tests.
+ *
+ * The server port comes from KERNEL_STATE_UI_PORT (default 8898), read here and in
+ * jupyter_server_test_config.py, because other processes share these machines.
+ */
+const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+
+const port = process.env.KERNEL_STATE_UI_PORT || '8898';
+const url = `http://localhost:${port}`;
+
+module.exports = {
+  ...baseConfig,
+  reporter: [['list']],
+  timeout: 120000,
+  expect: { timeout: 20000 },
+  retries: 0,
+  workers: 1,
+  use: {
+    ...baseConfig.use,
+    baseURL: url,
+    testIdAttribute: 'data-test-id',
+    video: 'off',
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/lib/chromium/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync'
+      ]
+    }
+  },
+  webServer: {
+    command: 'jlpm start',
+    url: `${url}/lab`,
+    timeout: 120000,
+    reuseExistingServer: !process.env.CI
+  }
+};

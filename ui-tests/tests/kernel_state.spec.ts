@@ -1,0 +1,133 @@
+import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import { Locator } from '@playwright/test';
+
+const SIDEBAR = 'jp-kernel-state-sidebar';
+
+async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
+  await page.sidebar.openTab(SIDEBAR);
+  const panel = page.getByTestId('kernel-state-panel');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+function row(panel: Locator, name: string): Locator {
+  return panel.locator(`[data-test-id="kernel-state-row"][data-name="${name}"]`);
+}
+
+async function run(
+  page: IJupyterLabPageFixture,
+  index: number,
+  source: string,
+  wait = true
+): Promise<void> {
+  if (index > 0) {
+    await page.notebook.addCell('code', source);
+  } else {
+    await page.notebook.setCell(0, 'code', source);
+  }
+  await page.notebook.runCell(index, { inplace: true, wait });
+}
+
+test.describe('Kernel State sidebar', () => {
+  test('shows the variables of the active notebook and what changed', async ({
+    page
+  }) => {
+    const panel = await openPanel(page);
+    await expect(panel.getByTestId('kernel-state-no-kernel')).toBeVisible();
+    await expect(page.getByRole('grid', { name: 'Kernel variables' })).toHaveCount(0);
+
+    await page.notebook.createNew('state.ipynb');
+    await expect(panel.getByTestId('kernel-state-empty')).toHaveText(
+      'No variables yet — run a cell'
+    );
+
+    await run(
+      page,
+      0,
+      "import pandas as pd; df = pd.DataFrame({'a': [1,2,3]}); x = 42"
+    );
+    const df = row(panel, 'df');
+    await expect(df).toBeVisible();
+    await expect(df.getByRole('gridcell').nth(1)).toContainText('DataFrame');
+    await expect(df.getByRole('gridcell').nth(2)).toHaveText('3×1');
+    await expect(row(panel, 'x')).toBeVisible();
+    await expect(row(panel, 'x')).toContainText('42');
+    await expect(panel.getByTestId('kernel-state-total')).toContainText('2 variables');
+    await expect(page.getByRole('grid', { name: 'Kernel variables' })).toBeVisible();
+
+    await run(page, 1, 'x = 43; y = [1, 2]');
+    await expect(row(panel, 'x')).toHaveAttribute('data-change', 'modified');
+    await expect(row(panel, 'x')).toContainText('43');
+    await expect(row(panel, 'y')).toHaveAttribute('data-change', 'new');
+    await expect(row(panel, 'y').getByTestId('kernel-state-change')).toHaveText(
+      /new \[\d+\]/
+    );
+    await expect(row(panel, 'df')).toHaveAttribute('data-change', 'unchanged');
+  });
+
+  test('says the state is stale while a cell runs', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('busy.ipynb');
+    await run(page, 0, 'a = 1');
+    await expect(row(panel, 'a')).toBeVisible();
+
+    await run(page, 1, 'import time; time.sleep(6); b = 2', false);
+    const banner = panel.getByTestId('kernel-state-busy-banner');
+    await expect(banner).toBeVisible({ timeout: 5000 });
+    await expect(banner).toContainText('Kernel busy — showing state as of execution');
+    await expect(row(panel, 'b')).toHaveCount(0);
+
+    await expect(row(panel, 'b')).toBeVisible({ timeout: 20000 });
+    await expect(banner).toHaveCount(0);
+  });
+
+  test('renders hostile strings as text', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('hostile.ipynb');
+    await run(
+      page,
+      0,
+      [
+        `evil = '<img src=x onerror="window.__pwned=1">'`,
+        `d = {'<img src=y onerror="window.__pwned=2">': 1}`
+      ].join('\n')
+    );
+    const evil = row(panel, 'evil');
+    await expect(evil).toContainText('<img src=x onerror="window.__pwned=1">');
+    await expect(panel.locator('img')).toHaveCount(0);
+
+    await evil.click();
+    const inspector = panel.getByTestId('kernel-state-inspector');
+    await expect(inspector.getByTestId('kernel-state-repr')).toContainText(
+      '<img src=x onerror="window.__pwned=1">'
+    );
+    await row(panel, 'd').click();
+    await expect(inspector).toContainText('<img src=y onerror="window.__pwned=2">');
+    await expect(panel.locator('img')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+  });
+
+  test('makes no requests while the panel is hidden', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('hidden.ipynb');
+    await run(page, 0, 'first = 1');
+    await expect(row(panel, 'first')).toBeVisible();
+
+    await page.sidebar.close('left');
+    await expect(panel).toBeHidden();
+    const requests: string[] = [];
+    page.on('request', request => {
+      if (request.url().includes('api/kernel-state')) {
+        requests.push(request.url());
+      }
+    });
+    await run(page, 1, 'second = 2');
+    await run(page, 2, 'import time; time.sleep(1.5); third = 3');
+    await page.waitForTimeout(1500);
+    expect(requests).toEqual([]);
+
+    await openPanel(page);
+    await expect(row(panel, 'third')).toBeVisible();
+    expect(requests.length).toBeGreaterThan(0);
+  });
+});
