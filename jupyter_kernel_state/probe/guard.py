@@ -11,7 +11,7 @@ import threading
 import time
 
 #: Re-fire interval after the first alarm, in case user code swallows the first timeout.
-REFIRE_S = 0.02
+REFIRE_S = 0.005
 
 
 class ProbeTimeout(BaseException):
@@ -92,11 +92,14 @@ class GuardSession:
             raise BudgetExhausted()
         if not self.active:
             return fn(*args)
+        fired = self.timeouts
         self._running = True
         signal.setitimer(signal.ITIMER_REAL, min(self.per_value, remaining), REFIRE_S)
         try:
             result = fn(*args)
             self._running = False
+            if self.timeouts != fired:
+                raise ProbeTimeout()  # user code swallowed the timeout: discard its result
             return result
         finally:
             self._running = False

@@ -23,6 +23,8 @@ _INTERNAL_RE = re.compile(r"_(?:i?\d+)\Z")
 #: Kinds hidden unless the request includes their group.
 GROUP_OF_KIND = {"module": "modules", "callable": "callables", "class": "classes"}
 MAX_KEY_CACHE = 50_000
+#: Longer names are never shown (the REST contract caps names at 256 characters).
+MAX_NAME = 256
 _DIGITS = re.compile(r"\d+")
 _natural_keys = {}
 _kind_of_type = {}
@@ -47,7 +49,7 @@ _name_category = {}
 def name_category(name):
     cat = _name_category.get(name)
     if cat is None:
-        if is_internal(name) or not name.isidentifier():
+        if is_internal(name) or not name.isidentifier() or len(name) > MAX_NAME:
             cat = INTERNAL_NAME
         elif name[:1] == "_":
             cat = PRIVATE
@@ -68,7 +70,7 @@ def name_categories(keys):
         if len(_name_category) + len(missing) > MAX_KEY_CACHE:
             _name_category.clear()
         flags = zip(
-            map(str.isidentifier, missing),
+            map(_short_identifier, missing),
             map(_starts_private, missing),
             map(INTERNAL.__contains__, missing),
             map(operator.truth, map(_INTERNAL_RE.match, missing)),
@@ -79,6 +81,10 @@ def name_categories(keys):
 
 
 _starts_private = operator.methodcaller("startswith", "_")
+
+
+def _short_identifier(name):
+    return len(name) <= MAX_NAME and name.isidentifier()
 # (isidentifier, starts with "_", internal name, internal pattern) -> category
 _CATEGORY_OF_FLAGS = {
     (ident, private, internal, pattern): (
