@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.extension.application import ExtensionApp
-from traitlets import Float, Int
+from traitlets import Float, Int, Unicode, default
 
 from .routes import build_handlers
 from .service import KernelStateService, Limits
+from .service.annotations import AnnotationStore
 from .service.history import HistoryLimits
 from .service.images import ImageLimits
 from .service.service import KERNEL_ACTIONS_SCHEMA
@@ -48,6 +52,16 @@ class KernelStateApp(ExtensionApp):
         4000, config=True, help="Characters of code kept per execution in the history."
     )
 
+    annotations_path = Unicode(
+        config=True,
+        help="JSON file where variable annotations are kept across server restarts "
+        "(empty: keep them in memory only).",
+    )
+
+    @default("annotations_path")
+    def _default_annotations_path(self) -> str:
+        return str(Path(jupyter_data_dir()) / "jupyter_kernel_state" / "annotations.json")
+
     def limits(self) -> Limits:
         return Limits(
             probe_timeout=self.probe_timeout,
@@ -72,8 +86,15 @@ class KernelStateApp(ExtensionApp):
         )
 
     def initialize_settings(self) -> None:
+        store = AnnotationStore(
+            Path(self.annotations_path) if self.annotations_path else None, self.log
+        )
         self.service = KernelStateService(
-            self.serverapp.kernel_manager, self.limits(), self.log
+            self.serverapp.kernel_manager,
+            self.limits(),
+            self.log,
+            annotations=store,
+            session_manager=self.serverapp.session_manager,
         )
         self.settings["jupyter_kernel_state"] = self.service
         self.serverapp.event_logger.add_listener(

@@ -100,7 +100,8 @@ class VariablesHandler(KernelStateHandler):
         self.write_with_etag(
             snapshot,
             (kernel_id, snapshot["epoch"], snapshot["generation"], options.key,
-             snapshot["stale"], snapshot["kernel_busy"], snapshot["taken_at"]),
+             snapshot["stale"], snapshot["kernel_busy"], snapshot["taken_at"],
+             self.service.annotations.version),
         )
 
 
@@ -112,6 +113,37 @@ class VariableHandler(KernelStateHandler):
         options = self.sync(self.service.detail_options, name, self.query)
         detail = await self.call(self.service.detail(kernel_id, options))
         self.write_json(detail)
+
+
+class AnnotationHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")  # checking that the variable exists runs probe code
+    async def put(self, kernel_id: str, name: str) -> None:
+        note = await self.call(self.service.put_annotation(kernel_id, name, self.request.body))
+        self.write_json(note)
+
+    @web.authenticated
+    @authorized("write")
+    async def delete(self, kernel_id: str, name: str) -> None:
+        await self.call(self.service.delete_annotation(kernel_id, name))
+        self.set_status(204)
+        self.finish()
+
+
+class PromptHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str) -> None:
+        self.check_xsrf_cookie()
+        output = self.query("format") or "text"
+        if output not in ("text", "json"):
+            raise web.HTTPError(400, "format must be text or json")
+        result = await self.call(self.service.prompt(kernel_id, self.query))
+        if output == "json":
+            self.write_json(result.as_json())
+            return
+        self.set_header("Cache-Control", "no-store")
+        self.finish(result.text.encode("utf-8"), set_content_type="text/plain; charset=UTF-8")
 
 
 class ImagesHandler(KernelStateHandler):
@@ -157,6 +189,8 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (base, KernelsHandler),
         (rf"{base}/{_KERNEL}/variables", VariablesHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
+        (rf"{base}/{_KERNEL}/prompt", PromptHandler),
         (rf"{base}/{_KERNEL}/images", ImagesHandler),
         (rf"{base}/{_KERNEL}/images/(?P<image_id>[^/]+)", ImageHandler),
         (rf"{base}/{_KERNEL}/history", HistoryHandler),

@@ -10,7 +10,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 from traitlets.config import Config
 
-from .kernel_utils import UserClient, get_json, start_kernel
+from .kernel_utils import UserClient, get_json, start_kernel, validate
 
 pytestmark = pytest.mark.kernel
 
@@ -31,7 +31,15 @@ def publish(data, metadata=None, display_id=None, update=False):
 
 
 async def images(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
-    return await get_json(jp_fetch, "kernels", kernel_id, "images", params=params)
+    payload = await get_json(jp_fetch, "kernels", kernel_id, "images", params=params)
+    validate(payload, "ImageList")
+    return payload
+
+
+async def history(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
+    payload = await get_json(jp_fetch, "kernels", kernel_id, "history", params=params)
+    validate(payload, "History")
+    return payload
 
 
 async def test_matplotlib_plot_is_captured_with_its_execution_count(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
@@ -56,7 +64,7 @@ async def test_matplotlib_plot_is_captured_with_its_execution_count(jp_fetch, ne
     assert struct.unpack(">II", raw.body[16:24]) == (image["width"], image["height"])
     # The since cursor gives exactly what is new.
     assert (await images(jp_fetch, kernel.kernel_id, since=listing["next_since"]))["images"] == []
-    history = await get_json(jp_fetch, "kernels", kernel.kernel_id, "history")
+    history = await history(jp_fetch, kernel.kernel_id)
     assert history["entries"][-1]["image_ids"] == [image["id"]]
 
 
@@ -157,8 +165,7 @@ class TestSmallCaps:
         kernel = await new_kernel()
         for i in range(5):
             await kernel.run(f"print('line {i} ' * 50)")
-        history = await get_json(jp_fetch, "kernels", kernel.kernel_id, "history",
-                                 params={"limit": "100"})
+        history = await history(jp_fetch, kernel.kernel_id, **{"limit": "100"})
         assert history["total"] == 5 and len(history["entries"]) == 3
         entry = history["entries"][-1]
         assert entry["code"] == "print('line 4 ' * 50)"
@@ -172,8 +179,7 @@ async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):
     await kernel.run("print('hello')\n1 + 1")
     await kernel.run("import time; time.sleep(0.2)")
     await kernel.run("1 / 0")
-    history = await get_json(jp_fetch, "kernels", kernel.kernel_id, "history",
-                             params={"limit": "10"})
+    history = await history(jp_fetch, kernel.kernel_id, **{"limit": "10"})
     first, slow, failed = history["entries"][-3:]
     assert first["output"] == "hello\n2\n" and first["error"] is None
     assert first["execution_count"] == 1
@@ -182,7 +188,7 @@ async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):
     assert not failed["success"]
     # Our own probe requests never appear.
     await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
-    again = await get_json(jp_fetch, "kernels", kernel.kernel_id, "history")
+    again = await history(jp_fetch, kernel.kernel_id)
     assert again["total"] == history["total"]
 
 
@@ -206,7 +212,7 @@ async def test_images_from_a_non_python_kernel(jp_fetch, jp_serverapp, other_lan
         await client.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(8, 8)).decode()})")
         listing = await images(jp_fetch, kernel_id)
         assert [i["width"] for i in listing["images"]] == [8]
-        history = await get_json(jp_fetch, "kernels", kernel_id, "history")
+        history = await history(jp_fetch, kernel_id)
         assert history["total"] == 1
     finally:
         client.stop()

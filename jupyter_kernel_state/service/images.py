@@ -43,6 +43,7 @@ class StoredImage:
     display_id: str | None
     created_at: str
     epoch: int
+    generation: int
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class StoredImage:
             "display_id": self.display_id,
             "created_at": self.created_at,
             "epoch": self.epoch,
+            "generation": self.generation,
         }
 
 
@@ -112,7 +114,9 @@ class ImageStore:
 
     # -- IOPub -------------------------------------------------------------------------
 
-    def handle(self, msg: dict[str, Any], own: bool, epoch: int) -> list[str]:
+    def handle(
+        self, msg: dict[str, Any], own: bool, epoch: int, generation: int = 0
+    ) -> list[str]:
         """Take the images of one IOPub message; return the ids stored."""
         if own:
             return []
@@ -142,7 +146,7 @@ class ImageStore:
             count = self._execution_counts.get(parent_id) if isinstance(parent_id, str) else None
         # A bundle may carry the same picture in several formats: keep the first we accept.
         for mime in mimes:
-            image = self._add(mime, data[mime], count, msg, display_id, epoch)
+            image = self._add(mime, data[mime], count, msg, display_id, epoch, generation)
             if image is not None:
                 return [image.id]
         return []
@@ -155,7 +159,7 @@ class ImageStore:
 
     def _add(
         self, mime: str, value: Any, count: int | None, msg: dict[str, Any],
-        display_id: str | None, epoch: int,
+        display_id: str | None, epoch: int, generation: int,
     ) -> StoredImage | None:
         data = _decode(mime, value, self.limits.max_image_bytes)
         if data is None:
@@ -184,6 +188,7 @@ class ImageStore:
             created_at=created.isoformat() if isinstance(created, datetime.datetime)
             else str(created or datetime.datetime.now(datetime.timezone.utc).isoformat()),
             epoch=epoch,
+            generation=generation,
         )
         self._images[image.id] = image
         self._by_hash[digest] = image.id
@@ -214,6 +219,10 @@ class ImageStore:
 
     def get(self, image_id: str) -> StoredImage | None:
         return self._images.get(image_id)
+
+    def since_generation(self, generation: int) -> list[dict[str, Any]]:
+        """Images captured while the kernel was at ``generation`` or later."""
+        return [i.meta() for i in self._images.values() if i.generation >= generation]
 
     def listing(self, since: int = 0, limit: int = 50) -> dict[str, Any]:
         """Images with seq > since, oldest first, at most ``limit``; a cursor for the rest."""

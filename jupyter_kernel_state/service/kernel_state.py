@@ -27,7 +27,6 @@ from .options import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
 
 IOPubListener = Callable[["KernelState", dict[str, Any], bool], None]
-Decorator = Callable[["KernelState", list[dict[str, Any]]], None]
 
 
 def _now_iso() -> str:
@@ -54,16 +53,15 @@ class KernelState:
         limits: Limits,
         log: logging.Logger,
         listeners: list[IOPubListener],
-        decorate: Decorator | None = None,
     ) -> None:
         self.kernel_id = kernel_id
         self._km = kernel_manager
         self._limits = limits
         self._log = log
         self._listeners = listeners
-        self._decorate = decorate
         self.language = self._language()
         self.epoch = 0
+        self.epoch_started_at = 0  # the generation at which the current epoch began
         self.tracker = ExecutionTracker(getattr(kernel_manager, "execution_state", None))
         self.probe_id: str | None = None
         # Images and history outlive restarts: each image says the epoch it came from.
@@ -106,7 +104,7 @@ class KernelState:
         ):
             self.restarted()
         self.tracker.handle(msg, own)
-        image_ids = self.images.handle(msg, own, self.epoch)
+        image_ids = self.images.handle(msg, own, self.epoch, self.tracker.generation)
         self.history.handle(msg, own, image_ids)
         for listener in self._listeners:
             listener(self, msg, own)
@@ -123,6 +121,7 @@ class KernelState:
         it is never asked from inside a stream callback.
         """
         self.epoch += 1
+        self.epoch_started_at = self.tracker.generation
         self.probe_id = None
         self.tracker.reset()
         self._snapshots.clear()
@@ -276,8 +275,6 @@ class KernelState:
                     options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
                 )
             variables = reply.get("variables") or []
-            if self._decorate is not None:
-                self._decorate(self, variables)
             ec = reply.get("execution_count")
             snapshot = {
                 "kernel_id": self.kernel_id,
@@ -341,8 +338,6 @@ class KernelState:
                     raise NotFound(str(reply.get("error") or f"Variable not found: {options.name}"))
                 raise ProbeFailed(f"Probe error: {reply.get('error', 'unknown')}")
             variable = reply["variable"]
-            if self._decorate is not None:
-                self._decorate(self, [variable])
             self._details.put((self.epoch, key[1], options.key), variable)
             return variable
 

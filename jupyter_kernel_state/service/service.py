@@ -10,20 +10,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from typing import Any
 
-from ..errors import KernelNotFound, NotFound
-from .kernel_state import Decorator, IOPubListener, KernelState
-from .limits import Limits
+from ..errors import KernelNotFound, KernelUnavailable, NotFound
+from ..prompt import PromptInput, PromptResult, build_prompt
+from ..secrets import secret_reason
+from .annotations import AnnotationStore, parse_annotation
 from .images import StoredImage
-from .options import DetailOptions, SnapshotOptions, parse_int
+from .kernel_state import IOPubListener, KernelState
+from .limits import Limits
+from .options import (
+    DetailOptions,
+    Getter,
+    SnapshotOptions,
+    parse_bool,
+    parse_int,
+    validate_name,
+)
 
 KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_actions/v1"
-# The same pattern jupyter_server uses for kernel ids in its URLs (a UUID).
-KERNEL_ID_PATTERN = r"[\w-]+"
 # How long to wait for a started kernel to be listed (steps × step).
 START_WAIT_STEPS = 600
 START_WAIT_STEP_S = 0.05
+# Prompt budgets (characters).
+DEFAULT_BUDGET = 6000
+MIN_BUDGET = 200
+MAX_BUDGET = 200_000
 _IMAGE_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
@@ -35,37 +48,33 @@ class KernelStateService:
         kernel_manager: Any,
         limits: Limits,
         log: logging.Logger | None = None,
+        *,
+        annotations: AnnotationStore | None = None,
+        session_manager: Any = None,
     ) -> None:
         self._multi = kernel_manager
         self.limits = limits
         self.log = log or logging.getLogger("jupyter_kernel_state")
+        self.annotations = annotations or AnnotationStore(None, self.log)
+        self._sessions = session_manager
         self._states: dict[str, KernelState] = {}
         self.listeners: list[IOPubListener] = []
-        self.decorators: list[Decorator] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- kernels -----------------------------------------------------------------------
 
-    def _check_id(self, kernel_id: str) -> None:
-        if not _KERNEL_ID_RE.match(kernel_id) or kernel_id not in self._multi:
-            raise KernelNotFound(kernel_id[:100])
-
     def state(self, kernel_id: str) -> KernelState:
         """The KernelState of a running kernel; KernelNotFound for anything else."""
-        self._check_id(kernel_id)
+        if not _KERNEL_ID_RE.match(kernel_id) or kernel_id not in self._multi:
+            raise KernelNotFound(kernel_id[:100])
         state = self._states.get(kernel_id)
         if state is None:
             state = self._attach(kernel_id)
         return state
 
-    def _decorate(self, state: KernelState, variables: list[dict[str, Any]]) -> None:
-        for decorate in self.decorators:
-            decorate(state, variables)
-
     def _attach(self, kernel_id: str) -> KernelState:
         km = self._multi.get_kernel(kernel_id)
-        state = KernelState(kernel_id, km, self.limits, self.log, self.listeners,
-                            self._decorate)
+        state = KernelState(kernel_id, km, self.limits, self.log, self.listeners)
         self._states[kernel_id] = state
         state.connection()  # follow IOPub from now on
         return state
@@ -76,13 +85,90 @@ class KernelStateService:
     def list_kernels(self) -> list[dict[str, Any]]:
         return [self.state(kernel_id).summary() for kernel_id in self.kernel_ids()]
 
+    def most_recent_kernel(self) -> str:
+        """The kernel whose user last ran something (else the newest); 404 when none."""
+        ids = self.kernel_ids()
+        if not ids:
+            raise NotFound("No kernel is running")
+
+        def recency(kernel_id: str) -> tuple[float, float]:
+            state = self.state(kernel_id)
+            state.sync()
+            ran = state.tracker.last_execution_at or 0.0
+            activity = getattr(self._multi.get_kernel(kernel_id), "last_activity", None)
+            return (ran, activity.timestamp() if activity is not None else 0.0)
+
+        return max(ids, key=recency)
+
+    # -- variables ---------------------------------------------------------------------
+
+    async def scope(self, kernel_id: str) -> str:
+        """Where annotations of this kernel live: its notebook's path, else its id."""
+        if self._sessions is not None:
+            try:
+                for session in await self._sessions.list_sessions():
+                    if (session.get("kernel") or {}).get("id") == kernel_id and session.get("path"):
+                        return f"path:{session['path']}"
+            except Exception:  # sessions are a nicety; never fail a request on them
+                self.log.debug("jupyter_kernel_state: listing sessions failed", exc_info=True)
+        return f"kernel:{kernel_id}"
+
+    def _present(self, variable: dict[str, Any], notes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        note = notes.get(variable.get("name", ""))
+        merged = dict(variable)
+        if note:
+            merged["description"] = note.get("description")
+            merged["constraints"] = note.get("constraints")
+            merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
+        reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
+        merged["likely_secret"] = reason is not None
+        merged["secret_reason"] = reason
+        return merged
+
     async def snapshot(self, kernel_id: str, options: SnapshotOptions) -> dict[str, Any]:
-        return await self.state(kernel_id).snapshot(options)
+        state = self.state(kernel_id)
+        snapshot = await state.snapshot(options)
+        notes = self.annotations.for_scope(await self.scope(kernel_id))
+        return {**snapshot, "variables": [self._present(v, notes) for v in snapshot["variables"]]}
 
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
-        return await self.state(kernel_id).detail(options)
+        detail = await self.state(kernel_id).detail(options)
+        notes = self.annotations.for_scope(await self.scope(kernel_id))
+        return self._present(detail, notes if not options.path else {})
 
-    def images(self, kernel_id: str, get: Any) -> dict[str, Any]:
+    def snapshot_options(self, get: Getter) -> SnapshotOptions:
+        return SnapshotOptions.parse(
+            get,
+            default_limit=self.limits.page_size,
+            max_limit=self.limits.max_page_size,
+            preview_chars=self.limits.preview_chars,
+        )
+
+    def detail_options(self, name: str, get: Getter) -> DetailOptions:
+        return DetailOptions.parse(
+            name, get, default_chars=self.limits.detail_chars,
+            max_chars=self.limits.max_detail_chars,
+        )
+
+    # -- annotations -------------------------------------------------------------------
+
+    async def put_annotation(self, kernel_id: str, name: str, body: bytes) -> dict[str, Any]:
+        validate_name(name)
+        note = parse_annotation(body)
+        state = self.state(kernel_id)
+        # Only variables that exist (and are not hidden internals) can be annotated.
+        await state.detail(DetailOptions(name=name, max_chars=1))
+        return self.annotations.put(await self.scope(kernel_id), name, note)
+
+    async def delete_annotation(self, kernel_id: str, name: str) -> None:
+        validate_name(name)
+        self.state(kernel_id)
+        if not self.annotations.delete(await self.scope(kernel_id), name):
+            raise NotFound(f"No annotation for variable: {name}")
+
+    # -- images and history ------------------------------------------------------------
+
+    def images(self, kernel_id: str, get: Getter) -> dict[str, Any]:
         state = self.state(kernel_id)
         cap = self.limits.images.max_images
         since = parse_int(get("since"), "since", default=0, minimum=0)
@@ -98,26 +184,59 @@ class KernelStateService:
             raise NotFound(f"Image not found: {image_id[:40]}")
         return image
 
-    def history(self, kernel_id: str, get: Any) -> dict[str, Any]:
+    def history(self, kernel_id: str, get: Getter) -> dict[str, Any]:
         state = self.state(kernel_id)
         cap = self.limits.history.max_entries
         limit = parse_int(get("limit"), "limit", default=10, minimum=0, maximum=cap)
         state.sync()
         return state.history.listing(limit)
 
-    def snapshot_options(self, get: Any) -> SnapshotOptions:
-        return SnapshotOptions.parse(
-            get,
-            default_limit=self.limits.page_size,
-            max_limit=self.limits.max_page_size,
-            preview_chars=self.limits.preview_chars,
-        )
+    # -- the assistant's prompt --------------------------------------------------------
 
-    def detail_options(self, name: str, get: Any) -> DetailOptions:
-        return DetailOptions.parse(
-            name, get, default_chars=self.limits.detail_chars,
-            max_chars=self.limits.max_detail_chars,
+    async def prompt(self, kernel_id: str, get: Getter) -> PromptResult:
+        started = time.perf_counter()
+        state = self.state(kernel_id)
+        budget = parse_int(get("budget"), "budget", default=DEFAULT_BUDGET, minimum=MIN_BUDGET,
+                           maximum=MAX_BUDGET)
+        steps = parse_int(get("history"), "history", default=0, minimum=0,
+                          maximum=self.limits.history.max_entries)
+        with_images = parse_bool(get("images"), "images", default=True)
+        state.sync()
+        generation = state.tracker.generation
+        since_raw = parse_int(get("since"), "since", default=-1, minimum=0) \
+            if get("since") not in (None, "") else None
+        since = min(since_raw, generation) if since_raw is not None else None  # future → now
+        if not state.is_python:
+            snapshot = None
+        else:
+            try:
+                snapshot = await self.snapshot(kernel_id, SnapshotOptions(
+                    limit=self.limits.max_page_size, sort="changed", since=since,
+                    preview_chars=self.limits.preview_chars,
+                ))
+            except KernelUnavailable:
+                snapshot = None
+        image_from = since if since is not None else max(0, generation - 1)
+        data = PromptInput(
+            language=state.language,
+            execution_count=(snapshot or {}).get("execution_count",
+                                                  state.tracker.execution_count),
+            variables=(snapshot or {}).get("variables", []),
+            total=(snapshot or {}).get("total", 0),
+            removed=(snapshot or {}).get("removed", []),
+            generation=generation,
+            since_label=(f"execution {state.tracker.execution_count_at(since) or 0}"
+                         if since is not None else None),
+            restarted=since is not None and state.epoch > 0 and since < state.epoch_started_at,
+            stale=bool(snapshot and snapshot.get("stale")),
+            images=state.images.since_generation(image_from) if with_images else [],
+            history=state.history.listing(steps) if steps else None,
+            history_steps=steps,
         )
+        result = build_prompt(data, budget)
+        self.log.debug("jupyter_kernel_state: prompt for %s in %.1f ms", kernel_id,
+                       (time.perf_counter() - started) * 1000)
+        return result
 
     # -- lifecycle ---------------------------------------------------------------------
 

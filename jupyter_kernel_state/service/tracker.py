@@ -7,6 +7,7 @@ key of every cache. Our own probe requests never change it.
 from __future__ import annotations
 
 import collections
+import time
 from typing import Any
 
 # Generations whose execution count we remember, to turn a ``since`` generation into the
@@ -18,6 +19,7 @@ class ExecutionTracker:
     def __init__(self, initial_state: str | None = None) -> None:
         self.generation = 0
         self.execution_count: int | None = None
+        self.last_execution_at: float | None = None  # time.monotonic() of the last user cell
         # Parent ids of user requests the kernel reported busy for and not yet idle.
         self._busy_parents: set[str] = set()
         self._starting_busy = initial_state == "busy"
@@ -61,6 +63,7 @@ class ExecutionTracker:
 
     def _bump(self) -> None:
         self.generation += 1
+        self.last_execution_at = time.monotonic()
         self._ec_by_generation[self.generation] = self.execution_count
         while len(self._ec_by_generation) > MAX_GENERATIONS_REMEMBERED:
             self._ec_by_generation.popitem(last=False)
