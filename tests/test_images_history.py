@@ -36,7 +36,7 @@ async def images(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
     return payload
 
 
-async def history(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
+async def get_history(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
     payload = await get_json(jp_fetch, "kernels", kernel_id, "history", params=params)
     validate(payload, "History")
     return payload
@@ -64,7 +64,7 @@ async def test_matplotlib_plot_is_captured_with_its_execution_count(jp_fetch, ne
     assert struct.unpack(">II", raw.body[16:24]) == (image["width"], image["height"])
     # The since cursor gives exactly what is new.
     assert (await images(jp_fetch, kernel.kernel_id, since=listing["next_since"]))["images"] == []
-    history = await history(jp_fetch, kernel.kernel_id)
+    history = await get_history(jp_fetch, kernel.kernel_id)
     assert history["entries"][-1]["image_ids"] == [image["id"]]
 
 
@@ -165,7 +165,7 @@ class TestSmallCaps:
         kernel = await new_kernel()
         for i in range(5):
             await kernel.run(f"print('line {i} ' * 50)")
-        history = await history(jp_fetch, kernel.kernel_id, **{"limit": "100"})
+        history = await get_history(jp_fetch, kernel.kernel_id, **{"limit": "100"})
         assert history["total"] == 5 and len(history["entries"]) == 3
         entry = history["entries"][-1]
         assert entry["code"] == "print('line 4 ' * 50)"
@@ -179,7 +179,7 @@ async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):
     await kernel.run("print('hello')\n1 + 1")
     await kernel.run("import time; time.sleep(0.2)")
     await kernel.run("1 / 0")
-    history = await history(jp_fetch, kernel.kernel_id, **{"limit": "10"})
+    history = await get_history(jp_fetch, kernel.kernel_id, **{"limit": "10"})
     first, slow, failed = history["entries"][-3:]
     assert first["output"] == "hello\n2\n" and first["error"] is None
     assert first["execution_count"] == 1
@@ -188,7 +188,7 @@ async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):
     assert not failed["success"]
     # Our own probe requests never appear.
     await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
-    again = await history(jp_fetch, kernel.kernel_id)
+    again = await get_history(jp_fetch, kernel.kernel_id)
     assert again["total"] == history["total"]
 
 
@@ -212,7 +212,7 @@ async def test_images_from_a_non_python_kernel(jp_fetch, jp_serverapp, other_lan
         await client.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(8, 8)).decode()})")
         listing = await images(jp_fetch, kernel_id)
         assert [i["width"] for i in listing["images"]] == [8]
-        history = await history(jp_fetch, kernel_id)
+        history = await get_history(jp_fetch, kernel_id)
         assert history["total"] == 1
     finally:
         client.stop()
