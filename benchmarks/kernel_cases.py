@@ -53,6 +53,7 @@ class Session:
         return m
 
     async def timed(self, m: Measure, call: Callable[[], Awaitable[Any]]) -> Any:
+        await self.kernel.silent("", {"t": bench_call("states.trim")})
         before = self.kernel.reset_peak()
         t0 = time.perf_counter()
         result = await call()
@@ -240,3 +241,33 @@ async def run_all(plan: Plan, log: Callable[[str], None]) -> list[Measure]:
     log("kernel: all hostile objects at once")
     measures += await hostile_state(HOSTILE_KINDS, plan, peers=False)
     return measures
+
+
+# -- where the probe's time goes -------------------------------------------------------
+
+
+async def profile_probe(count: int) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """Phase timings of the probe's snapshot on ``count`` small variables (cold and after
+    one change, both page sizes) and a cProfile of the cold full-page snapshot."""
+    kernel = await BenchKernel.start()
+    try:
+        s = Session(kernel, f"{count:,} small")
+        await s.install_probe()
+        await kernel.cell(bench_cell("states.make_small", count, 0))
+        scenarios = []
+        for limit in (500, 10_000):
+            await s.install_probe()
+            value, _ = await kernel.expression(
+                bench_call("profile_probe.phases", snapshot_request(limit)))
+            scenarios.append((f"cold probe, limit {limit:,}", value))
+        for limit in (500, 10_000):
+            await kernel.cell(f"v0 = -{limit}")
+            value, _ = await kernel.expression(
+                bench_call("profile_probe.phases", snapshot_request(limit)))
+            scenarios.append((f"after `v0 = -1`, limit {limit:,}", value))
+        await s.install_probe()
+        hotspots, _ = await kernel.expression(
+            bench_call("profile_probe.hotspots", snapshot_request(10_000)))
+        return scenarios, hotspots
+    finally:
+        await kernel.shutdown()

@@ -36,7 +36,7 @@ def free_port() -> int:
 class Server:
     """``jupyter server`` as a subprocess; its log goes to a file we parse for request times."""
 
-    def __init__(self, debug_log: bool) -> None:
+    def __init__(self, debug_log: bool, profile_to: Path | None = None) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="jks-bench-")
         root = Path(self.tmp.name)
         self.runtime_dir = root / "runtime"
@@ -46,8 +46,9 @@ class Server:
         (root / "work").mkdir()
         env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(self.runtime_dir),
                    JUPYTER_CONFIG_DIR=str(root / "config"), PYTHONUNBUFFERED="1")
+        profiler = ["-m", "cProfile", "-o", str(profile_to)] if profile_to else []
         cmd = [
-            sys.executable, "-m", "jupyter_server",
+            sys.executable, *profiler, "-m", "jupyter_server",
             f"--ServerApp.token={self.token}", f"--ServerApp.port={self.port}",
             f"--ServerApp.ip={HOST}", "--ServerApp.port_retries=0",
             "--ServerApp.allow_root=True", "--ServerApp.open_browser=False",
@@ -161,9 +162,11 @@ class Watcher:
                 elif state == "idle" and parent.get("msg_id") in self._idle:
                     self._idle[parent["msg_id"]].set()
 
-    async def cell(self, code: str, timeout: float = 300.0) -> dict[str, Any]:
+    async def cell(self, code: str, timeout: float = 300.0,
+                   expressions: dict[str, str] | None = None) -> dict[str, Any]:
         """A user cell; returns its reply content once its idle status was seen."""
-        msg_id = self.client.execute(code, silent=False, store_history=True)
+        msg_id = self.client.execute(code, silent=False, store_history=True,
+                                     user_expressions=expressions or {})
         event = self._idle[msg_id] = asyncio.Event()
         deadline = time.monotonic() + timeout
         while True:
