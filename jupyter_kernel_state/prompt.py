@@ -134,12 +134,20 @@ def variable_line(v: dict[str, Any]) -> str:
     return clean("".join(parts))
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    """'v2' before 'v10'."""
+    return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(name))
+
+
 def _rank(v: dict[str, Any]) -> tuple[object, ...]:
     changed = v.get("change") in ("new", "modified")
     annotated = bool(v.get("description") or v.get("constraints"))
     group = 0 if changed else 1 if annotated else 2
     return (group, -(v.get("changed_at") or 0) if changed else 0,
-            _KIND_RANK.get(str(v.get("kind")), 4), str(v.get("name", "")).lower())
+            _KIND_RANK.get(str(v.get("kind")), 4), _natural(str(v.get("name", ""))))
 
 
 def _change_fragment(v: dict[str, Any]) -> str:

@@ -121,9 +121,9 @@ class KernelState:
         it is never asked from inside a stream callback.
         """
         self.epoch += 1
-        self.epoch_started_at = self.tracker.generation
         self.probe_id = None
         self.tracker.reset()
+        self.epoch_started_at = self.tracker.generation
         self._snapshots.clear()
         self._last_snapshot.clear()
         self._details.clear()

@@ -77,7 +77,11 @@ class ExecutionTracker:
         return None
 
     def reset(self) -> None:
-        """After a restart: nothing is running, counts start again; generation goes on."""
+        """After a restart: nothing is running, counts start again.
+
+        The generation moves on: a restart changes the state as much as a cell does.
+        """
         self._busy_parents.clear()
         self._starting_busy = False
         self.execution_count = None
+        self._bump()
