@@ -9,7 +9,8 @@ import time
 import uuid
 
 from . import detail as detail_mod
-from . import guard, objects, summary, third_party, tracking  # noqa: F401 (registration)
+from . import builtin_types, objects, tables, third_party  # noqa: F401 (register inspectors)
+from . import guard, summary, tracking
 from . import namespace as visibility
 from .inspectors import MISSING
 

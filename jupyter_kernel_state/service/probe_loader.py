@@ -18,8 +18,8 @@ from typing import Any
 MODULE_NAME = "_jupyter_kernel_state_probe"
 #: Probe submodules in dependency order (mirrors ``probe.MODULES``; a test checks it).
 PROBE_MODULES = (
-    "guard", "display", "inspectors", "objects", "third_party", "namespace", "summary",
-    "tracking", "detail", "entry",
+    "guard", "display", "inspectors", "builtin_types", "objects", "tables", "third_party",
+    "namespace", "summary", "tracking", "detail", "entry",
 )
 #: Longest evalue kept in a ProbeFailed message.
 MAX_ERROR_CHARS = 200

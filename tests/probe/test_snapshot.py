@@ -269,3 +269,68 @@ def test_detail_of_hostile_objects_reports_each_part():  # type: ignore[no-untyp
     assert "AttributesRaise object" in v["repr"] and v["error"] is None  # nothing of it was called
     s = get({"s": hostile.ReprSleeps()}, "s", time_guard_ms=50)["variable"]
     assert "repr timed out" in s["error"]
+
+
+# --- call(): the server's entry point -----------------------------------------------
+
+
+def encoded(request) -> str:  # type: ignore[no-untyped-def]
+    import base64
+    import json
+
+    return base64.urlsafe_b64encode(json.dumps(request).encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "argument",
+    ["!!!", encoded([1]), encoded({"op": "nope"}), encoded({"op": "snapshot", "limit": -1, "sort": 3}), None],
+)
+def test_call_never_raises(argument):  # type: ignore[no-untyped-def]
+    import json
+
+    from jupyter_kernel_state.probe import call
+
+    reply = json.loads(repr(call(argument)))
+    assert reply["ok"] is False and isinstance(reply["error"], str) and "Traceback" not in reply["error"]
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt, SystemExit, RecursionError])
+def test_call_survives_base_exceptions(monkeypatch, exc):  # type: ignore[no-untyped-def]
+    import json
+
+    from jupyter_kernel_state.probe import call, entry
+
+    def boom(request, ns=None):  # type: ignore[no-untyped-def]
+        raise exc()
+
+    monkeypatch.setattr(entry, "dispatch", boom)
+    reply = json.loads(repr(call(encoded({"op": "ping"}))))
+    assert reply["ok"] is False and reply["error"] == f"probe error: {exc.__name__}"
+
+
+def test_call_swallows_output_and_restores_streams(capsys):  # type: ignore[no-untyped-def]
+    import json
+    import sys
+
+    from jupyter_kernel_state.probe import call
+
+    main = sys.modules["__main__"].__dict__
+    main["jks_loud"] = hostile.Prints()
+    try:
+        out, err = sys.stdout, sys.stderr
+        reply = json.loads(repr(call(encoded({"op": "detail", "name": "jks_loud"}))))
+        assert sys.stdout is out and sys.stderr is err
+    finally:
+        del main["jks_loud"]
+    assert reply["variable"]["preview"] == "Prints()"
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_reply_pretty_printer_is_one_line():  # type: ignore[no-untyped-def]
+    from IPython.lib.pretty import pretty
+
+    from jupyter_kernel_state.probe import call
+
+    reply = call(encoded({"op": "ping"}))
+    assert pretty(reply) == repr(reply) and "\n" not in repr(reply)

@@ -1,0 +1,374 @@
+"""Inspectors for builtin types: numbers, text, bytes, sequences, mappings and sets.
+
+Containers are read with unbound base methods (``list.__len__(v)``, ``dict.items(v)``) so
+overrides in subclasses are never called; only the first few items are visited.
+"""
+
+import collections
+import decimal
+import fractions
+import itertools
+import json
+import math
+import types
+
+from . import display
+from .display import cut
+from .inspectors import DISPATCH, MISSING, Inspector, callable_name, nonneg_int, preview_of
+
+# --- scalars --------------------------------------------------------------------------
+
+
+class NoneInspector(Inspector):
+    kind = "none"
+    safe = True
+    mutable = False
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut("None", limit)
+
+    def fingerprint(self, v):
+        return None
+
+    def children(self, v):
+        return None
+
+
+class ScalarInspector(NoneInspector):
+    kind = "number"
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut(repr(v), limit)
+
+    def fingerprint(self, v):
+        # The value itself: ids of freed floats are reused at once.  NaN != NaN.
+        return v if v == v else "nan"
+
+
+class BoolInspector(ScalarInspector):
+    kind = "boolean"
+
+
+class IntInspector(ScalarInspector):
+    def preview(self, v, limit, depth=0, ctx=None):
+        return display.int_repr(v, limit)
+
+    def fingerprint(self, v):
+        v = int.__index__(v)
+        if -_BIG <= v < _BIG:
+            return v
+        return (v.bit_length(), v & (_BIG - 1))
+
+
+_BIG = 1 << 63
+
+
+class BigNumberInspector(ScalarInspector):
+    """Decimal / Fraction: repr is stdlib code but can be long; keep it guarded."""
+
+    safe = False
+
+    def fingerprint(self, v):
+        if type(v) is fractions.Fraction:
+            return (v.numerator, v.denominator)
+        return v.as_tuple() if type(v) is decimal.Decimal else None
+
+
+# --- text and bytes -------------------------------------------------------------------
+
+
+class StrInspector(NoneInspector):
+    kind = "string"
+
+    def size(self, v):
+        return str.__len__(v)
+
+    cheap_size = size
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return display.text_repr(v, limit)
+
+    def fingerprint(self, v):
+        return (str.__len__(v), str.__getitem__(v, _HEAD), str.__getitem__(v, _TAIL))
+
+
+_HEAD = slice(0, 8)
+_TAIL = slice(-8, None)
+
+
+class BytesInspector(NoneInspector):
+    kind = "bytes"
+
+    def __init__(self, base=bytes):
+        self.base = base
+
+    def size(self, v):
+        return self.base.__len__(v)
+
+    cheap_size = size
+    nbytes = size
+
+    def fingerprint(self, v):
+        base = self.base
+        return (base.__len__(v), base.__getitem__(v, _HEAD), base.__getitem__(v, _TAIL))
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        if self.base is bytes:
+            return display.bytes_repr(v, limit)
+        return display.bytes_repr(v, limit, "bytearray(", ")")
+
+
+class MutableBytesInspector(BytesInspector):
+    mutable = True
+
+    def fingerprint(self, v):
+        return ("len", self.base.__len__(v), None)
+
+
+class MemoryviewInspector(MutableBytesInspector):
+    def __init__(self):
+        self.base = memoryview
+
+    def size(self, v):
+        return len(v)
+
+    cheap_size = size
+
+    def shape(self, v):
+        return list(v.shape)
+
+    def dtype(self, v):
+        return v.format
+
+    def nbytes(self, v):
+        return v.nbytes
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut("<memoryview format={!r} shape={}>".format(v.format, tuple(v.shape)), limit)
+
+
+# --- containers -----------------------------------------------------------------------
+
+
+class SequenceInspector(Inspector):
+    """list / tuple / deque (exact or subclasses with the base repr)."""
+
+    kind = "sequence"
+
+    def __init__(self, base, opener="[", closer="]", prefix=""):
+        self.base = base
+        self.opener = prefix + opener
+        self.closer = closer + (")" if prefix else "")
+        self.mutable = base is not tuple
+
+    def size(self, v):
+        return self.base.__len__(v)
+
+    cheap_size = size
+
+    def _iter(self, v):
+        return self.base.__iter__(v)
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        ctx = ctx or display.Ctx()
+        mark = display.enter(v, depth, ctx)
+        if mark is not None:
+            return self.opener + mark + self.closer, True
+        ctx.seen.add(id(v))
+        try:
+            n = self.size(v)
+            empty = self.opener + self.closer if n == 0 else None
+            if self.base is tuple and n == 0:
+                empty = "()"
+            return display.items_repr(
+                self.opener, self.closer, self._iter(v), n, limit, depth, ctx, preview_of, empty
+            )
+        finally:
+            ctx.seen.discard(id(v))
+
+    def fingerprint(self, v):
+        return ("len", self.size(v), tuple(map(id, itertools.islice(self._iter(v), 4))))
+
+    def children(self, v):
+        pairs = enumerate(self._iter(v))
+        return ((("i:%d" % i, "[%d]" % i, x) for i, x in pairs), self.size(v))
+
+    def child(self, v, key):
+        if key.startswith("i:"):
+            index = nonneg_int(key[2:])
+            return next(itertools.islice(self._iter(v), index, index + 1))
+        return Inspector.child(self, v, key)
+
+
+class RangeInspector(SequenceInspector):
+    safe = True
+
+    def __init__(self):
+        SequenceInspector.__init__(self, range)
+        self.mutable = False
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut(repr(v), limit)
+
+    def size(self, v):
+        return len(v)
+
+    def fingerprint(self, v):
+        return (v.start, v.stop, v.step)
+
+
+class MappingInspector(Inspector):
+    kind = "mapping"
+
+    def __init__(self, base=dict, prefix=""):
+        self.base = base
+        self.prefix = prefix
+
+    def size(self, v):
+        return self.base.__len__(v)
+
+    cheap_size = size
+
+    def _items(self, v):
+        if self.base is dict:
+            return iter(dict.items(v))
+        return iter(v.items())
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        ctx = ctx or display.Ctx()
+        opener, closer = self._brackets(v)
+        mark = display.enter(v, depth, ctx)
+        if mark is not None:
+            return opener + mark + closer, True
+        ctx.seen.add(id(v))
+        try:
+            n = self.size(v)
+            return display.pairs_repr(opener, closer, self._items(v), n, limit, depth, ctx, preview_of)
+        finally:
+            ctx.seen.discard(id(v))
+
+    def _brackets(self, v):
+        if not self.prefix:
+            return "{", "}"
+        if self.prefix == "defaultdict":
+            factory = v.default_factory
+            fname = "None" if factory is None else callable_name(factory)
+            return "defaultdict(" + fname + ", {", "})"
+        return self.prefix + "({", "})"
+
+    def fingerprint(self, v):
+        return ("len", self.size(v), tuple(map(id, itertools.islice(self._values(v), 4))))
+
+    def _values(self, v):
+        return dict.values(v) if self.base is dict else v.values()
+
+    def children(self, v):
+        def gen():
+            for pos, (k, val) in enumerate(self._items(v)):
+                yield key_access(k, pos), preview_of(k, 60)[0], val
+
+        return gen(), self.size(v)
+
+    def child(self, v, key):
+        if key.startswith("k:"):
+            try:
+                k = json.loads(key[2:])
+            except ValueError:
+                raise LookupError(key) from None
+            if type(k) not in _JSON_KEY_TYPES:
+                raise LookupError(key)
+            getter = dict.get if self.base is dict else type(v).get
+            val = getter(v, k, MISSING)
+            if val is MISSING:
+                raise LookupError(key)
+            return val
+        if key.startswith("p:"):
+            pos = nonneg_int(key[2:])
+            return next(itertools.islice(self._items(v), pos, pos + 1))[1]
+        return Inspector.child(self, v, key)
+
+    def keys(self, v):
+        keys = [preview_of(k, 100)[0] for k, _ in itertools.islice(self._items(v), 100)]
+        return keys, self.size(v)
+
+
+_JSON_KEY_TYPES = (str, int, bool, type(None), float)
+
+
+def key_access(k, pos):
+    """Access key for a mapping entry: by JSON value when the key is a plain scalar."""
+    t = type(k)
+    if t in _JSON_KEY_TYPES and not (t is float and not math.isfinite(k)):
+        if t is not str or len(k) <= 1000:
+            return "k:" + json.dumps(k)
+    return "p:%d" % pos
+
+
+class SetInspector(Inspector):
+    kind = "set"
+
+    def __init__(self, base):
+        self.base = base
+        self.mutable = base is set
+
+    def size(self, v):
+        return self.base.__len__(v)
+
+    cheap_size = size
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        ctx = ctx or display.Ctx()
+        frozen = self.base is frozenset
+        opener, closer = ("frozenset({", "})") if frozen else ("{", "}")
+        mark = display.enter(v, depth, ctx)
+        if mark is not None:
+            return opener + mark + closer, True
+        ctx.seen.add(id(v))
+        try:
+            n = self.size(v)
+            empty = "frozenset()" if frozen else "set()"
+            return display.items_repr(
+                opener, closer, self.base.__iter__(v), n, limit, depth, ctx, preview_of, empty
+            )
+        finally:
+            ctx.seen.discard(id(v))
+
+    def fingerprint(self, v):
+        return ("len", self.size(v), None)
+
+    def children(self, v):
+        pairs = enumerate(self.base.__iter__(v))
+        return ((("e:%d" % i, "#%d" % i, x) for i, x in pairs), self.size(v))
+
+    def child(self, v, key):
+        if key.startswith("e:"):
+            pos = nonneg_int(key[2:])
+            return next(itertools.islice(self.base.__iter__(v), pos, pos + 1))
+        return Inspector.child(self, v, key)
+
+
+#: Exact type → inspector.  Subclasses are resolved through the MRO in ``resolve``.
+DISPATCH.update({
+    type(None): NoneInspector(),
+    bool: BoolInspector(),
+    int: IntInspector(),
+    float: ScalarInspector(),
+    complex: ScalarInspector(),
+    decimal.Decimal: BigNumberInspector(),
+    fractions.Fraction: BigNumberInspector(),
+    str: StrInspector(),
+    bytes: BytesInspector(),
+    bytearray: MutableBytesInspector(bytearray),
+    memoryview: MemoryviewInspector(),
+    list: SequenceInspector(list),
+    tuple: SequenceInspector(tuple, "(", ")"),
+    collections.deque: SequenceInspector(collections.deque, "[", "]", "deque("),
+    range: RangeInspector(),
+    dict: MappingInspector(),
+    collections.OrderedDict: MappingInspector(dict, "OrderedDict"),
+    collections.defaultdict: MappingInspector(dict, "defaultdict"),
+    collections.Counter: MappingInspector(dict, "Counter"),
+    types.MappingProxyType: MappingInspector(types.MappingProxyType, "mappingproxy"),
+    set: SetInspector(set),
+    frozenset: SetInspector(frozenset),
+})
