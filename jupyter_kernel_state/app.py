@@ -8,6 +8,7 @@ from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.extension.application import ExtensionApp
 from traitlets import Float, Int, Unicode, default
 
+from . import mcp_tools
 from .routes import build_handlers
 from .service import KernelStateService, Limits
 from .service.annotations import AnnotationStore
@@ -97,6 +98,7 @@ class KernelStateApp(ExtensionApp):
             session_manager=self.serverapp.session_manager,
         )
         self.settings["jupyter_kernel_state"] = self.service
+        mcp_tools.bind(self.service)
         self.serverapp.event_logger.add_listener(
             schema_id=KERNEL_ACTIONS_SCHEMA, listener=self.service.on_kernel_action
         )
@@ -107,4 +109,5 @@ class KernelStateApp(ExtensionApp):
     async def stop_extension(self) -> None:
         service = getattr(self, "service", None)
         if service is not None:
+            mcp_tools.bind(None)
             await service.stop()

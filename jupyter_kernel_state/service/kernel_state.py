@@ -356,4 +356,9 @@ class KernelState:
             "execution_count": self.tracker.execution_count,
             "variables_total": self.variables_total,
             "images_total": len(self.images),
+            "last_execution_at": (
+                datetime.datetime.fromtimestamp(self.tracker.last_execution_at,
+                                                datetime.timezone.utc).isoformat()
+                if self.tracker.last_execution_at else None
+            ),
         }

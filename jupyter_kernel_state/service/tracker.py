@@ -19,7 +19,7 @@ class ExecutionTracker:
     def __init__(self, initial_state: str | None = None) -> None:
         self.generation = 0
         self.execution_count: int | None = None
-        self.last_execution_at: float | None = None  # time.monotonic() of the last user cell
+        self.last_execution_at: float | None = None  # time.time() when the last user cell ended
         # Parent ids of user requests the kernel reported busy for and not yet idle.
         self._busy_parents: set[str] = set()
         self._starting_busy = initial_state == "busy"
@@ -63,7 +63,7 @@ class ExecutionTracker:
 
     def _bump(self) -> None:
         self.generation += 1
-        self.last_execution_at = time.monotonic()
+        self.last_execution_at = time.time()
         self._ec_by_generation[self.generation] = self.execution_count
         while len(self._ec_by_generation) > MAX_GENERATIONS_REMEMBERED:
             self._ec_by_generation.popitem(last=False)

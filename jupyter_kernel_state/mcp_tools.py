@@ -1,0 +1,187 @@
+"""MCP tools for jupyter-server-mcp (the MCP server Jupyter AI v3 uses).
+
+Registered through the ``jupyter_server_mcp.tools`` entry point; jupyter-server-mcp runs
+them inside the Jupyter server process, so they use the same service (and the same caches
+and limits) as the REST routes. Every tool defaults to the kernel the user most recently
+ran a cell in.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+from .errors import KernelStateError
+from .service import KernelStateService
+
+TOOLS = [
+    "jupyter_kernel_state.mcp_tools:list_kernels",
+    "jupyter_kernel_state.mcp_tools:list_variables",
+    "jupyter_kernel_state.mcp_tools:inspect_variable",
+    "jupyter_kernel_state.mcp_tools:get_images",
+    "jupyter_kernel_state.mcp_tools:kernel_state_prompt",
+]
+# Images one get_images call returns at most (each can be up to the per-image cap).
+MAX_IMAGES_PER_CALL = 10
+_MCP_IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg"}
+
+_service: KernelStateService | None = None
+# Per kernel, the image cursor of the last get_images call: "since your last turn".
+_image_cursors: dict[str, int] = {}
+
+
+def bind(service: KernelStateService | None) -> None:
+    """Called by the server extension when it starts (and with None when it stops)."""
+    global _service
+    _service = service
+    _image_cursors.clear()
+
+
+def _get_service() -> KernelStateService:
+    if _service is None:
+        raise RuntimeError("jupyter_kernel_state is not running in this Jupyter server")
+    return _service
+
+
+def _kernel(service: KernelStateService, kernel_id: str | None) -> str:
+    kid = kernel_id or service.most_recent_kernel()
+    service.state(kid)  # KernelNotFound for unknown ids
+    return kid
+
+
+def _query(**values: Any) -> Any:
+    """Turn tool arguments into the query-string getter the service parses."""
+    strings = {k: ("" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
+               for k, v in values.items()}
+    return strings.get
+
+
+async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+    """Call a service method; its domain errors become tool errors the model can read."""
+    try:
+        result = fn(*args)
+        return await result if inspect.isawaitable(result) else result
+    except KernelStateError as e:
+        raise ValueError(e.message) from None
+
+
+def _compact(variable: dict[str, Any]) -> dict[str, Any]:
+    keep = ("name", "type", "kind", "size", "shape", "dtype", "preview", "truncated", "error",
+            "change", "changed_at", "changes", "description", "constraints")
+    out = {k: variable.get(k) for k in keep if variable.get(k) not in (None, [], False)}
+    if variable.get("likely_secret"):
+        out["preview"] = "masked (looks like a credential)"
+    return out
+
+
+async def list_kernels() -> dict[str, Any]:
+    """List the running Jupyter kernels: id, language, state, execution count and how many
+    variables and images each has. Use a kernel_id from here in the other tools."""
+    service = _get_service()
+    return {"kernels": await _run(service.list_kernels)}
+
+
+async def list_variables(
+    kernel_id: str | None = None,
+    include: str = "",
+    limit: int = 100,
+    offset: int = 0,
+    sort: str = "name",
+) -> dict[str, Any]:
+    """List the variables defined in a kernel (name, type, shape or size, short preview,
+    whether it changed in the last execution). Reuse these instead of recreating data.
+
+    include: comma list of private, modules, callables, classes (hidden by default).
+    sort: name, type, size or changed. kernel_id: defaults to the most recently used kernel.
+    """
+    service = _get_service()
+    kid = await _run(_kernel, service, kernel_id)
+    query = _query(include=include, limit=limit, offset=offset, sort=sort)
+    options = await _run(service.snapshot_options, query)
+    snapshot = await _run(service.snapshot, kid, options)
+    return {
+        "kernel_id": kid,
+        "execution_count": snapshot["execution_count"],
+        "stale": snapshot["stale"],
+        "total": snapshot["total"],
+        "offset": snapshot["offset"],
+        "variables": [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]],
+        "removed": snapshot["removed"],
+    }
+
+
+async def inspect_variable(
+    name: str,
+    kernel_id: str | None = None,
+    path: list[str] | None = None,
+    max_chars: int = 4000,
+) -> dict[str, Any]:
+    """Inspect one variable in depth: type, bounded repr, public attributes, DataFrame
+    columns with dtypes and first rows, dict keys, len, signature and doc for callables,
+    and children you can drill into by passing their access_key values as `path`."""
+    service = _get_service()
+    kid = await _run(_kernel, service, kernel_id)
+    query = _query(path=json.dumps(path) if path else None, max_chars=max_chars)
+    options = await _run(service.detail_options, name, query)
+    detail = await _run(service.detail, kid, options)
+    if detail.get("hidden_from_prompt"):
+        raise ValueError(f"The user hid this variable from assistants: {name}")
+    if detail.get("likely_secret"):
+        for field in ("preview", "repr", "llm_repr"):
+            if detail.get(field):
+                detail[field] = "masked (looks like a credential)"
+        detail["children"] = []
+    return {"kernel_id": kid, **detail}
+
+
+async def get_images(
+    kernel_id: str | None = None,
+    since: int | None = None,
+    limit: int = 4,
+) -> list[Any]:
+    """Images (plots) the kernel produced since your last call (or since `since`), newest
+    last, tagged with the execution count that drew them. PNG and JPEG come back as images;
+    other formats are described."""
+    # Present wherever jupyter-server-mcp is (it depends on fastmcp and the MCP SDK).
+    from fastmcp.utilities.types import Image
+    from mcp.types import TextContent
+
+    service = _get_service()
+    kid = await _run(_kernel, service, kernel_id)
+    cursor = since if since is not None else _image_cursors.get(kid, 0)
+    limit = max(1, min(int(limit), MAX_IMAGES_PER_CALL))
+    listing = await _run(service.images, kid, _query(since=cursor, limit=limit))
+    _image_cursors[kid] = listing["next_since"]
+    content: list[Any] = [TextContent(type="text", text=json.dumps({
+        "kernel_id": kid,
+        "images": [{k: i[k] for k in ("id", "mime", "width", "height", "execution_count")}
+                   for i in listing["images"]],
+        "next_since": listing["next_since"],
+        "more": listing["more"],
+        "dropped": listing["dropped"],
+    }))]
+    for meta in listing["images"]:
+        image = await _run(service.image, kid, meta["id"])
+        fmt = _MCP_IMAGE_FORMATS.get(image.mime)
+        if fmt is not None:
+            content.append(Image(data=image.data, format=fmt))
+    return content
+
+
+async def kernel_state_prompt(
+    kernel_id: str | None = None,
+    budget: int = 6000,
+    since: int | None = None,
+    history: int = 0,
+    images: bool = True,
+) -> str:
+    """A compact, budgeted summary of the kernel for your context: the variables you can
+    reuse (with shapes, columns and previews), what changed, images produced, and optionally
+    the last `history` steps. Never longer than `budget` characters; secrets are masked."""
+    service = _get_service()
+    kid = await _run(_kernel, service, kernel_id)
+    query = _query(budget=budget, since=since, history=history, images=images)
+    result = await _run(service.prompt, kid, query)
+    return result.text
