@@ -8,7 +8,7 @@ import { IVariable } from './tokens';
  */
 export function formatShape(variable: Pick<IVariable, 'shape' | 'size'>): string {
   if (variable.shape && variable.shape.length > 0) {
-    return variable.shape.map(n => String(n)).join('×');
+    return variable.shape.map(n => n.toLocaleString('en-US')).join('×');
   }
   if (variable.size !== null && variable.size !== undefined) {
     return variable.size.toLocaleString('en-US');

@@ -21,6 +21,7 @@ module.exports = {
     baseURL: url,
     testIdAttribute: 'data-test-id',
     video: 'off',
+    actionTimeout: 30000,
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {

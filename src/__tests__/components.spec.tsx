@@ -200,6 +200,7 @@ describe('KernelStatePanel', () => {
 describe('format', () => {
   it('formats shapes and sizes', () => {
     expect(formatShape({ shape: [3, 1], size: 3 })).toBe('3×1');
+    expect(formatShape({ shape: [100000, 8], size: 800000 })).toBe('100,000×8');
     expect(formatShape({ shape: null, size: 1234 })).toBe('1,234');
     expect(formatShape({ shape: null, size: null })).toBe('');
   });

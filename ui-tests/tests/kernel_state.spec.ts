@@ -131,3 +131,71 @@ test.describe('Kernel State sidebar', () => {
     expect(requests.length).toBeGreaterThan(0);
   });
 });
+
+test.describe('Kernel State inspector', () => {
+  test('filters, sorts and drills into a variable', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('inspect.ipynb');
+    await run(
+      page,
+      0,
+      [
+        'import pandas as pd',
+        "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})",
+        "cfg = {'outer': {'inner': [1, 2]}}",
+        'zz = 1'
+      ].join('\n')
+    );
+    await expect(row(panel, 'zz')).toBeVisible();
+
+    const filter = panel.getByRole('searchbox', { name: 'Filter variables' });
+    await filter.fill('data*');
+    await expect(panel.getByTestId('kernel-state-row')).toHaveCount(1);
+    await expect(row(panel, 'df')).toBeVisible();
+    await filter.fill('');
+    await expect(panel.getByTestId('kernel-state-row')).toHaveCount(3);
+
+    await panel.getByRole('columnheader', { name: /^Type/ }).getByRole('button').click();
+    await expect(panel.getByRole('columnheader', { name: /Type/ })).toHaveAttribute(
+      'aria-sort',
+      'ascending'
+    );
+    await expect(panel.getByTestId('kernel-state-row').first()).toHaveAttribute(
+      'data-name',
+      'df'
+    );
+
+    await row(panel, 'df').click();
+    const inspector = panel.getByTestId('kernel-state-inspector');
+    await expect(inspector).toContainText('Columns (2 of 2)');
+    await expect(inspector).toContainText('int64');
+    await expect(inspector).toContainText('First rows');
+
+    await row(panel, 'cfg').click();
+    await inspector.getByRole('button', { name: /'outer'/ }).click();
+    const crumbs = inspector.getByRole('navigation', { name: 'Path' }).getByRole('button');
+    await expect(crumbs).toHaveCount(2);
+    await expect(inspector.getByTestId('kernel-state-repr')).toHaveText("{'inner': [1, 2]}");
+    await crumbs.first().click();
+    await expect(crumbs).toHaveCount(1);
+    await expect(inspector.getByTestId('kernel-state-repr')).toContainText("{'outer':");
+    await inspector.getByRole('button', { name: 'Close the inspector' }).click();
+    await expect(inspector).toHaveCount(0);
+  });
+
+  test('follows a console kernel', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.evaluate(async () => {
+      await (window as any).jupyterapp.commands.execute('console:create', {
+        kernelPreference: { name: 'python3' }
+      });
+    });
+    const prompt = page.locator('.jp-CodeConsole-promptCell .jp-InputArea-editor');
+    await prompt.waitFor();
+    await expect(panel.getByTestId('kernel-state-empty')).toBeVisible();
+    await prompt.click();
+    await page.keyboard.type('from_console = 7');
+    await page.keyboard.press('Shift+Enter');
+    await expect(row(panel, 'from_console')).toBeVisible();
+  });
+});
