@@ -246,9 +246,28 @@ async def run_all(plan: Plan, log: Callable[[str], None]) -> list[Measure]:
 # -- where the probe's time goes -------------------------------------------------------
 
 
-async def profile_probe(count: int) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+PROFILE_TRIES = 3
+
+
+async def _best_phases(kernel: BenchKernel, limit: int, before: Callable[[], Awaitable[Any]]
+                       ) -> dict[str, Any]:
+    """Phase timings of the fastest of PROFILE_TRIES snapshots (others share the CPU)."""
+    best: dict[str, Any] | None = None
+    for _ in range(PROFILE_TRIES):
+        await before()
+        value, _ = await kernel.expression(
+            bench_call("profile_probe.phases", snapshot_request(limit)))
+        if best is None or value["total_ms"] < best["total_ms"]:
+            best = value
+    assert best is not None
+    return best
+
+
+async def profile_probe(count: int) -> tuple[list[tuple[str, dict[str, Any]]],
+                                             list[dict[str, Any]], list[dict[str, Any]]]:
     """Phase timings of the probe's snapshot on ``count`` small variables (cold and after
-    one change, both page sizes) and a cProfile of the cold full-page snapshot."""
+    one change, both page sizes), a cProfile of the cold full-page snapshot and one of
+    the post_run_cell hook."""
     kernel = await BenchKernel.start()
     try:
         s = Session(kernel, f"{count:,} small")
@@ -256,18 +275,21 @@ async def profile_probe(count: int) -> tuple[list[tuple[str, dict[str, Any]]], l
         await kernel.cell(bench_cell("states.make_small", count, 0))
         scenarios = []
         for limit in (500, 10_000):
-            await s.install_probe()
-            value, _ = await kernel.expression(
-                bench_call("profile_probe.phases", snapshot_request(limit)))
-            scenarios.append((f"cold probe, limit {limit:,}", value))
+            scenarios.append((f"cold probe, limit {limit:,}",
+                              await _best_phases(kernel, limit, s.install_probe)))
         for limit in (500, 10_000):
-            await kernel.cell(f"v0 = -{limit}")
-            value, _ = await kernel.expression(
-                bench_call("profile_probe.phases", snapshot_request(limit)))
-            scenarios.append((f"after `v0 = -1`, limit {limit:,}", value))
+            await s.probe(Measure("", ""), limit)  # warm every summary first
+            salt = iter(range(1, 100))
+
+            async def change() -> None:
+                await kernel.cell(f"v0 = -{next(salt)}")
+
+            scenarios.append((f"after `v0 = -1`, limit {limit:,}",
+                              await _best_phases(kernel, limit, change)))
         await s.install_probe()
         hotspots, _ = await kernel.expression(
             bench_call("profile_probe.hotspots", snapshot_request(10_000)))
-        return scenarios, hotspots
+        hook, _ = await kernel.expression(bench_call("profile_probe.hook_hotspots"))
+        return scenarios, hotspots, hook
     finally:
         await kernel.shutdown()

@@ -61,6 +61,8 @@ def machine() -> list[tuple[str, str]]:
         ("CPU", cpu),
         ("memory", mem),
         ("OS", f"{platform.system()} {platform.release()}"),
+        ("load average at report time (1/5/15 min)",
+         " / ".join(f"{x:.2f}" for x in os.getloadavg())),
         ("Python", sys.version.split()[0]),
         ("ipykernel / jupyter_client / jupyter_server / tornado",
          " / ".join(version(p) for p in ("ipykernel", "jupyter_client", "jupyter_server",
@@ -84,6 +86,7 @@ class Report:
     kernel: list[Measure]
     phases: list[tuple[str, dict[str, Any]]]
     hotspots: list[dict[str, Any]]
+    hook: list[dict[str, Any]]
     rest: list[rest_cases.RestRow]
     micro: list[image_cases.MicroRow]
     flood: list[image_cases.FloodResult]
@@ -173,10 +176,11 @@ class Report:
                          cell("entry.dumps"), f"{value.get('reply_chars', 0):,}"))
         return rows
 
-    def hotspot_rows(self) -> list[tuple[str, ...]]:
+    @staticmethod
+    def hotspot_rows(hotspots: list[dict[str, Any]]) -> list[tuple[str, ...]]:
         return [(h["function"], f"{h['calls']:,}", f"{h['tottime_ms']:.1f}",
                  f"{h['cumtime_ms']:.1f}", f"{h['tottime_ms'] * 1e3 / max(1, h['calls']):.1f}")
-                for h in self.hotspots]
+                for h in hotspots]
 
     def sections(self, table: Any) -> list[tuple[str, str]]:
         return [
@@ -186,7 +190,10 @@ class Report:
             ("Where the probe's time goes (10,000 small variables; in-kernel, ms)",
              table(PHASE_HEADER, self.phase_rows())),
             ("cProfile hotspots (own time; the profiler inflates small functions)",
-             table(HOTSPOT_HEADER, self.hotspot_rows())),
+             table(HOTSPOT_HEADER, self.hotspot_rows(self.hotspots))),
+            ("cProfile of the post_run_cell hook (one scan, 10,000 variables, nothing changed)",
+             table(("function (cProfile, tracker.scan)",) + HOTSPOT_HEADER[1:],
+                   self.hotspot_rows(self.hook))),
             ("REST through a real jupyter_server (10,000 variables in the kernel)",
              table(rest_cases.REST_HEADER, [r.cells() for r in self.rest])),
             ("Images listener: replay of real captured IOPub messages",

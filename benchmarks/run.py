@@ -39,13 +39,13 @@ async def main(quick: bool, out: Path | None) -> int:
     started = time.monotonic()
     kernel = await kernel_cases.run_all(settings["plan"], log)
     log("kernel: profiling the probe on 10,000 small variables")
-    phases, hotspots = await kernel_cases.profile_probe(10_000)
+    phases, hotspots, hook = await kernel_cases.profile_probe(10_000)
     rest = await rest_cases.run_rest(settings["rest_reps"], settings["rest_rounds"], log)
     log("images: replaying captured IOPub messages")
     micro = await image_cases.micro(settings["micro_passes"])
     flood = await image_cases.flood(settings["flood_s"], settings["flood_rounds"], log)
     elapsed = time.monotonic() - started
-    result = report.Report(kernel=kernel, phases=phases, hotspots=hotspots, rest=rest,
+    result = report.Report(kernel=kernel, phases=phases, hotspots=hotspots, hook=hook, rest=rest,
                            micro=micro, flood=flood, quick=quick, elapsed_s=elapsed,
                            command=" ".join(["python", "benchmarks/run.py", *sys.argv[1:]]))
     print(result.text())

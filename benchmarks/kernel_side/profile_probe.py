@@ -90,9 +90,19 @@ def _timer(fn, record):
 
 def hotspots(request, top=15):
     encoded = _encode(request)
+    return _profiled(lambda: sys.modules[PROBE].entry.call(encoded), top)
+
+
+def hook_hotspots(top=10):
+    """cProfile of one post_run_cell scan of the tracker (as after a cell changing nothing)."""
+    tracker = sys.modules[PROBE].entry._state.tracker
+    return _profiled(lambda: tracker.scan(None), top)
+
+
+def _profiled(fn, top):
     profile = cProfile.Profile()
     profile.enable()
-    sys.modules[PROBE].entry.call(encoded)
+    fn()
     profile.disable()
     stats = pstats.Stats(profile).stats
     rows = sorted(stats.items(), key=lambda kv: kv[1][2], reverse=True)[:top]
