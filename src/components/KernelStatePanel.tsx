@@ -197,8 +197,10 @@ function totalText(
   shown: number,
   filtered: boolean
 ): string {
-  const total = trans._n('%1 variable', '%1 variables', snapshot.total);
-  const parts = [total.replace('%1', snapshot.total.toLocaleString('en-US'))];
+  const total = trans
+    ._n('%1 variable', '%1 variables', snapshot.total)
+    .replace(String(snapshot.total), snapshot.total.toLocaleString('en-US'));
+  const parts = [total];
   if (snapshot.variables.length < snapshot.total) {
     parts.push(
       trans.__('first %1 loaded', snapshot.variables.length.toLocaleString('en-US'))

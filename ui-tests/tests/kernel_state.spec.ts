@@ -199,3 +199,49 @@ test.describe('Kernel State inspector', () => {
     await expect(row(panel, 'from_console')).toBeVisible();
   });
 });
+
+test.describe('Kernel State at scale', () => {
+  test('renders a window of rows for 10,000 variables', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('many.ipynb');
+    await run(page, 0, "for i in range(10_000): globals()[f'v{i:05d}'] = i");
+    await expect(panel.getByTestId('kernel-state-total')).toContainText(
+      '10,001 variables · first 2,000 loaded'
+    );
+    const rows = panel.getByTestId('kernel-state-row');
+    await expect(rows.first()).toHaveAttribute('data-name', 'i');
+    expect(await rows.count()).toBeLessThan(100);
+
+    const grid = panel.locator('.jp-KernelState-gridBody');
+    await grid.evaluate(element => (element.scrollTop = 1000 * 24));
+    await expect(row(panel, 'v01000')).toBeVisible();
+    expect(await rows.count()).toBeLessThan(100);
+  });
+});
+
+test.describe('Kernel State restart', () => {
+  // galata's kernel-tracking mock answers POST .../restart with 201, which the
+  // JupyterLab client rejects; this test shuts its kernel down itself instead.
+  test.use({ kernels: null });
+
+  test('forgets the variables when the kernel restarts', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('restart.ipynb');
+    await run(page, 0, 'before_restart = 1');
+    await expect(row(panel, 'before_restart')).toBeVisible();
+
+    await page.evaluate(async () => {
+      const widget = (window as any).jupyterapp.shell.currentWidget;
+      await widget.sessionContext.session.kernel.restart();
+    });
+    await expect(panel.getByTestId('kernel-state-empty')).toBeVisible();
+    await expect(row(panel, 'before_restart')).toHaveCount(0);
+
+    await run(page, 0, 'after_restart = 2');
+    await expect(row(panel, 'after_restart')).toBeVisible();
+    await expect(row(panel, 'before_restart')).toHaveCount(0);
+    await page.evaluate(async () => {
+      await (window as any).jupyterapp.shell.currentWidget.sessionContext.shutdown();
+    });
+  });
+});
