@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import KernelUnavailable, NotFound, NotSupported, ProbeFailed
+from ..errors import InvalidRequest, KernelUnavailable, NotFound, NotSupported, ProbeFailed
 from . import probe_loader
 from .connection import KernelConnection, KernelDied, RequestTimeout
 from .history import HistoryLog
@@ -31,6 +31,18 @@ IOPubListener = Callable[["KernelState", dict[str, Any], bool], None]
 
 def _now_iso() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
+    """Turn a probe's refusal into the matching domain error."""
+    if reply.get("ok", True):
+        return
+    message = str(reply.get("error") or "")
+    if reply.get("not_found"):
+        raise NotFound(message or f"Variable not found: {name}")
+    if reply.get("bad_request"):
+        raise InvalidRequest(message or "Invalid request")
+    raise ProbeFailed(f"Probe error: {message or 'unknown'}")
 
 
 class _LRU(collections.OrderedDict):  # type: ignore[type-arg]
@@ -274,6 +286,7 @@ class KernelState:
                 return self._stale(
                     options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
                 )
+            _raise_for_reply(reply, "")
             variables = reply.get("variables") or []
             ec = reply.get("execution_count")
             snapshot = {
@@ -333,10 +346,7 @@ class KernelState:
                     f"Kernel did not answer within {self._limits.probe_timeout:g} s",
                     retry_after=2,
                 ) from None
-            if not reply.get("ok", True):
-                if reply.get("not_found"):
-                    raise NotFound(str(reply.get("error") or f"Variable not found: {options.name}"))
-                raise ProbeFailed(f"Probe error: {reply.get('error', 'unknown')}")
+            _raise_for_reply(reply, options.name)
             variable = reply["variable"]
             self._details.put((self.epoch, key[1], options.key), variable)
             return variable

@@ -214,8 +214,7 @@ HEAVY_CASES = [
 def test_heavy_objects_are_cheap(heavy, key, expected):  # type: ignore[no-untyped-def]
     value = heavy[key]
     verify_summary(value, expected)  # also warms the type caches
-    elapsed = min(_timed(summarize, "v", value) for _ in range(5))
-    assert elapsed < 0.02, elapsed  # well under 1 ms unloaded; generous for shared CI
+    # Time is for benchmarks/; here the bound is memory: no full repr, no traversal copy.
     tracemalloc.start()
     try:
         summarize("v", value)
@@ -223,12 +222,6 @@ def test_heavy_objects_are_cheap(heavy, key, expected):  # type: ignore[no-untyp
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000, peak
-
-
-def _timed(fn, *args):  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0
 
 
 # --- optional libraries -------------------------------------------------------------

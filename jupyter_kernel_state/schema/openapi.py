@@ -1,0 +1,180 @@
+"""Build the OpenAPI 3.1 document of the REST API from the package's JSON Schema.
+
+`python -m jupyter_kernel_state.schema.openapi > docs/openapi.json`; a test checks that the
+committed document is what this prints, so the two never drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+BASE = "/api/kernel-state"
+
+
+def _schemas() -> dict[str, Any]:
+    raw = resources.files("jupyter_kernel_state").joinpath("schema/rest-v1.json").read_text()
+    text = raw.replace("#/$defs/", "#/components/schemas/")
+    return json.loads(text)["$defs"]  # type: ignore[no-any-return]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(name: str, description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": _ref(name)}}}
+
+
+def _param(name: str, where: str, description: str, schema: dict[str, Any],
+           required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": required or where == "path",
+            "description": description, "schema": schema}
+
+
+ERRORS = {
+    "400": _json("Error", "Invalid input (name, query value, body): the message says what."),
+    "403": _json("Error", "Not authenticated, not authorized, or missing XSRF token."),
+    "404": _json("Error", "`Kernel does not exist: <id>`, `Variable not found: <name>`, ..."),
+}
+KERNEL = _param("kernel_id", "path", "A running kernel's id.", {"type": "string"})
+NAME = _param("name", "path", "A Python identifier (not a keyword), at most 256 characters, "
+              "looked up as an exact namespace key.", {"type": "string", "maxLength": 256})
+
+
+def build_openapi() -> dict[str, Any]:
+    busy = {"description": "Kernel busy with no snapshot yet, starting, dead or restarting; "
+            "see `Retry-After`.",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+            "content": {"application/json": {"schema": _ref("Error")}}}
+    not_python = _json("Error", "The kernel's language has no probe (only Python kernels).")
+    paths: dict[str, Any] = {
+        f"{BASE}/kernels": {"get": {
+            "summary": "Running kernels with their state counters",
+            "description": "Needs `read` on `kernels`.",
+            "responses": {"200": _json("KernelList", "The kernels."), "403": ERRORS["403"]},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables": {"get": {
+            "summary": "A snapshot of the kernel's variables (one page, exact total)",
+            "description": "Needs `execute` on `kernels`. Unchanged state is answered from "
+            "cache without a kernel message; a busy kernel gets the last snapshot with "
+            "`stale: true, kernel_busy: true`.",
+            "parameters": [
+                KERNEL,
+                _param("include", "query", "Comma list of private, modules, callables, classes.",
+                       {"type": "string"}),
+                _param("limit", "query", "Page size (default 500, clamped to 10,000).",
+                       {"type": "integer", "minimum": 1}),
+                _param("offset", "query", "Page start.", {"type": "integer", "minimum": 0}),
+                _param("sort", "query", "Order.",
+                       {"enum": ["name", "type", "size", "changed"]}),
+                _param("since", "query", "Generation to compute `change` against (default: "
+                       "the previous execution).", {"type": "integer", "minimum": 0}),
+                _param("If-None-Match", "header", "An ETag from an earlier answer.",
+                       {"type": "string"}),
+            ],
+            "responses": {"200": {**_json("Snapshot", "The snapshot."),
+                                  "headers": {"ETag": {"schema": {"type": "string"}}}},
+                          "304": {"description": "Not modified since the given ETag."},
+                          **ERRORS, "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}": {"get": {
+            "summary": "One variable in depth, or one of its children",
+            "description": "Needs `execute` on `kernels`.",
+            "parameters": [
+                KERNEL, NAME,
+                _param("path", "query", "JSON array of `access_key` values from `children`.",
+                       {"type": "string"}),
+                _param("max_chars", "query", "Repr size (default 10,000, clamped to 65,536).",
+                       {"type": "integer", "minimum": 1}),
+            ],
+            "responses": {"200": _json("VariableDetail", "The variable."), **ERRORS,
+                          "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/annotation": {
+            "put": {
+                "summary": "Describe a variable, state its constraints, or hide it from assistants",
+                "description": "Needs `execute` on `kernels` (the variable must exist). Kept "
+                "across server restarts, keyed by the session's notebook path.",
+                "parameters": [KERNEL, NAME],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "additionalProperties": False, "properties": {
+                        "description": {"type": ["string", "null"], "maxLength": 2000},
+                        "constraints": {"type": ["string", "null"], "maxLength": 2000},
+                        "hidden_from_prompt": {"type": "boolean"}}}}}},
+                "responses": {"200": _json("Annotation", "The stored annotation."), **ERRORS,
+                              "503": busy},
+            },
+            "delete": {
+                "summary": "Remove a variable's annotation",
+                "description": "Needs `write` on `kernels`.",
+                "parameters": [KERNEL, NAME],
+                "responses": {"204": {"description": "Removed."}, **ERRORS},
+            },
+        },
+        f"{BASE}/kernels/{{kernel_id}}/images": {"get": {
+            "summary": "Images the kernel produced (captured from IOPub)",
+            "description": "Needs `read` on `kernels`.",
+            "parameters": [
+                KERNEL,
+                _param("since", "query", "Only images with `seq` greater than this.",
+                       {"type": "integer", "minimum": 0}),
+                _param("limit", "query", "At most this many (default and max: the buffer "
+                       "size, 50).", {"type": "integer", "minimum": 1}),
+            ],
+            "responses": {"200": _json("ImageList", "Images, oldest first."), **ERRORS},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/images/{{image_id}}": {"get": {
+            "summary": "The bytes of one image",
+            "description": "Needs `read` on `kernels`. Served with `X-Content-Type-Options: "
+            "nosniff`; SVG also with `Content-Security-Policy: default-src 'none'; "
+            "style-src 'unsafe-inline'; sandbox`. `?download=1` adds Content-Disposition.",
+            "parameters": [KERNEL, _param("image_id", "path", "An image id.",
+                                          {"type": "string"})],
+            "responses": {"200": {"description": "The image.", "content": {
+                mime: {"schema": {"type": "string", "format": "binary"}}
+                for mime in ("image/png", "image/jpeg", "image/gif", "image/webp",
+                             "image/svg+xml")}}, **ERRORS},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/history": {"get": {
+            "summary": "Recent user executions rebuilt from IOPub",
+            "description": "Needs `read` on `kernels`.",
+            "parameters": [KERNEL, _param("limit", "query", "Entries (default 10, max 100).",
+                                          {"type": "integer", "minimum": 0})],
+            "responses": {"200": _json("History", "Oldest first."), **ERRORS},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/prompt": {"get": {
+            "summary": "The token-budgeted text an assistant receives",
+            "description": "Needs `execute` on `kernels`. See docs/prompt-format.md.",
+            "parameters": [
+                KERNEL,
+                _param("budget", "query", "Characters (default 6,000; 200 to 200,000).",
+                       {"type": "integer", "minimum": 200}),
+                _param("since", "query", "Generation of the assistant's last look.",
+                       {"type": "integer", "minimum": 0}),
+                _param("history", "query", "Recent steps to include (default 0).",
+                       {"type": "integer", "minimum": 0}),
+                _param("images", "query", "Mention images produced since (default true).",
+                       {"type": "boolean"}),
+                _param("format", "query", "text (default) or json.", {"enum": ["text", "json"]}),
+            ],
+            "responses": {"200": {"description": "The prompt.", "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": _ref("PromptResult")}}}, **ERRORS},
+        }},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "jupyter_kernel_state REST API", "version": "1",
+                 "description": "Variables, images and recent steps of running Jupyter "
+                 "kernels. Paths are relative to the server's base URL. Authenticate as for "
+                 "any Jupyter server API (token header or cookie + X-XSRFToken)."},
+        "paths": paths,
+        "components": {"schemas": _schemas()},
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(json.dumps(build_openapi(), indent=1, ensure_ascii=False))
