@@ -27,6 +27,11 @@ from .tables import (
 # --- numpy ----------------------------------------------------------------------------
 
 
+
+def short_floats(values):
+    """Floats at 6 significant digits: a float32 preview shows 1.564, not 1.5639986991882324."""
+    return [float("%.6g" % x) if type(x) is float else x for x in values]
+
 class NdarrayInspector(Inspector):
     kind = "array"
 
@@ -47,7 +52,7 @@ class NdarrayInspector(Inspector):
     def preview(self, v, limit, depth=0, ctx=None):
         ctx = ctx or display.Ctx()
         k = min(ctx.max_items, int(v.size))
-        return values_repr(v.flat[:k].tolist(), int(v.size), limit, ctx)
+        return values_repr(short_floats(v.flat[:k].tolist()), int(v.size), limit, ctx)
 
     def fingerprint(self, v):
         return ("array", tuple(v.shape), str(v.dtype), v.__array_interface__["data"][0])
@@ -142,7 +147,7 @@ class DataArrayInspector(NdarrayInspector):
         numpy = sys.modules.get("numpy")
         if numpy is not None and type(data) is numpy.ndarray:
             k = min(ctx.max_items, data.size)
-            text, _ = values_repr(data.flat[:k].tolist(), int(data.size), limit, ctx)
+            text, _ = values_repr(short_floats(data.flat[:k].tolist()), int(data.size), limit, ctx)
         else:
             text = "(lazy)"
         return cut(dims + " " + text, limit)[0], True
