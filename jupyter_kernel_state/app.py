@@ -23,34 +23,47 @@ class KernelStateApp(ExtensionApp):
     name = "jupyter_kernel_state"
 
     probe_timeout = Float(
-        5.0, config=True,
+        5.0, min=0.1, config=True,
         help="Seconds the server waits for a probe reply. Never interrupts the user's cell.",
     )
+    probe_budget_ms = Int(
+        2000, min=1, config=True,
+        help="Total milliseconds the probe may spend in user code (reprs) per request; "
+        "values past it are listed as not inspected.",
+    )
     time_guard_ms = Int(
-        100, config=True, help="Per-value time guard inside the probe, in milliseconds."
+        100, min=1, config=True, help="Per-value time guard inside the probe, in milliseconds."
     )
-    preview_chars = Int(200, config=True, help="Characters of a variable's preview in lists.")
-    detail_chars = Int(10_000, config=True, help="Default characters of a variable's repr.")
-    max_detail_chars = Int(65_536, config=True, help="Largest repr a caller may ask for.")
-    page_size = Int(500, config=True, help="Variables per response when no limit is given.")
-    max_page_size = Int(10_000, config=True, help="Largest page a caller may ask for.")
+    preview_chars = Int(
+        200, min=1, config=True, help="Characters of a variable's preview in lists.")
+    detail_chars = Int(
+        10_000, min=1, config=True, help="Default characters of a variable's repr.")
+    max_detail_chars = Int(
+        65_536, min=1, config=True, help="Largest repr a caller may ask for.")
+    page_size = Int(
+        500, min=1, config=True, help="Variables per response when no limit is given.")
+    max_page_size = Int(
+        10_000, min=1, config=True, help="Largest page a caller may ask for.")
     snapshot_cache_size = Int(
-        32, config=True, help="Snapshots kept per kernel (by generation and options)."
+        32, min=1, config=True, help="Snapshots kept per kernel (by generation and options)."
     )
-    detail_cache_size = Int(64, config=True, help="Variable details kept per kernel.")
-    max_images = Int(50, config=True, help="Images kept per kernel; the oldest are dropped.")
+    detail_cache_size = Int(
+        64, min=1, config=True, help="Variable details kept per kernel.")
+    max_images = Int(
+        50, min=1, config=True, help="Images kept per kernel; the oldest are dropped.")
     max_image_bytes = Int(
-        5 * 1024 * 1024, config=True, help="Largest image kept; larger ones are rejected."
+        5 * 1024 * 1024, min=1, config=True, help="Largest image kept; larger ones are rejected."
     )
     max_image_total_bytes = Int(
-        50 * 1024 * 1024, config=True, help="Bytes of images kept per kernel."
+        50 * 1024 * 1024, min=1, config=True, help="Bytes of images kept per kernel."
     )
-    history_entries = Int(100, config=True, help="Executions kept in each kernel's history.")
+    history_entries = Int(
+        100, min=1, config=True, help="Executions kept in each kernel's history.")
     history_output_chars = Int(
-        2000, config=True, help="Characters of output kept per execution in the history."
+        2000, min=1, config=True, help="Characters of output kept per execution in the history."
     )
     history_code_chars = Int(
-        4000, config=True, help="Characters of code kept per execution in the history."
+        4000, min=1, config=True, help="Characters of code kept per execution in the history."
     )
 
     annotations_path = Unicode(
@@ -67,6 +80,7 @@ class KernelStateApp(ExtensionApp):
         return Limits(
             probe_timeout=self.probe_timeout,
             time_guard_ms=self.time_guard_ms,
+            probe_budget_ms=self.probe_budget_ms,
             preview_chars=self.preview_chars,
             detail_chars=self.detail_chars,
             max_detail_chars=self.max_detail_chars,

@@ -276,6 +276,7 @@ class KernelState:
                 "since_ec": self._since_ec(options.since),
                 "preview_chars": options.preview_chars,
                 "time_guard_ms": self._limits.time_guard_ms,
+                "budget_ms": self._limits.probe_budget_ms,
             }
             started = time.perf_counter()
             try:
@@ -338,6 +339,7 @@ class KernelState:
                 "path": list(options.path),
                 "max_chars": options.max_chars,
                 "time_guard_ms": self._limits.time_guard_ms,
+                "budget_ms": self._limits.probe_budget_ms,
             }
             try:
                 reply = await self.call_probe(request)

@@ -12,6 +12,7 @@ from .images import ImageLimits
 class Limits:
     probe_timeout: float = 5.0
     time_guard_ms: int = 100
+    probe_budget_ms: int = 2000
     preview_chars: int = 200
     detail_chars: int = 10_000
     max_detail_chars: int = 65_536
