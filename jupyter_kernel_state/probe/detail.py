@@ -7,6 +7,7 @@ own time guard, so one slow part marks its error and the others are still filled
 import keyword
 
 from . import summary
+from .display import cut
 from .guard import BudgetExhausted, ProbeTimeout
 from .inspectors import (
     MISSING,
@@ -17,7 +18,6 @@ from .inspectors import (
     preview_of,
     type_name,
 )
-from .display import cut
 
 MAX_NAME = 256
 MAX_KEY = 2000

@@ -70,7 +70,7 @@ def count(n):
 class Ctx:
     """Per-preview state: ids on the current path (cycle guard) and the item budget."""
 
-    __slots__ = ("seen", "max_items")
+    __slots__ = ("max_items", "seen")
 
     def __init__(self, max_items=MAX_ITEMS):
         self.seen = set()

@@ -8,9 +8,8 @@ import sys
 import time
 import uuid
 
+from . import builtin_types, guard, objects, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
 from . import detail as detail_mod
-from . import builtin_types, objects, tables, third_party  # noqa: F401 (register inspectors)
-from . import guard, summary, tracking
 from . import namespace as visibility
 from .inspectors import MISSING
 
@@ -127,14 +126,14 @@ def call(encoded):
             if type(request) is not dict:
                 raise ValueError("request is not an object")
             reply = dispatch(request)
-        except BaseException as exc:  # noqa: B036 - the probe must never raise
+        except BaseException as exc:
             reply = {"ok": False, "error": "probe error: " + type(exc).__name__}
         reply.setdefault("ok", True)
         reply["probe_id"] = _state.probe_id
         reply["execution_count"] = _execution_count()
         reply["duration_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
         return Reply(dumps(reply))
-    except BaseException as exc:  # noqa: B036
+    except BaseException as exc:
         return Reply('{"ok":false,"error":"probe error: %s"}' % type(exc).__name__)
     finally:
         sys.stdout, sys.stderr = saved

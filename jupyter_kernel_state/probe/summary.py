@@ -168,7 +168,7 @@ def encode_fragments(summaries):
 
 
 def _finite(d):
-    return {k: (None if type(v) is float and v != v or v in (float("inf"), float("-inf")) else v) for k, v in d.items()}
+    return {k: (None if (type(v) is float and v != v) or v in (float("inf"), float("-inf")) else v) for k, v in d.items()}
 
 
 class SummaryCache:

@@ -13,11 +13,11 @@ from . import display
 from .display import cut
 from .inspectors import RESOLVERS, Inspector
 from .tables import (
-    POLARS_FRAME,
-    POLARS_SERIES,
     PANDAS_FRAME,
     PANDAS_INDEX,
     PANDAS_SERIES,
+    POLARS_FRAME,
+    POLARS_SERIES,
     PREVIEW_COLUMNS,
     label_text,
     plain_label,

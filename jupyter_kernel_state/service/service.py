@@ -113,7 +113,9 @@ class KernelStateService:
                 self.log.debug("jupyter_kernel_state: listing sessions failed", exc_info=True)
         return f"kernel:{kernel_id}"
 
-    def _present(self, variable: dict[str, Any], notes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def _present(
+        self, variable: dict[str, Any], notes: dict[str, dict[str, Any]]
+    ) -> dict[str, Any]:
         note = notes.get(variable.get("name", ""))
         merged = dict(variable)
         if note:

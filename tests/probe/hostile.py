@@ -43,7 +43,7 @@ class ReprSwallowsTimeout:
         for _ in range(100):
             try:
                 time.sleep(0.05)
-            except BaseException:  # noqa: B036
+            except BaseException:
                 pass
         return "stubborn"
 

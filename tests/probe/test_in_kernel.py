@@ -9,7 +9,12 @@ from typing import Any
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from jupyter_kernel_state.service.probe_loader import ProbeMissing, call_expression, install_code, parse_reply
+from jupyter_kernel_state.service.probe_loader import (
+    ProbeMissing,
+    call_expression,
+    install_code,
+    parse_reply,
+)
 
 pytestmark = pytest.mark.kernel
 

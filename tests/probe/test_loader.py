@@ -14,7 +14,13 @@ import pytest
 
 from jupyter_kernel_state import probe
 from jupyter_kernel_state.service import probe_loader
-from jupyter_kernel_state.service.probe_loader import ProbeFailed, ProbeMissing, call_expression, install_code, parse_reply
+from jupyter_kernel_state.service.probe_loader import (
+    ProbeFailed,
+    ProbeMissing,
+    call_expression,
+    install_code,
+    parse_reply,
+)
 
 PROBE_DIR = Path(probe.__file__).parent
 
