@@ -7,17 +7,17 @@ import asyncio
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import psutil
 from jupyter_client.session import Session
+from kernels import BenchKernel, bench_call, kernel_side_code
+from server import Server, Watcher
 
 from jupyter_kernel_state.service.history import HistoryLog
 from jupyter_kernel_state.service.images import ImageStore
-
-from kernels import BenchKernel, bench_call, kernel_side_code
-from server import Server, Watcher
 
 MATPLOTLIB_CELL = (
     "%matplotlib inline\nimport matplotlib.pyplot as plt\n"
@@ -136,6 +136,7 @@ class FloodResult:
     rss_after_mb: float
     watcher_display_data: int
     history_image_ids: int | None
+    server_view_after: str
 
     def cells(self) -> tuple[str, ...]:
         lost = self.published - self.counted
@@ -146,13 +147,15 @@ class FloodResult:
                 f"{self.kept} + {self.dropped:,} (cumulative)", str(lost),
                 f"{self.watcher_display_data:,}", str(self.rejected),
                 f"{self.rss_before_mb:.0f} → {self.rss_peak_mb:.0f} → {self.rss_after_mb:.0f}",
-                "—" if self.history_image_ids is None else f"{self.history_image_ids:,}")
+                "—" if self.history_image_ids is None else f"{self.history_image_ids:,}",
+                self.server_view_after)
 
 
 FLOOD_HEADER = ("round", "published", "kernel publish/s", "server kept up, msg/s",
                 "kept + dropped", "lost (never reached the store)",
                 "received by our own IOPub client", "rejected", "server RSS MB before → peak → after",
-                "image_ids in that history entry")
+                "image_ids in the last history entry",
+                "server's view of the kernel after (kernels list; GET variables)")
 
 
 async def flood(seconds: float, rounds: int, log: Callable[[str], None]) -> list[FloodResult]:
@@ -197,6 +200,11 @@ async def flood(seconds: float, rounds: int, log: Callable[[str], None]) -> list
             peak = sampler.stop()
             await asyncio.sleep(0.5)
             history = server.get_json(base + "/history?limit=1")["entries"]
+            info = next(k for k in server.get_json("/api/kernel-state/kernels")["kernels"]
+                        if k["kernel_id"] == kernel_id)
+            status, _, body = server.request("GET", base + "/variables")
+            after = (f"{info['execution_state']}; GET variables {status}"
+                     + (" stale" if status == 200 and b'"stale":true' in body else ""))
             results.append(FloodResult(
                 round=r, published=sent, kernel_seconds=kernel_s,
                 caught_up_seconds=caught_up,
@@ -206,6 +214,7 @@ async def flood(seconds: float, rounds: int, log: Callable[[str], None]) -> list
                 rss_after_mb=psutil.Process(server.pid).memory_info().rss / 2**20,
                 watcher_display_data=watcher.display_data - seen_before,
                 history_image_ids=len(history[-1]["image_ids"]) if history else None,
+                server_view_after=after,
             ))
         return results
     finally:

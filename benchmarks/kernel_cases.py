@@ -4,13 +4,14 @@ same kernel and the same states, repetitions interleaved so drift hits all alike
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
-
-from jupyter_kernel_state.service import probe_loader
+from typing import Any
 
 from kernels import BenchKernel, Timeout, bench_call, bench_cell
 from results import Measure
+
+from jupyter_kernel_state.service import probe_loader
 
 FLOOR_EXPRESSIONS = {"x": "1"}
 PROBE_HOOK_MS = ("__import__('sys').modules['_jupyter_kernel_state_probe']"
@@ -207,8 +208,8 @@ async def hostile_state(kinds: tuple[str, ...], plan: Plan, peers: bool) -> list
         errors = sorted({f"{v['name']}: {v['error']}" for v in reply["variables"] if v.get("error")})
         over = [t for t in m.seconds if t > DEADLINE_S]
         m.note = "; ".join(
-            (["within 5 s" if not over else f"{len(over)} over 5 s"]
-             + ["kernel usable after" if not problems else problems[0]] + errors)
+            ["within 5 s" if not over else f"{len(over)} over 5 s"]
+             + ["kernel usable after" if not problems else problems[0]] + errors
         )
         if not peers:
             return list(s.measures.values())

@@ -10,7 +10,6 @@ import asyncio
 import json
 import subprocess
 import time
-from importlib import resources
 from pathlib import Path
 from queue import Empty
 from typing import Any
@@ -50,7 +49,7 @@ def kernel_side_code() -> str:
     folder = Path(__file__).with_name("kernel_side")
     sources = {m: (folder / f"{m}.py").read_text(encoding="utf-8") for m in KERNEL_SIDE}
     namespace = {"SOURCES": sources, "ORDER": KERNEL_SIDE, "NAME": BENCH_MODULE}
-    return "exec({!r}, {!r})\n".format(_BOOTSTRAP, namespace)
+    return f"exec({_BOOTSTRAP!r}, {namespace!r})\n"
 
 
 def bench_call(function: str, *args: Any) -> str:
@@ -75,7 +74,7 @@ class BenchKernel:
         self.pid: int | None = None
 
     @classmethod
-    async def start(cls) -> "BenchKernel":
+    async def start(cls) -> BenchKernel:
         km, kc = await asyncio.wait_for(
             start_new_async_kernel(
                 kernel_name="python3", startup_timeout=START_TIMEOUT_S,

@@ -14,8 +14,16 @@ from typing import Any
 import image_cases
 import rest_cases
 from kernel_cases import DEADLINE_S
-from results import (CHECK_HEADER, KERNEL_HEADER, Check, Measure, fmt_ms, kernel_rows,
-                     markdown_table, text_table)
+from results import (
+    CHECK_HEADER,
+    KERNEL_HEADER,
+    Check,
+    Measure,
+    fmt_ms,
+    kernel_rows,
+    markdown_table,
+    text_table,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 PHASE_HEADER = ("snapshot", "total ms", "visibility.names", "sorter.sort", "cache.entry",

@@ -9,8 +9,9 @@ import http.client
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from kernels import bench_cell, kernel_side_code
 from results import fmt_ms, percentile

@@ -23,7 +23,7 @@ class Measure:
     seconds: list[float] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
     note: str = ""
-    floor: "Measure | None" = None
+    floor: Measure | None = None
     #: When set, the case did not complete (e.g. "hang: no reply in 10 s").
     failure: str = ""
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import image_cases  # noqa: E402
-import kernel_cases  # noqa: E402
-import rest_cases  # noqa: E402
-import report  # noqa: E402
+import image_cases
+import kernel_cases
+import report
+import rest_cases
 
 FULL = dict(plan=kernel_cases.Plan(reps_small=15, reps_heavy=9, reps_peer_heavy=3,
                                    reps_hostile=5, peer_timeout_s=10.0),

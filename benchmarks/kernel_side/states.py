@@ -33,10 +33,10 @@ def make_small(ns, count, salt=0):
         if kind == 0:
             value = i * 1000 + salt
         elif kind == 1:
-            value = "s{}-{}".format(i, salt)
+            value = f"s{i}-{salt}"
         else:
             value = [i, salt, i + 1]
-        ns["v{}".format(i)] = value
+        ns[f"v{i}"] = value
     return count
 
 
