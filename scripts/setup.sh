@@ -23,8 +23,11 @@ python -m pip install -e ".[test,demo]" >> "$log_dir/install.log" 2>&1 \
   || { tail -40 "$log_dir/install.log"; exit 1; }
 jupyter labextension develop --overwrite . >> "$log_dir/install.log" 2>&1 \
   || { tail -40 "$log_dir/install.log"; exit 1; }
-jupyter server extension list 2>&1 | grep -q "jupyter_kernel_state.*enabled" \
-  || { echo "server extension is not enabled"; jupyter server extension list; exit 1; }
-jupyter labextension list 2>&1 | grep -q "jupyter-kernel-state.*enabled.*OK" \
-  || { echo "labextension is not installed"; jupyter labextension list; exit 1; }
+# (Capture first: `grep -q` closing the pipe early would fail the pipeline under pipefail.)
+server_list=$(jupyter server extension list 2>&1)
+grep -q "jupyter_kernel_state.*enabled" <<< "$server_list" \
+  || { echo "server extension is not enabled"; echo "$server_list"; exit 1; }
+lab_list=$(jupyter labextension list 2>&1)
+grep -q "jupyter-kernel-state.*enabled.*OK" <<< "$lab_list" \
+  || { echo "labextension is not installed"; echo "$lab_list"; exit 1; }
 echo "==> installed"
