@@ -221,6 +221,7 @@ export class KernelStateService implements IKernelStateService {
       this._kernel?.iopubMessage.connect(this._onIOPub, this);
       this._userRuns.clear();
       this._attempts = 0;
+      this._staleEpoch = null;
       this._token++;
       this._cancelTimers();
     }
@@ -244,6 +245,7 @@ export class KernelStateService implements IKernelStateService {
   ): void {
     if (status === 'restarting' || status === 'autorestarting') {
       this._restarting = true;
+      this._staleEpoch = this._model.snapshot?.epoch ?? this._staleEpoch;
       this._userRuns.clear();
       this._token++;
       this._cancelTimers();
@@ -345,6 +347,15 @@ export class KernelStateService implements IKernelStateService {
       if (token !== this._token || this._isDisposed) {
         return;
       }
+      // The server may not have noticed a restart yet: never show the old kernel's
+      // variables as current; ask again, bounded.
+      if (this._staleEpoch !== null && snapshot.epoch <= this._staleEpoch) {
+        if (this._attempts < this._maxRetries) {
+          this._schedule(this._backoff(0.2));
+          return;
+        }
+      }
+      this._staleEpoch = null;
       this._model.setSnapshot(snapshot);
       // The server may not have seen the end of the run yet: ask again, bounded.
       const lagging =
@@ -415,6 +426,7 @@ export class KernelStateService implements IKernelStateService {
   private _kernel: Kernel.IKernelConnection | null = null;
   private _visible = false;
   private _restarting = false;
+  private _staleEpoch: number | null = null;
   private _userRuns = new Set<string>();
   private _timer: ReturnType<typeof setTimeout> | undefined = undefined;
   private _busyTimer: ReturnType<typeof setTimeout> | undefined = undefined;

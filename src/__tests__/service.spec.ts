@@ -210,6 +210,25 @@ describe('KernelStateService', () => {
     service.dispose();
   });
 
+  it('does not show the old epoch after a restart', async () => {
+    const { service, requests, widget } = setup([
+      { status: 200, body: makeSnapshot({ epoch: 1 }) },
+      { status: 200, body: makeSnapshot({ epoch: 1 }) },
+      { status: 200, body: makeSnapshot({ epoch: 2, variables: [] }) }
+    ]);
+    service.setVisible(true);
+    await sleep(20);
+    widget.sessionContext.statusChanged.emit('restarting');
+    widget.sessionContext.statusChanged.emit('idle');
+    await sleep(30);
+    expect(requests).toHaveLength(2);
+    expect(service.snapshot).toBeNull();
+    await sleep(400);
+    expect(requests).toHaveLength(3);
+    expect(service.snapshot?.epoch).toBe(2);
+    service.dispose();
+  });
+
   it('switches kernels and drops answers about the old one', async () => {
     const { service, requests, widget, tracker } = setup([
       { status: 200, body: makeSnapshot({ kernel_id: 'k1' }) },
