@@ -7,7 +7,6 @@ when the request is cookie-authenticated.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -69,16 +68,6 @@ class KernelStateHandler(APIHandler):
         self.set_header("Cache-Control", "no-store")
         self.finish(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
 
-    def write_with_etag(self, payload: dict[str, Any], parts: tuple[object, ...]) -> None:
-        etag = '"' + hashlib.sha1(repr(parts).encode(), usedforsecurity=False).hexdigest() + '"'
-        self.set_header("ETag", etag)
-        if etag in _etags(self.request.headers.get("If-None-Match", "")):
-            self.set_status(304)
-            self.finish()
-            return
-        self.write_json(payload)
-
-
 def _etags(header: str) -> set[str]:
     return {part.strip().removeprefix("W/") for part in header.split(",") if part.strip()}
 
@@ -96,13 +85,14 @@ class VariablesHandler(KernelStateHandler):
     async def get(self, kernel_id: str) -> None:
         self.check_xsrf_cookie()
         options = self.sync(self.service.snapshot_options, self.query)
-        snapshot = await self.call(self.service.snapshot(kernel_id, options))
-        self.write_with_etag(
-            snapshot,
-            (kernel_id, snapshot["epoch"], snapshot["generation"], options.key,
-             snapshot["stale"], snapshot["kernel_busy"], snapshot["taken_at"],
-             self.service.annotations.version),
-        )
+        response = await self.call(self.service.snapshot_response(kernel_id, options))
+        self.set_header("ETag", response.etag)
+        self.set_header("Cache-Control", "no-cache")  # revalidate with If-None-Match
+        if response.etag in _etags(self.request.headers.get("If-None-Match", "")):
+            self.set_status(304)
+            self.finish()
+            return
+        self.finish(response.body(), set_content_type="application/json; charset=UTF-8")
 
 
 class VariableHandler(KernelStateHandler):

@@ -40,7 +40,8 @@ class UserClient:
         km = serverapp.kernel_manager.get_kernel(kernel_id)
         self.client = AsyncKernelClient()
         self.client.load_connection_info(km.get_connection_info())
-        self.client.start_channels()
+        # No heartbeat: on a loaded machine a late beat would read as a dead kernel.
+        self.client.start_channels(hb=False)
         self.outputs: list[dict[str, Any]] = []
 
     @property

@@ -239,3 +239,17 @@ async def test_non_python_kernel_gets_501(jp_fetch, other_language_kernelspec): 
     assert "otherlang" in json.loads(e.value.response.body)["message"]
     listing = await get_json(jp_fetch, "kernels")
     assert {k["kernel_id"]: k["language"] for k in listing["kernels"]}[kernel_id] == "otherlang"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [("sales", ["sales", "sales_2024"]), ("SALES_*", ["sales_2024"]), ("dataframe", ["sales"]),
+     ("*_202?", ["sales_2024"]), ("int", ["count"]), ("[", []), ("nothing", [])],
+)
+async def test_filter_by_name_or_type(jp_fetch, new_kernel, pattern, expected):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'a': [1]})\n"
+                     "sales_2024 = [1, 2]\ncount = 3")
+    snapshot = await variables(jp_fetch, kernel, filter=pattern)
+    assert sorted(v["name"] for v in snapshot["variables"]) == expected
+    assert snapshot["total"] == len(expected)

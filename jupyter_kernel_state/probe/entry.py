@@ -3,7 +3,9 @@
 ``format_card`` (for REPL-style agents outside Jupyter)."""
 
 import base64
+import fnmatch
 import json
+import re
 import sys
 import time
 import uuid
@@ -77,6 +79,9 @@ def probe_id():
 
 
 # --- the server's entry point ---------------------------------------------------------
+
+
+MAX_FILTER_CHARS = 200
 
 
 class Reply:
@@ -243,10 +248,14 @@ def _snapshot(request, namespace=None):
         since = request.get("since_ec")
         if since is not None and type(since) is not int:
             raise ValueError("since_ec")
+        matches = _name_filter(request.get("filter"))
     except ValueError as exc:
         return {"ok": False, "bad_request": True, "error": "Invalid snapshot request: {}".format(exc)}
     state = _state
     names = state.visibility.names(ns, include, hidden)
+    if matches is not None:
+        # type() of a value runs no user code; the pattern is data, matched as a glob.
+        names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
     changed_at = tracker.changed_at if tracker is not None else None
     order = state.sorter.sort(names, sort, ns, changed_at)
     page = order[offset : offset + limit]
@@ -279,6 +288,17 @@ def _snapshot(request, namespace=None):
         "removed": removed,
         "removed_total": removed_total,
     }
+
+
+def _name_filter(pattern):
+    """A case-insensitive glob on names or type names; plain text matches anywhere."""
+    if pattern is None or pattern == "":
+        return None
+    if type(pattern) is not str or len(pattern) > MAX_FILTER_CHARS:
+        raise ValueError("filter")
+    if not any(c in pattern for c in "*?["):
+        pattern = "*" + pattern + "*"
+    return re.compile(fnmatch.translate(pattern.lower())).match
 
 
 def detail(request, namespace=None):

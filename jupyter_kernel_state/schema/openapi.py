@@ -72,6 +72,9 @@ def build_openapi() -> dict[str, Any]:
                        {"enum": ["name", "type", "size", "changed"]}),
                 _param("since", "query", "Generation to compute `change` against (default: "
                        "the previous execution).", {"type": "integer", "minimum": 0}),
+                _param("filter", "query", "Only names or type names matching this "
+                       "case-insensitive glob (`*` and `?`); plain text matches anywhere. "
+                       "`total` counts the matches.", {"type": "string", "maxLength": 200}),
                 _param("If-None-Match", "header", "An ETag from an earlier answer.",
                        {"type": "string"}),
             ],

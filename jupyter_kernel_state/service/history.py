@@ -15,6 +15,8 @@ from typing import Any
 
 # Executions still running that we follow at once (a guard against a flood of inputs).
 MAX_OPEN_EXECUTIONS = 64
+# Image ids kept per entry (a cell can publish thousands); the rest are counted.
+MAX_IMAGE_IDS = 50
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,12 @@ class _Open:
     output_cut: int = 0
     error: dict[str, str] | None = None
     image_ids: list[str] = field(default_factory=list)
+    images_omitted: int = 0
+
+    def add_images(self, image_ids: list[str]) -> None:
+        room = MAX_IMAGE_IDS - len(self.image_ids)
+        self.image_ids.extend(image_ids[:max(0, room)])
+        self.images_omitted += max(0, len(image_ids) - max(0, room))
 
     def add_output(self, text: str, limit: int) -> None:
         room = limit - self.output_chars
@@ -82,7 +90,7 @@ class HistoryLog:
         current = self._open.get(parent_id)
         if current is None:
             return
-        current.image_ids.extend(image_ids)
+        current.add_images(image_ids)
         limit = self.limits.max_output_chars
         if msg_type == "stream":
             text = content.get("text")
@@ -143,6 +151,7 @@ class HistoryLog:
             "duration_ms": duration,
             "started_at": current.started.isoformat() if current.started else None,
             "image_ids": current.image_ids,
+            "images_omitted": current.images_omitted,
         })
 
     def listing(self, limit: int = 10) -> dict[str, Any]:

@@ -274,6 +274,7 @@ class KernelState:
                 "limit": options.limit,
                 "sort": options.sort,
                 "since_ec": self._since_ec(options.since),
+                "filter": options.filter,
                 "preview_chars": options.preview_chars,
                 "time_guard_ms": self._limits.time_guard_ms,
                 "budget_ms": self._limits.probe_budget_ms,

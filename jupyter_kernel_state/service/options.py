@@ -20,6 +20,7 @@ MAX_NAME_LENGTH = 256
 MAX_PATH_DEPTH = 32
 MAX_ACCESS_KEY_LENGTH = 1024
 MAX_OFFSET = 1_000_000_000
+MAX_FILTER_CHARS = 200
 
 Getter = Callable[[str], "str | None"]
 
@@ -89,12 +90,13 @@ class SnapshotOptions:
     sort: str = "name"
     since: int | None = None
     preview_chars: int = 200
+    filter: str | None = None
 
     @property
     def key(self) -> tuple[object, ...]:
         """What makes two snapshots differ, besides the kernel's generation."""
         return (tuple(sorted(self.include)), self.limit, self.offset, self.sort, self.since,
-                self.preview_chars)
+                self.preview_chars, self.filter)
 
     @classmethod
     def parse(
@@ -113,7 +115,11 @@ class SnapshotOptions:
         since_raw = get("since")
         since = None if since_raw in (None, "") else parse_int(since_raw, "since", default=0,
                                                                  minimum=0)
+        pattern = get("filter") or None
+        if pattern is not None and len(pattern) > MAX_FILTER_CHARS:
+            raise InvalidRequest(f"filter is longer than {MAX_FILTER_CHARS} characters")
         return cls(
+            filter=pattern,
             include=include,
             limit=parse_int(get("limit"), "limit", default=default_limit, minimum=1,
                             maximum=max_limit),

@@ -78,7 +78,7 @@ def probe_sources() -> dict[str, str]:
 def install_code() -> str:
     """Source that (re)installs the probe; leaves nothing in the user namespace."""
     namespace = {"SOURCES": probe_sources(), "ORDER": PROBE_MODULES, "NAME": MODULE_NAME}
-    return "exec({!r}, {!r})\n".format(_BOOTSTRAP, namespace)
+    return f"exec({_BOOTSTRAP!r}, {namespace!r})\n"
 
 
 def call_expression(request: dict[str, Any]) -> str:

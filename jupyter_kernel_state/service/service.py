@@ -8,9 +8,13 @@ then. Handlers, MCP tools and the CLI all go through this class.
 from __future__ import annotations
 
 import asyncio
+import collections
+import hashlib
+import json
 import logging
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import KernelNotFound, KernelUnavailable, NotFound
@@ -37,9 +41,29 @@ START_WAIT_STEP_S = 0.05
 DEFAULT_BUDGET = 6000
 MIN_BUDGET = 200
 MAX_BUDGET = 200_000
+# Presented snapshots kept server-wide (each with its encoded body), and how long a
+# kernel's notebook path is trusted before the session list is asked again.
+PRESENTED_CACHE_SIZE = 64
+SCOPE_TTL_S = 5.0
 _IMAGE_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
+
+
+@dataclass
+class SnapshotResponse:
+    """A snapshot as served: annotations and secret flags merged, its ETag, and the encoded
+    body computed once however many clients ask."""
+
+    payload: dict[str, Any]
+    etag: str
+    _body: bytes | None = field(default=None, repr=False)
+
+    def body(self) -> bytes:
+        if self._body is None:
+            self._body = json.dumps(self.payload, ensure_ascii=False,
+                                    separators=(",", ":")).encode("utf-8")
+        return self._body
 
 
 class KernelStateService:
@@ -58,6 +82,10 @@ class KernelStateService:
         self.annotations = annotations or AnnotationStore(None, self.log)
         self._sessions = session_manager
         self._states: dict[str, KernelState] = {}
+        self._presented: collections.OrderedDict[tuple[object, ...], SnapshotResponse] = (
+            collections.OrderedDict()
+        )
+        self._scopes: dict[str, tuple[float, str]] = {}
         self.listeners: list[IOPubListener] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -104,6 +132,14 @@ class KernelStateService:
 
     async def scope(self, kernel_id: str) -> str:
         """Where annotations of this kernel live: its notebook's path, else its id."""
+        cached = self._scopes.get(kernel_id)
+        if cached is not None and cached[0] > time.monotonic():
+            return cached[1]
+        scope = await self._lookup_scope(kernel_id)
+        self._scopes[kernel_id] = (time.monotonic() + SCOPE_TTL_S, scope)
+        return scope
+
+    async def _lookup_scope(self, kernel_id: str) -> str:
         if self._sessions is not None:
             try:
                 for session in await self._sessions.list_sessions():
@@ -118,20 +154,39 @@ class KernelStateService:
     ) -> dict[str, Any]:
         note = notes.get(variable.get("name", ""))
         merged = dict(variable)
-        if note:
-            merged["description"] = note.get("description")
-            merged["constraints"] = note.get("constraints")
-            merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
+        note = note or {}
+        merged["description"] = note.get("description")
+        merged["constraints"] = note.get("constraints")
+        merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
         reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
         merged["likely_secret"] = reason is not None
         merged["secret_reason"] = reason
         return merged
 
     async def snapshot(self, kernel_id: str, options: SnapshotOptions) -> dict[str, Any]:
+        return (await self.snapshot_response(kernel_id, options)).payload
+
+    async def snapshot_response(
+        self, kernel_id: str, options: SnapshotOptions
+    ) -> SnapshotResponse:
+        """The served form of a snapshot, built once per (snapshot, annotations)."""
         state = self.state(kernel_id)
-        snapshot = await state.snapshot(options)
-        notes = self.annotations.for_scope(await self.scope(kernel_id))
-        return {**snapshot, "variables": [self._present(v, notes) for v in snapshot["variables"]]}
+        raw = await state.snapshot(options)
+        scope = await self.scope(kernel_id)
+        key = (kernel_id, raw["epoch"], raw["generation"], raw["taken_at"], options.key,
+               raw["stale"], raw["kernel_busy"], scope, self.annotations.version)
+        response = self._presented.get(key)
+        if response is None:
+            notes = self.annotations.for_scope(scope)
+            payload = {**raw, "variables": [self._present(v, notes) for v in raw["variables"]]}
+            etag = '"' + hashlib.sha1(repr(key).encode(), usedforsecurity=False).hexdigest() + '"'
+            response = SnapshotResponse(payload, etag)
+            self._presented[key] = response
+            while len(self._presented) > PRESENTED_CACHE_SIZE:
+                self._presented.popitem(last=False)
+        else:
+            self._presented.move_to_end(key)
+        return response
 
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
         detail = await self.state(kernel_id).detail(options)
@@ -277,6 +332,9 @@ class KernelStateService:
         task.add_done_callback(self._tasks.discard)
 
     def forget(self, kernel_id: str) -> None:
+        self._scopes.pop(kernel_id, None)
+        for key in [k for k in self._presented if k[0] == kernel_id]:
+            del self._presented[key]
         state = self._states.pop(kernel_id, None)
         if state is not None:
             state.close()

@@ -20,8 +20,9 @@ class ExecutionTracker:
         self.generation = 0
         self.execution_count: int | None = None
         self.last_execution_at: float | None = None  # time.time() when the last user cell ended
-        # Parent ids of user requests the kernel reported busy for and not yet idle.
-        self._busy_parents: set[str] = set()
+        # Parent ids of user requests the kernel reported busy for and not yet idle, in order.
+        self._busy_parents: dict[str, None] = {}
+        self.lost_idles = 0  # idles we never saw, inferred from later statuses
         self._starting_busy = initial_state == "busy"
         self._ec_by_generation: collections.OrderedDict[int, int | None] = (
             collections.OrderedDict({0: None})
@@ -32,34 +33,53 @@ class ExecutionTracker:
         return bool(self._busy_parents) or self._starting_busy
 
     def handle(self, msg: dict[str, Any], own: bool) -> bool:
-        """Update from one IOPub message; return True when the generation moved."""
-        if own:
-            return False
+        """Update from one IOPub message; return True when the generation moved.
+
+        The shell runs execute requests one at a time, in order. So a status for one
+        request also proves every request that went busy before it has finished: a lost
+        `idle` (ZMQ drops messages under a flood) can never leave the kernel busy forever.
+        Our own requests take part in that reasoning but never count as executions.
+        """
         msg_type = msg.get("header", {}).get("msg_type")
         parent = msg.get("parent_header") or {}
         content = msg.get("content") or {}
         if msg_type == "execute_input":
             count = content.get("execution_count")
-            if isinstance(count, int):
+            if not own and isinstance(count, int):
                 self.execution_count = count
             return False
-        if msg_type != "status":
-            return False
+        if msg_type != "status" or parent.get("msg_type") not in (None, "execute_request"):
+            return False  # control-channel requests (debug, interrupt) run beside a cell
         state = content.get("execution_state")
         parent_id = parent.get("msg_id")
         if state == "busy" and parent_id:
-            if parent.get("msg_type") == "execute_request":
-                self._busy_parents.add(parent_id)
-            return False
+            moved = self._finish_before(parent_id)
+            if not own and parent_id not in self._busy_parents:
+                self._busy_parents[parent_id] = None
+            return moved
         if state == "idle":
             self._starting_busy = False
+            moved = self._finish_before(parent_id)
             if parent_id in self._busy_parents:
-                self._busy_parents.discard(parent_id)
+                del self._busy_parents[parent_id]
                 self._bump()
                 return True
-        elif state == "starting":
+            return moved
+        if state == "starting":
             self._busy_parents.clear()
         return False
+
+    def _finish_before(self, parent_id: str | None) -> bool:
+        """End the user requests that went busy before ``parent_id`` (their idle was lost)."""
+        moved = False
+        for earlier in list(self._busy_parents):
+            if earlier == parent_id:
+                break
+            del self._busy_parents[earlier]
+            self.lost_idles += 1
+            self._bump()
+            moved = True
+        return moved
 
     def _bump(self) -> None:
         self.generation += 1
