@@ -62,6 +62,15 @@ class UserClient:
                 return
             await asyncio.sleep(0.02)
 
+    async def wait_busy(self, timeout: float = 5) -> None:
+        """Until the server has seen a user cell start (after ``submit``)."""
+        for _ in range(int(timeout / 0.01)):
+            self.state.sync()
+            if self.state.tracker.busy:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("server never saw the kernel busy")
+
     async def run(self, code: str, timeout: float = 60) -> dict[str, Any]:
         """Execute a user cell; return its reply once the server has seen it finish."""
         before = self.state.tracker.generation

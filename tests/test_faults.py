@@ -102,11 +102,7 @@ async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, new_kernel):  # 
     await kernel.run("x = 1")
     fresh = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     kernel.submit("import time; time.sleep(3); x = 2")
-    for _ in range(200):
-        kernel.state.sync()
-        if kernel.state.tracker.busy:
-            break
-        await asyncio.sleep(0.01)
+    await kernel.wait_busy()
     requests_before = kernel.state.probe_requests
     stale = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     validate(stale, "Snapshot")
@@ -126,11 +122,7 @@ async def test_busy_kernel_gets_last_snapshot_at_once(jp_fetch, new_kernel):  # 
 async def test_busy_kernel_without_snapshot_gets_503(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     kernel.submit("import time; time.sleep(2)")
-    for _ in range(200):
-        kernel.state.sync()
-        if kernel.state.tracker.busy:
-            break
-        await asyncio.sleep(0.01)
+    await kernel.wait_busy()
     with pytest.raises(HTTPClientError) as e:
         await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
     assert e.value.code == 503
