@@ -190,3 +190,35 @@ class TestPersistence:
         reloaded = AnnotationStore(annotations_file)
         note = reloaded.for_scope("path:analysis.ipynb")["sales"]
         assert note["description"] == "monthly sales"
+
+
+SELF_DESCRIBING = '''
+import time
+class Described:
+    def _repr_llm_(self): return "customer table: 3 rows, keyed by id"
+class AiDescribed:
+    def _ai_repr_(self): return "an embedding index of 1,000 documents"
+class Raises:
+    def _repr_llm_(self): raise RuntimeError("nope")
+class Sleeps:
+    def _repr_llm_(self): time.sleep(5); return "late"
+class Huge:
+    def _repr_llm_(self): return "x" * 5_000_000
+described, ai, raises, sleeps, huge = Described(), AiDescribed(), Raises(), Sleeps(), Huge()
+'''
+
+
+async def test_objects_that_describe_themselves(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SELF_DESCRIBING)
+    snapshot = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    names = {v["name"]: v for v in snapshot["variables"]}
+    assert names["described"]["preview"] == "customer table: 3 rows, keyed by id"
+    assert names["ai"]["preview"] == "an embedding index of 1,000 documents"
+    assert "RuntimeError" in names["raises"]["error"]
+    assert "timed out" in names["sleeps"]["error"]
+    assert len(names["huge"]["preview"]) <= 200 and names["huge"]["truncated"]
+    detail = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", "described")
+    assert detail["llm_repr"] == "customer table: 3 rows, keyed by id"
+    text = await prompt_text(jp_fetch, kernel.kernel_id)
+    assert "- described: Described — customer table: 3 rows, keyed by id" in text
