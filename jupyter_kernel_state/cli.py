@@ -37,7 +37,7 @@ class Client:
         if self.token:
             request.add_header("Authorization", f"token {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
                 return response.read(), response.headers.get("Content-Type", "")
         except urllib.error.HTTPError as e:
             try:
@@ -58,12 +58,10 @@ def _discover() -> tuple[str, str | None]:
     token = os.environ.get("JUPYTER_TOKEN")
     if url:
         return url, token
-    try:
-        from jupyter_server.serverapp import list_running_servers
-    except ImportError:  # pragma: no cover - jupyter_server is a dependency
-        list_running_servers = None
-    for server in list_running_servers() if list_running_servers else []:
-        return server["url"], token or server.get("token")
+    from jupyter_server.serverapp import list_running_servers
+
+    for server in list_running_servers():
+        return str(server["url"]), token or server.get("token")
     raise CLIError("no running Jupyter server found; pass --url and --token")
 
 
