@@ -74,6 +74,7 @@ class KernelState:
         self.language = self._language()
         self.epoch = 0
         self.epoch_started_at = 0  # the generation at which the current epoch began
+        self._fresh_epoch = True  # no execution and no probe reply in this epoch yet
         self.tracker = ExecutionTracker(getattr(kernel_manager, "execution_state", None))
         self.probe_id: str | None = None
         # Images and history outlive restarts: each image says the epoch it came from.
@@ -112,10 +113,10 @@ class KernelState:
             not own
             and msg_type == "status"
             and (msg.get("content") or {}).get("execution_state") == "starting"
-            and self.probe_id is not None
         ):
             self.restarted()
-        self.tracker.handle(msg, own)
+        if self.tracker.handle(msg, own):
+            self._fresh_epoch = False
         image_ids = self.images.handle(msg, own, self.epoch, self.tracker.generation)
         self.history.handle(msg, own, image_ids)
         for listener in self._listeners:
@@ -130,8 +131,15 @@ class KernelState:
         """The kernel process was replaced: nothing from before is current any more.
 
         ``reconnect`` drops our sockets too (a restart may have moved the kernel's ports);
-        it is never asked from inside a stream callback.
+        it is never asked from inside a stream callback. Several signals report the same
+        restart (jupyter_server's event, the new kernel's `starting` status, a new probe
+        id); an epoch in which nothing happened yet is not replaced by another.
         """
+        if reconnect:
+            self.close()
+        if self._fresh_epoch:
+            return
+        self._fresh_epoch = True
         self.epoch += 1
         self.probe_id = None
         self.tracker.reset()
@@ -139,8 +147,6 @@ class KernelState:
         self._snapshots.clear()
         self._last_snapshot.clear()
         self._details.clear()
-        if reconnect:
-            self.close()
 
     def close(self) -> None:
         if self._connection is not None:
@@ -198,6 +204,7 @@ class KernelState:
             # A new probe instance means a new kernel process that we did not see restart.
             self.restarted()
         self.probe_id = probe_id
+        self._fresh_epoch = False
 
     async def prepare(self) -> None:
         """Install the probe ahead of time so change tracking covers every execution."""
@@ -289,6 +296,8 @@ class KernelState:
                     options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
                 )
             _raise_for_reply(reply, "")
+            if self.epoch != key[0]:  # the kernel turned out to be a new process
+                generation = self.tracker.generation
             variables = reply.get("variables") or []
             ec = reply.get("execution_count")
             snapshot = {
