@@ -54,3 +54,30 @@ export function makeFilter(pattern: string): (v: Pick<IVariable, 'name' | 'type'
   const regex = new RegExp(`^${source}$`, 'i');
   return v => regex.test(v.name) || regex.test(v.type);
 }
+
+const NAME_CHAR = /[\p{L}\p{N}_.]/u;
+const IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+
+/**
+ * The variable name a selection or cursor points at in `source`: the selected text
+ * between `from` and `to` when it is an identifier, else (a cursor) the head of the
+ * dotted name around `from` — `sales` for a cursor anywhere in `sales.units.sum`.
+ * Null when there is none.
+ */
+export function identifierAt(source: string, from: number, to: number = from): string | null {
+  let text: string;
+  if (to > from) {
+    text = source.slice(from, to).trim();
+  } else {
+    let start = from;
+    while (start > 0 && NAME_CHAR.test(source[start - 1])) {
+      start--;
+    }
+    let end = from;
+    while (end < source.length && NAME_CHAR.test(source[end])) {
+      end++;
+    }
+    text = source.slice(start, end).replace(/^\.+/, '').split('.')[0];
+  }
+  return text.length > 0 && text.length <= 256 && IDENTIFIER.test(text) ? text : null;
+}

@@ -8,12 +8,14 @@ import {
   JupyterFrontEnd,
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
+import { Clipboard, ICommandPalette, Notification } from '@jupyterlab/apputils';
 import { IConsoleTracker } from '@jupyterlab/console';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { sizeText } from './components/AssistantView';
+import { identifierAt } from './format';
 import { kernelStateIcon } from './icon';
 import { ISessionWidgetTracker, KernelStateService } from './service';
 import {
@@ -28,10 +30,14 @@ export * from './tokens';
 export { KernelStateModel } from './model';
 export { KernelStateService } from './service';
 export * as restapi from './restapi';
+export { ImageStripModel } from './models/images';
+export { PromptModel } from './models/prompt';
 
 namespace CommandIDs {
   export const open = 'kernel-state:open';
   export const refresh = 'kernel-state:refresh';
+  export const copyPrompt = 'kernel-state:copy-prompt';
+  export const inspectSelected = 'kernel-state:inspect-selected';
 }
 
 const SETTINGS_PLUGIN_ID = 'jupyter-kernel-state:plugin';
@@ -70,14 +76,23 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   description: 'The Kernel State sidebar: the variables of the active kernel.',
   autoStart: true,
   requires: [IKernelStateService],
-  optional: [ISettingRegistry, ITranslator, ICommandPalette, ILayoutRestorer],
+  optional: [
+    ISettingRegistry,
+    ITranslator,
+    ICommandPalette,
+    ILayoutRestorer,
+    INotebookTracker,
+    IConsoleTracker
+  ],
   activate: (
     app: JupyterFrontEnd,
     service: IKernelStateService,
     settingRegistry: ISettingRegistry | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    restorer: ILayoutRestorer | null
+    restorer: ILayoutRestorer | null,
+    notebooks: INotebookTracker | null,
+    consoles: IConsoleTracker | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyter_kernel_state');
     let settings: ISettingRegistry.ISettings | null = null;
@@ -111,11 +126,83 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       isEnabled: () => service.kernelId !== null,
       execute: () => service.refresh()
     });
-    service.changed.connect(() => app.commands.notifyCommandChanged(CommandIDs.refresh));
+    app.commands.addCommand(CommandIDs.copyPrompt, {
+      label: trans.__('Copy Kernel State for an Assistant'),
+      caption: trans.__(
+        'Copy the text an assistant would get about the active kernel (the assistant view)'
+      ),
+      isEnabled: () => service.kernelId !== null,
+      execute: async () => {
+        try {
+          const result = await service.prompt(sidebar.prompt.query);
+          Clipboard.copyToSystem(result.text);
+          Notification.success(
+            trans.__('Copied the kernel state for an assistant: %1', sizeText(result, trans)),
+            { autoClose: 3000 }
+          );
+        } catch (reason) {
+          Notification.error(
+            trans.__(
+              'Cannot read the kernel state: %1',
+              reason instanceof Error ? reason.message : String(reason)
+            ),
+            { autoClose: 5000 }
+          );
+        }
+      }
+    });
+
+    /**
+     * The selected text of the active cell (notebook or console), else the
+     * identifier at the cursor, when it is a valid name.
+     */
+    const selectedName = (): string | null => {
+      const current = app.shell.currentWidget;
+      const console = consoles?.currentWidget;
+      const editor =
+        console && console === current
+          ? console.console.promptCell?.editor
+          : notebooks?.activeCell?.editor;
+      if (!editor) {
+        return null;
+      }
+      const source = editor.model.sharedModel.getSource();
+      const { start, end } = editor.getSelection();
+      const from = editor.getOffsetAt(start);
+      const to = editor.getOffsetAt(end);
+      return identifierAt(source, Math.min(from, to), Math.max(from, to));
+    };
+    app.commands.addCommand(CommandIDs.inspectSelected, {
+      label: args => {
+        const name = args.isPalette ? null : selectedName();
+        return name
+          ? trans.__('Inspect “%1” in Kernel State', name)
+          : trans.__('Inspect Selected Variable in Kernel State');
+      },
+      caption: trans.__(
+        'Show the variable named by the selection (or the name at the cursor) in the Kernel State inspector'
+      ),
+      icon: args => (args.isPalette ? undefined : kernelStateIcon),
+      isEnabled: () => service.kernelId !== null,
+      execute: () => {
+        app.shell.activateById(sidebar.id);
+        const name = selectedName();
+        if (name) {
+          sidebar.inspect(name);
+        }
+      }
+    });
+
+    service.changed.connect(() => {
+      app.commands.notifyCommandChanged(CommandIDs.refresh);
+      app.commands.notifyCommandChanged(CommandIDs.copyPrompt);
+      app.commands.notifyCommandChanged(CommandIDs.inspectSelected);
+    });
     if (palette) {
       const category = trans.__('Kernel State');
-      palette.addItem({ command: CommandIDs.open, category });
-      palette.addItem({ command: CommandIDs.refresh, category });
+      for (const command of Object.values(CommandIDs)) {
+        palette.addItem({ command, category });
+      }
     }
 
     if (settingRegistry) {
@@ -128,6 +215,10 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
         };
         service.setOptions(options);
         sidebar.showPreview = composite.showPreview !== false;
+        sidebar.setPromptQuery({
+          budget: (composite.promptBudget as number) ?? 6000,
+          history: (composite.promptHistory as number) ?? 0
+        });
       };
       settingRegistry
         .load(SETTINGS_PLUGIN_ID)

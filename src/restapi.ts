@@ -6,6 +6,7 @@ import { ServerConnection } from '@jupyterlab/services';
 
 import {
   IAnnotation,
+  IAnnotationUpdate,
   IDetailQuery,
   IHistory,
   IImageList,
@@ -180,7 +181,7 @@ export async function getVariable(
 export async function putAnnotation(
   kernelId: string,
   name: string,
-  annotation: IAnnotation,
+  annotation: IAnnotationUpdate,
   settings: ServerConnection.ISettings = ServerConnection.makeSettings()
 ): Promise<IAnnotation> {
   const response = await request(
@@ -245,6 +246,21 @@ export async function getImage(
     throw await ServerConnection.ResponseError.create(response);
   }
   return response.blob();
+}
+
+/**
+ * The URL of an image's bytes; `download` asks for `Content-Disposition: attachment`.
+ * Prefer `getImage` (a blob carries the request's auth in token-only deployments).
+ */
+export function imageUrl(
+  kernelId: string,
+  imageId: string,
+  download = false,
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): string {
+  return apiUrl(settings, ['kernels', kernelId, 'images', imageId], {
+    download: download ? '1' : undefined
+  });
 }
 
 /**

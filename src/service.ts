@@ -10,6 +10,10 @@
  *   it shows the state as of an earlier execution;
  * - kernel changed, restarted, options changed, view shown → refresh;
  * - nothing is requested while no view is visible.
+ *
+ * Every user execution that ends also emits `executed` (visible or not), so views of
+ * images and of the assistant's prompt, and other extensions, can follow the kernel
+ * without listening to IOPub themselves.
  */
 import { ISessionContext } from '@jupyterlab/apputils';
 import { ServerConnection, Kernel, KernelMessage } from '@jupyterlab/services';
@@ -17,17 +21,29 @@ import { ISignal, Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
 import { KernelStateModel } from './model';
+import { markSnapshotData } from './perf';
 import {
+  deleteAnnotation,
+  getImage,
+  getPrompt,
   getSnapshot,
   getVariable,
+  listImages,
+  putAnnotation,
   retryAfterSeconds,
   SnapshotCache
 } from './restapi';
 import {
   AccessKey,
+  IAnnotation,
+  IAnnotationUpdate,
+  IExecutedArgs,
+  IImageList,
   IKernelStateModel,
   IKernelStateOptions,
   IKernelStateService,
+  IPromptQuery,
+  IPromptResult,
   ISnapshot,
   IVariableDetail
 } from './tokens';
@@ -79,6 +95,14 @@ export class KernelStateService implements IKernelStateService {
 
   get changed(): ISignal<IKernelStateService, void> {
     return this._changed;
+  }
+
+  get executed(): ISignal<IKernelStateService, IExecutedArgs> {
+    return this._executed;
+  }
+
+  get annotationChanged(): ISignal<IKernelStateService, string> {
+    return this._annotationChanged;
   }
 
   get model(): IKernelStateModel {
@@ -140,11 +164,35 @@ export class KernelStateService implements IKernelStateService {
   }
 
   async inspect(name: string, path: AccessKey[] = []): Promise<IVariableDetail> {
-    const kernelId = this.kernelId;
-    if (!kernelId) {
-      throw new Error('No kernel');
-    }
-    return getVariable(kernelId, name, { path }, this._settings);
+    return getVariable(this._requireKernel(), name, { path }, this._settings);
+  }
+
+  async images(since?: number, limit?: number): Promise<IImageList> {
+    return listImages(this._requireKernel(), { since, limit }, this._settings);
+  }
+
+  async imageBlob(imageId: string): Promise<Blob> {
+    return getImage(this._requireKernel(), imageId, this._settings);
+  }
+
+  async prompt(options: IPromptQuery = {}): Promise<IPromptResult> {
+    return getPrompt(this._requireKernel(), options, this._settings);
+  }
+
+  async annotate(name: string, annotation: IAnnotationUpdate): Promise<IAnnotation> {
+    const note = await putAnnotation(
+      this._requireKernel(),
+      name,
+      annotation,
+      this._settings
+    );
+    this._afterAnnotation(name);
+    return note;
+  }
+
+  async clearAnnotation(name: string): Promise<void> {
+    await deleteAnnotation(this._requireKernel(), name, this._settings);
+    this._afterAnnotation(name);
   }
 
   dispose(): void {
@@ -156,6 +204,25 @@ export class KernelStateService implements IKernelStateService {
     this._follow(null);
     this._model.dispose();
     Signal.clearData(this);
+  }
+
+  private _requireKernel(): string {
+    const kernelId = this.kernelId;
+    if (!kernelId) {
+      throw new Error('No kernel');
+    }
+    return kernelId;
+  }
+
+  /**
+   * The snapshot's ETag covers the annotations, so the refresh brings the new notes.
+   */
+  private _afterAnnotation(name: string): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._annotationChanged.emit(name);
+    void this.refresh();
   }
 
   /**
@@ -284,6 +351,9 @@ export class KernelStateService implements IKernelStateService {
     ) {
       this._attempts = 0;
       this._schedule(this._debounce);
+      if (this._kernel) {
+        this._executed.emit({ kernelId: this._kernel.id, msgId: parent });
+      }
     }
   }
 
@@ -356,6 +426,9 @@ export class KernelStateService implements IKernelStateService {
         }
       }
       this._staleEpoch = null;
+      if (snapshot !== this._model.snapshot) {
+        markSnapshotData(snapshot.variables.length);
+      }
       this._model.setSnapshot(snapshot);
       // The server may not have seen the end of the run yet: ask again, bounded.
       const lagging =
@@ -422,6 +495,8 @@ export class KernelStateService implements IKernelStateService {
   private _model = new KernelStateModel();
   private _cache = new SnapshotCache();
   private _changed = new Signal<IKernelStateService, void>(this);
+  private _executed = new Signal<IKernelStateService, IExecutedArgs>(this);
+  private _annotationChanged = new Signal<IKernelStateService, string>(this);
   private _widget: SessionWidget | null = null;
   private _kernel: Kernel.IKernelConnection | null = null;
   private _visible = false;

@@ -1,8 +1,9 @@
 /**
  * Public types and the service token of jupyter_kernel_state.
  *
- * The payload interfaces mirror the REST contract (DESIGN.md section 3) and keep its
- * snake_case names so a payload can be used as it arrives.
+ * The payload interfaces mirror the REST contract as implemented (`docs/openapi.json`,
+ * generated from the server's JSON Schema) and keep its snake_case names so a payload
+ * can be used as it arrives. Fields marked "addition" extend DESIGN.md section 3.
  */
 import { Token } from '@lumino/coreutils';
 import { IDisposable } from '@lumino/disposable';
@@ -44,9 +45,13 @@ export interface IKernelSummary {
   execution_state: string;
   epoch: number;
   generation: number;
-  execution_count: number;
-  variables_total: number;
+  execution_count: number | null;
+  variables_total: number | null;
   images_total: number;
+  /**
+   * When the last user execution ended (ISO 8601), or null (addition).
+   */
+  last_execution_at: string | null;
 }
 
 /**
@@ -73,10 +78,21 @@ export interface IVariable {
   error: string | null;
   change: VariableChange;
   changed_at: number | null;
-  changes?: string[];
+  /**
+   * What changed structurally, e.g. `rows 1,000 → 980` (addition; at most 5).
+   */
+  changes: string[];
   description: string | null;
   constraints: string | null;
   hidden_from_prompt: boolean;
+  /**
+   * The name or value looks like a credential: masked in prompts (addition).
+   */
+  likely_secret: boolean;
+  /**
+   * Why it looks like a credential (addition).
+   */
+  secret_reason: string | null;
 }
 
 /**
@@ -87,10 +103,10 @@ export interface ISnapshot {
   language: string;
   epoch: number;
   generation: number;
-  execution_count: number;
+  execution_count: number | null;
   stale: boolean;
   kernel_busy: boolean;
-  taken_at: string | number;
+  taken_at: string;
   duration_ms: number;
   total: number;
   offset: number;
@@ -177,12 +193,28 @@ export interface IDetailQuery {
 }
 
 /**
+ * The image formats the server captures.
+ */
+export type ImageMime =
+  | 'image/png'
+  | 'image/jpeg'
+  | 'image/gif'
+  | 'image/webp'
+  | 'image/svg+xml';
+
+/**
  * One image captured from IOPub (`GET kernels/{kernel_id}/images`).
  */
 export interface IImage {
+  /**
+   * The first 16 hex digits of the SHA-256 of the bytes.
+   */
   id: string;
+  /**
+   * Position in the kernel's capture order; `since` cursors compare against it.
+   */
   seq: number;
-  mime: string;
+  mime: ImageMime | string;
   bytes: number;
   width: number | null;
   height: number | null;
@@ -190,13 +222,41 @@ export interface IImage {
   execution_count: number | null;
   msg_id: string | null;
   display_id: string | null;
-  created_at: string | number;
+  created_at: string;
+  /**
+   * The kernel epoch (restarts) when captured; images survive restarts (addition).
+   */
+  epoch: number;
+  /**
+   * The kernel generation when captured (addition).
+   */
+  generation: number;
 }
 
+/**
+ * The body of `GET kernels/{kernel_id}/images`: oldest first.
+ */
 export interface IImageList {
   images: IImage[];
+  /**
+   * Pass back as `since` to get exactly what is new.
+   */
   next_since: number;
+  /**
+   * Images the server holds now (addition).
+   */
+  total: number;
+  /**
+   * Images newer than `since` left out by `limit` (addition).
+   */
+  more: number;
+  /**
+   * Images evicted from the server's bounded buffer so far.
+   */
   dropped: number;
+  /**
+   * Oversized, undecodable or mislabelled images refused so far.
+   */
   rejected: number;
 }
 
@@ -206,44 +266,92 @@ export interface IImageQuery {
 }
 
 export interface IHistoryEntry {
-  execution_count: number;
+  execution_count: number | null;
   code: string;
   output: string;
   error: { ename: string; evalue: string } | null;
+  success: boolean;
   duration_ms: number | null;
-  started_at: string | number | null;
+  started_at: string | null;
   image_ids: string[];
 }
 
+/**
+ * The body of `GET kernels/{kernel_id}/history`: oldest first.
+ */
 export interface IHistory {
   total: number;
+  kept: number;
   entries: IHistoryEntry[];
 }
 
+/**
+ * Query of `GET kernels/{kernel_id}/prompt`.
+ */
 export interface IPromptQuery {
+  /**
+   * Characters, 200 to 200,000 (server default 6,000).
+   */
   budget?: number;
+  /**
+   * The generation of the assistant's last look.
+   */
   since?: number;
+  /**
+   * Recent steps to include (server default 0).
+   */
   history?: number;
   images?: boolean;
 }
 
+/**
+ * The body of `GET kernels/{kernel_id}/prompt?format=json`.
+ */
 export interface IPromptResult {
   text: string;
   chars: number;
+  /**
+   * `ceil(chars / 4)`.
+   */
   tokens_estimate: number;
   variables_included: number;
   variables_omitted: number;
+  /**
+   * Variables marked `hidden_from_prompt`, never named in the text.
+   */
+  variables_hidden: number;
+  /**
+   * Pass back as `since` next time to hear only what changed.
+   */
   generation: number;
 }
 
 /**
- * What a person may say about a variable for the assistant.
+ * The body of `PUT .../annotation`: what a person says about a variable for the
+ * assistant. The PUT replaces the whole note: a missing field is stored as null/false.
+ * Strings are at most 2,000 characters.
  */
-export interface IAnnotation {
+export interface IAnnotationUpdate {
   description?: string | null;
   constraints?: string | null;
   hidden_from_prompt?: boolean;
 }
+
+/**
+ * The stored note (the answer of `PUT .../annotation`).
+ */
+export interface IAnnotation {
+  name: string;
+  description: string | null;
+  constraints: string | null;
+  hidden_from_prompt: boolean;
+  updated_at: string;
+}
+
+/**
+ * The maximum length of a description or constraints text.
+ */
+export const ANNOTATION_MAX_CHARS = 2000;
 
 /**
  * Where the sidebar stands, in the order a user meets the states.
@@ -301,20 +409,50 @@ export interface IKernelStateOptions {
 }
 
 /**
+ * Emitted by the service when a user execution on the followed kernel ended.
+ */
+export interface IExecutedArgs {
+  kernelId: string;
+  /**
+   * The `msg_id` of the `execute_request`.
+   */
+  msgId: string;
+}
+
+/**
  * The kernel-state service: follows the active notebook or console kernel and keeps
- * its variables current. Other extensions (chat panels) may require it.
+ * its variables current. Other extensions (chat panels) may require it to show or send
+ * the state of the kernel the user works with:
+ *
+ * ```ts
+ * const { text } = await service.prompt({ budget: 4000 });
+ * service.executed.connect(() => ...); // refresh your own view after each run
+ * ```
+ *
+ * Every method acts on the followed kernel (`kernelId`) and rejects with `Error('No
+ * kernel')` when there is none; REST failures reject with
+ * `ServerConnection.ResponseError` carrying the server's message.
  */
 export interface IKernelStateService extends IDisposable {
   /**
    * Emitted whenever the model changes (kernel, snapshot, status).
    */
   readonly changed: ISignal<IKernelStateService, void>;
+  /**
+   * Emitted when a user execution on the followed kernel ended (from any client),
+   * whether or not a view is visible; never for the server's own silent probe runs.
+   */
+  readonly executed: ISignal<IKernelStateService, IExecutedArgs>;
+  /**
+   * Emitted after `annotate` or `clearAnnotation` succeeded, with the variable name.
+   */
+  readonly annotationChanged: ISignal<IKernelStateService, string>;
   readonly model: IKernelStateModel;
   readonly snapshot: ISnapshot | null;
   readonly kernelId: string | null;
   readonly options: IKernelStateOptions;
   /**
-   * Whether some view shows the state; no request is made while nothing does.
+   * Whether some view shows the state; no snapshot is requested while none does.
    */
   readonly visible: boolean;
   setVisible(visible: boolean): void;
@@ -327,6 +465,29 @@ export interface IKernelStateService extends IDisposable {
    * Fetch one variable's detail from the followed kernel.
    */
   inspect(name: string, path?: AccessKey[]): Promise<IVariableDetail>;
+  /**
+   * The images captured from the followed kernel with `seq > since` (all when
+   * omitted), oldest first; pass `next_since` back to get only new ones.
+   */
+  images(since?: number, limit?: number): Promise<IImageList>;
+  /**
+   * One image's bytes (typed with its MIME type). Show it through
+   * `<img src=URL.createObjectURL(blob)>` — never as HTML: SVG from a kernel is
+   * untrusted — and revoke the URL when done.
+   */
+  imageBlob(imageId: string): Promise<Blob>;
+  /**
+   * The prompt block an assistant would get for the followed kernel, with its size.
+   */
+  prompt(options?: IPromptQuery): Promise<IPromptResult>;
+  /**
+   * Store a note on a variable (replaces the previous one), then refresh.
+   */
+  annotate(name: string, annotation: IAnnotationUpdate): Promise<IAnnotation>;
+  /**
+   * Remove the note on a variable, then refresh.
+   */
+  clearAnnotation(name: string): Promise<void>;
 }
 
 /**

@@ -2,8 +2,18 @@
  * Test helpers: payload factories and a scripted fetch for ServerConnection settings.
  */
 import { ServerConnection } from '@jupyterlab/services';
+import { Signal } from '@lumino/signaling';
 
-import { ISnapshot, IVariable } from '../tokens';
+import { KernelStateModel } from '../model';
+import { DEFAULT_OPTIONS } from '../service';
+import {
+  IExecutedArgs,
+  IImage,
+  IKernelStateService,
+  IPromptResult,
+  ISnapshot,
+  IVariable
+} from '../tokens';
 
 export function makeVariable(name: string, extra: Partial<IVariable> = {}): IVariable {
   return {
@@ -24,6 +34,8 @@ export function makeVariable(name: string, extra: Partial<IVariable> = {}): IVar
     description: null,
     constraints: null,
     hidden_from_prompt: false,
+    likely_secret: false,
+    secret_reason: null,
     ...extra
   };
 }
@@ -38,7 +50,7 @@ export function makeSnapshot(extra: Partial<ISnapshot> = {}): ISnapshot {
     execution_count: 1,
     stale: false,
     kernel_busy: false,
-    taken_at: 0,
+    taken_at: '2026-01-01T00:00:00+00:00',
     duration_ms: 1,
     total: variables.length,
     offset: 0,
@@ -91,3 +103,73 @@ export function scriptedSettings(replies: IScriptedReply[]): {
 export function urlOf(request: Request): string {
   return request.url.replace(/[?&]\d{10,}$/, '');
 }
+
+export function makeImage(seq: number, extra: Partial<IImage> = {}): IImage {
+  const id = seq.toString(16).padStart(16, '0');
+  return {
+    id,
+    seq,
+    mime: 'image/png',
+    bytes: 100,
+    width: 640,
+    height: 480,
+    sha256: id.repeat(4),
+    execution_count: seq,
+    msg_id: `m${seq}`,
+    display_id: null,
+    created_at: '2026-01-01T00:00:00+00:00',
+    epoch: 0,
+    generation: seq,
+    ...extra
+  };
+}
+
+export function makePrompt(extra: Partial<IPromptResult> = {}): IPromptResult {
+  const text = extra.text ?? 'Kernel state — python, execution 1.';
+  return {
+    text,
+    chars: text.length,
+    tokens_estimate: Math.ceil(text.length / 4),
+    variables_included: 1,
+    variables_omitted: 0,
+    variables_hidden: 0,
+    generation: 1,
+    ...extra
+  };
+}
+
+/**
+ * A service double: a real model and signals, jest mocks for every request.
+ */
+export function fakeService(kernelId: string | null = 'k1') {
+  const model = new KernelStateModel();
+  const owner = {} as IKernelStateService;
+  const changed = new Signal<IKernelStateService, void>(owner);
+  model.changed.connect(() => changed.emit());
+  const service = {
+    changed,
+    executed: new Signal<IKernelStateService, IExecutedArgs>(owner),
+    annotationChanged: new Signal<IKernelStateService, string>(owner),
+    model,
+    get snapshot() {
+      return model.snapshot;
+    },
+    kernelId,
+    options: { ...DEFAULT_OPTIONS },
+    visible: false,
+    isDisposed: false,
+    setVisible: jest.fn(),
+    setOptions: jest.fn(),
+    refresh: jest.fn(async () => undefined),
+    inspect: jest.fn(),
+    images: jest.fn(),
+    imageBlob: jest.fn(async (id: string) => new Blob([id], { type: 'image/png' })),
+    prompt: jest.fn(async () => makePrompt()),
+    annotate: jest.fn(),
+    clearAnnotation: jest.fn(),
+    dispose: jest.fn()
+  };
+  return service;
+}
+
+export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));

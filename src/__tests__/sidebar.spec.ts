@@ -1,34 +1,7 @@
-import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { KernelStateModel } from '../model';
-import { DEFAULT_OPTIONS } from '../service';
-import { IKernelStateService } from '../tokens';
 import { KernelStateSidebar, SIDEBAR_ID } from '../widgets/sidebar';
-import { makeSnapshot } from './helpers';
-
-function fakeService() {
-  const model = new KernelStateModel();
-  const changed = new Signal<IKernelStateService, void>({} as IKernelStateService);
-  model.changed.connect(() => changed.emit());
-  const service = {
-    changed,
-    model,
-    get snapshot() {
-      return model.snapshot;
-    },
-    kernelId: 'k1',
-    options: { ...DEFAULT_OPTIONS },
-    visible: false,
-    isDisposed: false,
-    setVisible: jest.fn(),
-    setOptions: jest.fn(),
-    refresh: jest.fn(async () => undefined),
-    inspect: jest.fn(),
-    dispose: jest.fn()
-  };
-  return service;
-}
+import { fakeService, makeSnapshot } from './helpers';
 
 describe('KernelStateSidebar', () => {
   it('tells the service when it is shown and hidden', () => {

@@ -35,6 +35,10 @@ export interface IKernelStatePanelProps {
    * The inspector of the selected variable, if any.
    */
   inspector?: React.ReactNode;
+  /**
+   * Sections below the list (images, assistant view), shown while a kernel is followed.
+   */
+  sections?: React.ReactNode;
   trans: TranslationBundle;
 }
 
@@ -59,6 +63,7 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
         </button>
       </div>
       <Body {...props} snapshot={snapshot} />
+      {kernel && props.sections}
     </div>
   );
 }
@@ -142,7 +147,7 @@ function SnapshotView(
         >
           {trans.__(
             'Kernel busy — showing state as of execution %1',
-            snapshot.execution_count
+            snapshot.execution_count ?? '—'
           )}
         </div>
       )}
@@ -209,6 +214,8 @@ function totalText(
   if (filtered) {
     parts.push(trans.__('%1 match the filter', shown.toLocaleString('en-US')));
   }
-  parts.push(trans.__('execution %1', snapshot.execution_count));
+  if (snapshot.execution_count !== null) {
+    parts.push(trans.__('execution %1', snapshot.execution_count));
+  }
   return parts.join(' · ');
 }

@@ -5,6 +5,7 @@
  * Every kernel string is rendered as a React text node, never as HTML.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
+import { lockIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { formatShape } from '../format';
@@ -21,6 +22,14 @@ export interface IVariableInspectorProps {
   onCrumb: (depth: number) => void;
   onDrill: (child: IChild) => void;
   onClose: () => void;
+  /**
+   * The note editor of the variable (only at the top of the path).
+   */
+  annotation?: React.ReactNode;
+  /**
+   * Whether the variable carries a note, which opens the note section.
+   */
+  annotated?: boolean;
   trans: TranslationBundle;
 }
 
@@ -83,6 +92,27 @@ function DetailBody(
       </div>
       {detail.error && (
         <div className="jp-KernelState-fieldError">{detail.error}</div>
+      )}
+      {detail.likely_secret && (
+        <div className="jp-KernelState-secretNote" data-test-id="kernel-state-secret-note">
+          <lockIcon.react tag="span" className="jp-KernelState-secretIcon" />
+          {trans.__(
+            'Looks like a credential (%1): masked in the assistant’s text.',
+            detail.secret_reason ?? trans.__('name or value')
+          )}
+        </div>
+      )}
+      {props.annotation && (
+        <Section
+          title={
+            detail.hidden_from_prompt
+              ? trans.__('Note for the assistant (hidden from it)')
+              : trans.__('Note for the assistant')
+          }
+          open={!!props.annotated}
+        >
+          {props.annotation}
+        </Section>
       )}
       {detail.signature && (
         <pre className="jp-KernelState-code">{detail.signature}</pre>
@@ -206,10 +236,11 @@ function DetailBody(
 
 function Section(props: {
   title: string;
+  open?: boolean;
   children: React.ReactNode;
 }): JSX.Element {
   return (
-    <details className="jp-KernelState-section" open>
+    <details className="jp-KernelState-section" open={props.open ?? true}>
       <summary>{props.title}</summary>
       {props.children}
     </details>

@@ -5,9 +5,11 @@
  * Every kernel string is rendered as a React text node or attribute, never as HTML.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
+import { lockIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { formatBytes, formatShape } from '../format';
+import { markPaintedAfterFrame } from '../perf';
 import { IVariable, SnapshotSort } from '../tokens';
 
 export const ROW_HEIGHT = 24;
@@ -75,6 +77,11 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     count,
     Math.ceil((scrollTop + height) / rowHeight) + overscan
   );
+
+  // For the first-paint benchmark: a new list was committed; mark once it is painted.
+  React.useEffect(() => {
+    markPaintedAfterFrame(last - first, count);
+  }, [variables]);
 
   const columns: IColumnSpec[] = [
     { key: 'name', label: trans.__('Name'), sort: 'name' },
@@ -225,6 +232,20 @@ const VariableRow = React.memo(function VariableRow(
         title={variable.name}
       >
         <span className="jp-KernelState-name">{variable.name}</span>
+        {variable.likely_secret && (
+          <span
+            className="jp-KernelState-secretBadge"
+            data-test-id="kernel-state-secret"
+            title={variable.secret_reason ?? trans.__('Looks like a credential')}
+            aria-label={trans.__(
+              'Likely secret: %1',
+              variable.secret_reason ?? trans.__('looks like a credential')
+            )}
+            role="img"
+          >
+            <lockIcon.react tag="span" className="jp-KernelState-secretIcon" />
+          </span>
+        )}
         {changed && (
           <span
             className="jp-KernelState-changeBadge"

@@ -1,0 +1,46 @@
+/**
+ * Shared steps of the Kernel State UI tests.
+ */
+import { expect, IJupyterLabPageFixture } from '@jupyterlab/galata';
+import { Locator } from '@playwright/test';
+
+export const SIDEBAR = 'jp-kernel-state-sidebar';
+
+export async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
+  await page.sidebar.openTab(SIDEBAR);
+  const panel = page.getByTestId('kernel-state-panel');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+export function row(panel: Locator, name: string): Locator {
+  return panel.locator(`[data-test-id="kernel-state-row"][data-name="${name}"]`);
+}
+
+/**
+ * Put `source` in cell `index` (adding a cell after the first) and run it.
+ */
+export async function run(
+  page: IJupyterLabPageFixture,
+  index: number,
+  source: string,
+  wait = true
+): Promise<void> {
+  if (index > 0) {
+    await page.notebook.addCell('code', source);
+  } else {
+    await page.notebook.setCell(0, 'code', source);
+  }
+  await page.notebook.runCell(index, { inplace: true, wait });
+}
+
+/**
+ * Expand a folded section of the panel (images, assistant view).
+ */
+export async function expand(section: Locator): Promise<void> {
+  const toggle = section.locator('.jp-KernelState-foldToggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') {
+    await toggle.click();
+  }
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
