@@ -4,7 +4,7 @@ import { createRoot, Root } from 'react-dom/client';
 
 import { KernelStatePanel, IKernelStatePanelProps } from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
-import { makeFilter, formatShape } from '../format';
+import { formatShape, identifierAt, makeFilter } from '../format';
 import { makeSnapshot, makeVariable } from './helpers';
 
 (globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
@@ -79,6 +79,26 @@ describe('VariableList', () => {
     expect(row.dataset.name).toBe(HOSTILE);
     expect(row.textContent).toContain(HOSTILE);
     expect(row.textContent).toContain(`'${HOSTILE}'`);
+  });
+
+  it('marks likely secrets with a lock that says why', () => {
+    render(
+      <VariableList
+        variables={[
+          makeVariable('api_key', { likely_secret: true, secret_reason: 'its name looks like a credential' }),
+          makeVariable('n')
+        ]}
+        sort="name"
+        selected={null}
+        trans={trans}
+      />
+    );
+    const badges = host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-secret"]');
+    expect(badges).toHaveLength(1);
+    expect(badges[0].title).toBe('its name looks like a credential');
+    expect(badges[0].closest('[data-test-id="kernel-state-row"]')?.getAttribute('data-name')).toBe(
+      'api_key'
+    );
   });
 
   it('marks new and modified rows with the execution count', () => {
@@ -215,5 +235,19 @@ describe('format', () => {
     expect(makeFilter('sal*23')(v)).toBe(false);
     expect(makeFilter('(')(v)).toBe(false);
     expect(makeFilter('a.b*')({ name: 'axb1', type: 'int' })).toBe(false);
+  });
+
+  it('finds the variable name of a selection or a cursor', () => {
+    const source = 'total = sales.units.sum()\nx1 = 2';
+    expect(identifierAt(source, 0, 5)).toBe('total');
+    expect(identifierAt(source, 0, 6)).toBe('total');
+    expect(identifierAt(source, 0, 9)).toBeNull();
+    expect(identifierAt(source, 10)).toBe('sales');
+    expect(identifierAt(source, 16)).toBe('sales');
+    expect(identifierAt(source, 8)).toBe('sales');
+    expect(identifierAt(source, 6)).toBeNull();
+    expect(identifierAt(source, source.length)).toBeNull();
+    expect(identifierAt('größe = 1', 2)).toBe('größe');
+    expect(identifierAt('1abc', 2)).toBeNull();
   });
 });

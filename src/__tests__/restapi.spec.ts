@@ -4,8 +4,12 @@ import {
   deleteAnnotation,
   getPrompt,
   getSnapshot,
+  getImage,
   getVariable,
+  imageUrl,
+  listImages,
   listKernels,
+  putAnnotation,
   retryAfterSeconds,
   SnapshotCache
 } from '../restapi';
@@ -126,5 +130,36 @@ describe('restapi', () => {
     expect(urlOf(prompt.requests[0])).toBe(
       `${BASE}/kernels/k1/prompt?budget=100&format=json`
     );
+  });
+
+  it('lists images since a cursor and fetches their bytes as a typed blob', async () => {
+    const list = scriptedSettings([{ status: 200, body: { images: [] } }]);
+    await listImages('k1', { since: 5, limit: 20 }, list.settings);
+    expect(urlOf(list.requests[0])).toBe(`${BASE}/kernels/k1/images?since=5&limit=20`);
+
+    const fetch = async (): Promise<Response> =>
+      new Response('<svg/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } });
+    const settings = ServerConnection.makeSettings({
+      baseUrl: 'http://localhost:8888/base/',
+      fetch: fetch as typeof window.fetch
+    });
+    const blob = await getImage('k1', 'abc', settings);
+    expect(blob.type).toBe('image/svg+xml');
+
+    expect(imageUrl('k1', 'ab/c', true, settings)).toBe(
+      `${BASE}/kernels/k1/images/ab%2Fc?download=1`
+    );
+    expect(imageUrl('k1', 'abc', false, settings)).toBe(`${BASE}/kernels/k1/images/abc`);
+  });
+
+  it('PUTs a note as JSON and surfaces the 400 message', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 400, body: { message: 'Unknown field: \'x\'' } }
+    ]);
+    const error = await putAnnotation('k1', 'df', { description: 'd' }, settings).catch(e => e);
+    expect(requests[0].method).toBe('PUT');
+    expect(JSON.parse(await requests[0].text())).toEqual({ description: 'd' });
+    expect(error).toBeInstanceOf(ServerConnection.ResponseError);
+    expect(error.message).toBe("Unknown field: 'x'");
   });
 });

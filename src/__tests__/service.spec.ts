@@ -269,4 +269,68 @@ describe('KernelStateService', () => {
     expect(requests[1].url).toContain('include=private');
     service.dispose();
   });
+
+  it('emits executed for user runs only, visible or not', async () => {
+    const { service, kernel } = setup([{ status: 200, body: makeSnapshot() }]);
+    const runs: string[] = [];
+    service.executed.connect((_, args) => runs.push(`${args.kernelId}:${args.msgId}`));
+    kernel.run('m1');
+    kernel.run('probe', true);
+    expect(runs).toEqual(['k1:m1']);
+    service.dispose();
+  });
+
+  it('stores a note with a PUT of the given body, then refreshes', async () => {
+    const note = {
+      name: 'sales',
+      description: 'raw export',
+      constraints: null,
+      hidden_from_prompt: true,
+      updated_at: '2026-01-01T00:00:00+00:00'
+    };
+    const { service, requests } = setup([
+      { status: 200, body: makeSnapshot(), headers: { ETag: '"1"' } },
+      { status: 200, body: note },
+      { status: 200, body: makeSnapshot(), headers: { ETag: '"2"' } },
+      { status: 204 },
+      { status: 200, body: makeSnapshot(), headers: { ETag: '"3"' } }
+    ]);
+    const changed: string[] = [];
+    service.annotationChanged.connect((_, name) => changed.push(name));
+    service.setVisible(true);
+    await sleep(20);
+    const update = { description: 'raw export', constraints: null, hidden_from_prompt: true };
+    expect(await service.annotate('sales', update)).toEqual(note);
+    expect(requests[1].method).toBe('PUT');
+    expect(requests[1].url).toContain('/kernels/k1/variables/sales/annotation');
+    expect(JSON.parse(await requests[1].text())).toEqual(update);
+    await sleep(20);
+    expect(requests[2].url).toContain('/kernels/k1/variables');
+    await service.clearAnnotation('sales');
+    expect(requests[3].method).toBe('DELETE');
+    expect(changed).toEqual(['sales', 'sales']);
+    service.dispose();
+  });
+
+  it('reads images, image bytes and the prompt of the followed kernel', async () => {
+    const { service, requests } = setup([
+      { status: 200, body: { images: [], next_since: 4, total: 0, more: 0, dropped: 0, rejected: 0 } },
+      { status: 200, body: { text: 'Kernel state', chars: 12 } }
+    ]);
+    expect((await service.images(3, 10)).next_since).toBe(4);
+    expect(requests[0].url).toMatch(/\/kernels\/k1\/images\?since=3&limit=10/);
+    expect((await service.prompt({ budget: 2000, history: 2 })).text).toBe('Kernel state');
+    expect(requests[1].url).toMatch(/\/kernels\/k1\/prompt\?budget=2000&history=2&format=json/);
+    await service.imageBlob('abc');
+    expect(requests[2].url).toMatch(/\/kernels\/k1\/images\/abc/);
+    service.dispose();
+  });
+
+  it('rejects requests when no kernel is followed', async () => {
+    const { service } = setup([{ status: 200, body: {} }], null as any);
+    await expect(service.prompt()).rejects.toThrow('No kernel');
+    await expect(service.images()).rejects.toThrow('No kernel');
+    await expect(service.annotate('x', {})).rejects.toThrow('No kernel');
+    service.dispose();
+  });
 });

@@ -1,32 +1,6 @@
-import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
-import { Locator } from '@playwright/test';
+import { expect, test } from '@jupyterlab/galata';
 
-const SIDEBAR = 'jp-kernel-state-sidebar';
-
-async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
-  await page.sidebar.openTab(SIDEBAR);
-  const panel = page.getByTestId('kernel-state-panel');
-  await expect(panel).toBeVisible();
-  return panel;
-}
-
-function row(panel: Locator, name: string): Locator {
-  return panel.locator(`[data-test-id="kernel-state-row"][data-name="${name}"]`);
-}
-
-async function run(
-  page: IJupyterLabPageFixture,
-  index: number,
-  source: string,
-  wait = true
-): Promise<void> {
-  if (index > 0) {
-    await page.notebook.addCell('code', source);
-  } else {
-    await page.notebook.setCell(0, 'code', source);
-  }
-  await page.notebook.runCell(index, { inplace: true, wait });
-}
+import { openPanel, row, run } from './helpers';
 
 test.describe('Kernel State sidebar', () => {
   test('shows the variables of the active notebook and what changed', async ({
