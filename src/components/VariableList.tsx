@@ -107,16 +107,23 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     }
     event.preventDefault();
     props.onSelect(variables[next].name);
-    const element = body.current;
-    if (element) {
-      const top = next * rowHeight;
-      if (top < element.scrollTop) {
-        element.scrollTop = top;
-      } else if (top + rowHeight > element.scrollTop + height) {
-        element.scrollTop = top + rowHeight - height;
-      }
-    }
   };
+
+  // Keep the selected row in view (keyboard, a selection made elsewhere, a resize).
+  React.useEffect(() => {
+    const element = body.current;
+    const index = selected === null ? -1 : variables.findIndex(v => v.name === selected);
+    if (!element || index < 0) {
+      return;
+    }
+    const view = element.clientHeight || height;
+    const top = index * rowHeight;
+    if (top < element.scrollTop) {
+      element.scrollTop = top;
+    } else if (top + rowHeight > element.scrollTop + view) {
+      element.scrollTop = top + rowHeight - view;
+    }
+  }, [selected, height]);
 
   const rows: JSX.Element[] = [];
   for (let i = first; i < last; i++) {

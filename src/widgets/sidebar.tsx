@@ -193,7 +193,11 @@ export class KernelStateSidebar extends ReactWidget {
           testId="kernel-state-assistant"
           className="jp-KernelState-assistantSection"
           title={trans.__('Assistant view')}
-          summary={prompt.result ? sizeText(prompt.result, trans) : undefined}
+          summary={
+            prompt.result && !this._assistantExpanded
+              ? sizeText(prompt.result, trans)
+              : undefined
+          }
           expanded={this._assistantExpanded}
           onToggle={() => (this.assistantExpanded = !this._assistantExpanded)}
           actions={

@@ -95,6 +95,16 @@ test.describe('Kernel State images', () => {
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (window as any).__svgPwned)).toBeUndefined();
     await page.keyboard.press('Escape');
+
+    // Control: the same markup put into the page as HTML does run, so the checks
+    // above would have caught it.
+    await page.evaluate(() => {
+      const frame = document.createElement('div');
+      frame.innerHTML =
+        '<svg xmlns="http://www.w3.org/2000/svg"><image href="x" onerror="window.__svgPwned = 3"/></svg>';
+      document.body.appendChild(frame);
+    });
+    await expect.poll(() => page.evaluate(() => (window as any).__svgPwned)).toBe(3);
   });
 
   test('makes no image requests while the section is folded', async ({ page }) => {
@@ -119,5 +129,36 @@ test.describe('Kernel State images', () => {
     await expand(strip);
     await expect(strip.getByTestId('kernel-state-image')).toHaveCount(1);
     expect(requests.length).toBeGreaterThan(0);
+  });
+});
+
+test.describe('Kernel State images across a restart', () => {
+  // galata's kernel mock answers POST .../restart with 201, which the JupyterLab client
+  // rejects; this test shuts its kernel down itself instead.
+  test.use({ kernels: null });
+
+  test('keeps the images and renews the assistant view', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('restart-images.ipynb');
+    const assistant = panel.getByTestId('kernel-state-assistant');
+    await expand(assistant);
+    await run(page, 0, `${PLOT}\nbefore_restart = 1`);
+    const thumbs = panel.getByTestId('kernel-state-image');
+    await expect(thumbs).toHaveCount(1);
+    const text = assistant.getByTestId('kernel-state-prompt-text');
+    await expect(text).toContainText('before_restart');
+
+    await page.evaluate(async () => {
+      const widget = (window as any).jupyterapp.shell.currentWidget;
+      await widget.sessionContext.session.kernel.restart();
+    });
+    await expect(text).not.toContainText('before_restart');
+    await run(page, 0, 'after_restart = 2');
+    await expect(text).toContainText('after_restart');
+    await expect(thumbs).toHaveCount(1);
+    await expect(thumbs.first()).toHaveAttribute('data-execution-count', '1');
+    await page.evaluate(async () => {
+      await (window as any).jupyterapp.shell.currentWidget.sessionContext.shutdown();
+    });
   });
 });
