@@ -174,6 +174,9 @@ class SequenceInspector(Inspector):
         mark = display.enter(v, depth, ctx)
         if mark is not None:
             return self.opener + mark + self.closer, True
+        fast = self.plain_preview(v, limit, ctx.max_items)
+        if fast is not None:
+            return fast
         ctx.seen.add(id(v))
         try:
             n = self.size(v)
@@ -185,6 +188,17 @@ class SequenceInspector(Inspector):
             )
         finally:
             ctx.seen.discard(id(v))
+
+    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS):
+        """The preview when the first items are plain scalars (no user code, no
+        per-element dispatch), else None."""
+        n = self.size(v)
+        if n == 0:
+            return None
+        reprs = display.plain_reprs(list(itertools.islice(self._iter(v), max_items)), limit)
+        if reprs is None:
+            return None
+        return display.plain_items_repr(self.opener, self.closer, reprs, n, limit, max_items)
 
     def fingerprint(self, v):
         return ("len", self.size(v), tuple(map(id, itertools.islice(self._iter(v), 4))))
@@ -209,6 +223,9 @@ class RangeInspector(SequenceInspector):
 
     def preview(self, v, limit, depth=0, ctx=None):
         return cut(repr(v), limit)
+
+    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS):
+        return None
 
     def size(self, v):
         return len(v)
@@ -240,12 +257,33 @@ class MappingInspector(Inspector):
         mark = display.enter(v, depth, ctx)
         if mark is not None:
             return opener + mark + closer, True
+        fast = self.plain_preview(v, limit, ctx.max_items, opener, closer)
+        if fast is not None:
+            return fast
         ctx.seen.add(id(v))
         try:
             n = self.size(v)
             return display.pairs_repr(opener, closer, self._items(v), n, limit, depth, ctx, preview_of)
         finally:
             ctx.seen.discard(id(v))
+
+    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS, opener=None, closer=None):
+        """The preview when the first keys and values are plain scalars, else None."""
+        if self.base is not dict:
+            return None
+        n = self.size(v)
+        if n == 0:
+            return None
+        if opener is None:
+            opener, closer = self._brackets(v)
+        pairs = list(itertools.islice(dict.items(v), max_items))
+        keys = display.plain_reprs([k for k, _ in pairs], limit)
+        if keys is None:
+            return None
+        values = display.plain_reprs([x for _, x in pairs], limit)
+        if values is None:
+            return None
+        return display.plain_items_repr(opener, closer, keys, n, limit, max_items, pair_reprs=values)
 
     def _brackets(self, v):
         if not self.prefix:
@@ -323,6 +361,9 @@ class SetInspector(Inspector):
         mark = display.enter(v, depth, ctx)
         if mark is not None:
             return opener + mark + closer, True
+        fast = self.plain_preview(v, limit, ctx.max_items)
+        if fast is not None:
+            return fast
         ctx.seen.add(id(v))
         try:
             n = self.size(v)
@@ -332,6 +373,18 @@ class SetInspector(Inspector):
             )
         finally:
             ctx.seen.discard(id(v))
+
+    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS):
+        """The preview when the first elements are plain scalars, else None."""
+        n = self.size(v)
+        if n == 0:
+            return None
+        reprs = display.plain_reprs(list(itertools.islice(self.base.__iter__(v), max_items)), limit)
+        if reprs is None:
+            return None
+        frozen = self.base is frozenset
+        opener, closer = ("frozenset({", "})") if frozen else ("{", "}")
+        return display.plain_items_repr(opener, closer, reprs, n, limit, max_items)
 
     def fingerprint(self, v):
         return ("len", self.size(v), None)

@@ -99,10 +99,57 @@ def items_repr(opener, closer, values, total, limit, depth, ctx, elem, empty=Non
         parts.append(text)
         used += len(text) + 2
         shown += 1
+    return _finish(opener, closer, parts, shown, total, limit, truncated, ctx.max_items)
+
+
+#: Element types whose ``repr`` is builtin C code of bounded size (checked with ``type()``).
+PLAIN_TYPES = frozenset((int, float, str, bool, type(None)))
+_PLAIN_INT = 1 << 64
+
+
+def plain_reprs(items, limit):
+    """``repr`` of each item when every one is a plain scalar (exact int/float/str/bool/
+    None) short enough never to need slicing; else None.  Runs no user code."""
+    if not PLAIN_TYPES.issuperset(map(type, items)):
+        return None
+    for x in items:
+        t = type(x)
+        if (t is str and len(x) > limit) or (t is int and not -_PLAIN_INT < x < _PLAIN_INT):
+            return None
+    return list(map(repr, items))
+
+
+def plain_items_repr(opener, closer, reprs, total, limit, max_items, empty=None, pair_reprs=None):
+    """What :func:`items_repr` (or :func:`pairs_repr` when ``pair_reprs`` holds the value
+    reprs) returns for plain elements whose ``repr`` is given, or None when some element
+    would be cut (the general path then does it).  Same room arithmetic, same text."""
+    if total == 0 and empty is not None:
+        return cut(empty, limit)
+    parts = []
+    used = len(opener) + len(closer)
+    for i, text in enumerate(reprs):
+        room = limit - used - 2
+        if room <= 2:
+            return None
+        if pair_reprs is not None:
+            if len(text) > max(8, room // 3):
+                return None
+            value = pair_reprs[i]
+            if len(value) > max(4, room - len(text) - 2):
+                return None
+            text = text + ": " + value
+        elif len(text) > room:
+            return None
+        parts.append(text)
+        used += len(text) + 2
+    return _finish(opener, closer, parts, len(parts), total, limit, False, max_items)
+
+
+def _finish(opener, closer, parts, shown, total, limit, truncated, max_items):
     more = None
     if total is not None and total > shown:
         more = total - shown
-    elif total is None and shown == ctx.max_items:
+    elif total is None and shown == max_items:
         more = -1
     body = ", ".join(parts)
     if more is not None:

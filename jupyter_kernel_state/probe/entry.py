@@ -60,7 +60,7 @@ def install(shell=MISSING):
         shell = find_shell()
     state = ProbeState(shell)
     if shell is not None and getattr(shell, "user_ns", None) is not None:
-        state.tracker = tracking.Tracker(shell, on_change=state.cache.discard)
+        state.tracker = tracking.Tracker(shell, on_change=state.cache.discard_many)
         if getattr(shell, "events", None) is not None:
             state.hook = tracking.register(shell, state.tracker)
     _state = state
@@ -252,7 +252,7 @@ def _snapshot(request, namespace=None):
     except ValueError as exc:
         return {"ok": False, "bad_request": True, "error": "Invalid snapshot request: {}".format(exc)}
     state = _state
-    names = state.visibility.names(ns, include, hidden)
+    names = state.visibility.names(ns, include, hidden, tracker)
     if matches is not None:
         # type() of a value runs no user code; the pattern is data, matched as a glob.
         names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
@@ -261,6 +261,8 @@ def _snapshot(request, namespace=None):
     page = order[offset : offset + limit]
     since = tracker.resolve_since(since) if tracker is not None else since
     cache = state.cache
+    entry = cache.entry
+    observe = tracker.observe if tracker is not None else None
     fragments = Fragments()
     append = fragments.append
     with guard.session(guard_ms, budget_ms) as session:
@@ -268,17 +270,24 @@ def _snapshot(request, namespace=None):
         for name in page:
             value = ns.get(name, MISSING)
             if value is not MISSING:
-                entries.append((name, value, cache.entry(name, value, preview, session)))
-    for (name, value, _), fragment in zip(entries, cache.fragments([e for _, _, e in entries])):
-        if tracker is None:
-            append(fragment + _UNCHANGED_TAIL)
-            continue
-        change, at, changes = tracker.change_of(name, value, since)
-        if change == "unchanged" and at is None:
-            append(fragment + _UNCHANGED_TAIL)
-        else:
-            append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
-                change, "null" if at is None else int(at), dumps(changes)))
+                entries.append((name, value, entry(name, value, preview, session, observe)))
+    done = cache.fragments([e for _, _, e in entries])
+    if tracker is None:
+        fragments.extend(fragment + _UNCHANGED_TAIL for fragment in done)
+    else:
+        change_of = tracker.change_of
+        tails = {}  # (change, changed_at) -> the fragment's end, when there are no changes
+        for (name, value, _), fragment in zip(entries, done):
+            change, at, changes = change_of(name, value, since)
+            if changes:
+                append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
+                    change, "null" if at is None else int(at), dumps(changes)))
+                continue
+            tail = tails.get((change, at))
+            if tail is None:
+                tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
+                    change, "null" if at is None else int(at))
+            append(fragment + tail)
     if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
     removed, removed_total = tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)

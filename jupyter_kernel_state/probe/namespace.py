@@ -141,9 +141,44 @@ class Visibility:
         self.cats = None
         self.kinds = None
         self.masks = {}
+        self.reuse = {}
 
-    def names(self, ns, include, hidden_ns):
-        """Visible names, in namespace order."""
+    def names(self, ns, include, hidden_ns, tracker=None):
+        """Visible names, in namespace order (a list the caller must not change).
+
+        With the change tracker of ``ns`` (``tracking.Tracker``), the list is reused —
+        not one name is looked at — while the tracker's shape version is unchanged and
+        either the namespace's size and last key are those of the last computation, or
+        that computation saw the namespace as the tracker's last scan did and the
+        namespace now looks as the tracker's latest scan saw it (IPython's own ``_iN``
+        names come and go with every cell and never bump the version).
+
+        Guarantee: names added or deleted outside user cells (silent executions, comm
+        handlers, threads) are seen at once whenever they change the namespace's size or
+        its last key — adding a name always moves the last key; deleting one always
+        changes the size unless a name was added too.  Anything else that can change the
+        list — a name rebound to a module, function or class (or back), a name IPython
+        hides — is seen after the next user cell at the latest, whose hook bumps the
+        version.  Until then such a name may be listed (or missing) by its old kind; its
+        summary is always of its current value.
+        """
+        if tracker is None:
+            return self._names(ns, include, hidden_ns)
+        key = include if type(include) is tuple else tuple(include)
+        now = (len(ns), _last_key(ns))
+        kept = self.reuse.get(key)
+        if kept is not None and kept[0] == tracker.shape_version:
+            _, scans, shape, clean, names = kept
+            if shape == now or (clean and scans <= tracker.scan_count and now == tracker.scan_shape):
+                return names
+        names = self._names(ns, include, hidden_ns)
+        if len(self.reuse) > 16:
+            self.reuse.clear()
+        clean = now == tracker.scan_shape
+        self.reuse[key] = (tracker.shape_version, tracker.scan_count, now, clean, names)
+        return names
+
+    def _names(self, ns, include, hidden_ns):
         keys, values = keys_values(ns)
         types = list(map(type, values))
         if keys != self.keys or not all(map(operator.is_, types, self.types)):
@@ -167,6 +202,13 @@ class Visibility:
         if hidden:
             names = [n for n in names if n not in hidden]
         return names
+
+
+def _last_key(ns):
+    try:
+        return next(reversed(ns)) if ns else None
+    except Exception:
+        return MISSING
 
 
 def visible(ns, include, hidden_ns):
@@ -220,7 +262,7 @@ class Sorter:
 
     def sort(self, names, how, ns, changed_at=None):
         if how == "name":
-            if names != self._names:
+            if names is not self._names and names != self._names:
                 natural_keys(names)
                 self._order = sorted(names, key=_natural_keys.__getitem__)
                 self._names = names

@@ -1,5 +1,7 @@
 """One Variable dict per value, each field filled independently under the time guard."""
 
+import collections
+import itertools
 import json
 import types
 import weakref
@@ -15,6 +17,12 @@ VARIABLE_KEYS = (
     "truncated", "error", "change", "changed_at", "changes", "description", "constraints",
     "hidden_from_prompt",
 )
+#: Keys the server always sets (from the user's annotations): a snapshot's variables
+#: leave them out of the probe's reply (``summarize`` and ``detail`` still have them).
+SERVER_KEYS = ("description", "constraints", "hidden_from_prompt")
+#: Exact builtin containers summarised without a time guard when their first items are
+#: plain scalars (nothing of the user's runs: base methods, builtin reprs).
+PLAIN_CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
 LLM_METHODS = ("_repr_llm_", "_ai_repr_")
 MAX_CACHE = 20_000
 _llm_by_type = {}
@@ -112,12 +120,19 @@ def _int_or_none(x):
 
 def build(name, v, limit, session=None):
     """The Variable dict of ``v``; never raises for a hostile value."""
-    insp = inspector_for(type(v))
+    t = type(v)
+    insp = inspector_for(t)
     out = base_fields(name, v, insp)
+    if t in PLAIN_CONTAINERS:
+        fast = insp.plain_preview(v, limit)
+        if fast is not None:  # no user code ran and none will: no guard, no timer
+            out["size"] = insp.size(v)
+            out["preview"], out["truncated"] = fast
+            return out
     errors = []
-    llm = llm_method(type(v))
+    llm = llm_method(t)
     step = ["len"]
-    if insp.safe and llm is None:
+    if llm is None and (insp.safe or insp.safe_for(v)):
         _fill(insp, v, out, errors, limit, step, None)
     else:
         session = session or guard.current()
@@ -138,6 +153,9 @@ def build(name, v, limit, session=None):
 
 
 CHANGE_KEYS = ("change", "changed_at", "changes")
+#: What a snapshot fragment holds: the summary without change fields (added per
+#: request) and without the fields the server fills.
+FRAGMENT_KEYS = tuple(k for k in VARIABLE_KEYS if k not in CHANGE_KEYS and k not in SERVER_KEYS)
 
 
 def _opaque(o):
@@ -146,21 +164,38 @@ def _opaque(o):
 
 _encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
 _SPLIT = '},{"name":'
+#: How every summary from ``build`` ends once encoded (change and server fields are
+#: still at their defaults there): cut off instead of copying each dict without them.
+_DEFAULT_TAIL = _encoder.encode({
+    "change": "unchanged", "changed_at": None, "changes": [], "description": None,
+    "constraints": None, "hidden_from_prompt": False,
+})[1:-1]
 
 
 def encode_fragments(summaries):
-    """JSON objects without change fields and closing brace, encoded in one call.
+    """JSON objects of ``FRAGMENT_KEYS`` without the closing brace, encoded in one call.
 
     Every object starts with "name", and a quote inside a JSON string is escaped, so
     ``},{"name":`` only ever occurs between two objects.
     """
-    fixed = [{k: s[k] for k in VARIABLE_KEYS if k not in CHANGE_KEYS} for s in summaries]
+    if not summaries:
+        return []
+    if all(tuple(s) == VARIABLE_KEYS for s in summaries):
+        try:
+            text = _encoder.encode(summaries)
+        except ValueError:  # NaN somewhere: one by one, sanitised, below
+            text = None
+        if text is not None:
+            parts = text[2:-2].split(_SPLIT)
+            tail = "," + _DEFAULT_TAIL
+            if len(parts) == len(summaries) and all(p.endswith(tail) for p in parts):
+                cut_at = -len(tail)
+                return ["{" + parts[0][:cut_at]] + ['{"name":' + p[:cut_at] for p in parts[1:]]
+    fixed = [{k: s[k] for k in FRAGMENT_KEYS} for s in summaries]
     try:
         text = _encoder.encode(fixed)
     except ValueError:  # NaN somewhere: encode one by one, sanitised
         return [_encoder.encode(_finite(f))[:-1] for f in fixed]
-    if not fixed:
-        return []
     parts = text[2:-2].split(_SPLIT)
     if len(parts) != len(fixed):  # pragma: no cover - impossible by construction
         return [_encoder.encode(f)[:-1] for f in fixed]
@@ -171,10 +206,21 @@ def _finite(d):
     return {k: (None if (type(v) is float and v != v) or v in (float("inf"), float("-inf")) else v) for k, v in d.items()}
 
 
+#: Small immutable values: the cache holds them, so "the same object" is exact and cheap.
+HELD_TYPES = frozenset((int, float, complex, bool, type(None)))
+HELD_TEXT = frozenset((str, bytes))
+MAX_HELD_TEXT = 4096
+_NOT_HELD = object()
+# entry slots
+_REF, _ID, _TYPE, _FP, _LIMIT, _SUMMARY, _FRAGMENT, _HELD = range(8)
+
+
 class SummaryCache:
     """name → summary, reused while (the object, its cheap fingerprint, preview size) are
-    unchanged.  The object is held weakly when its type allows; otherwise its id plus a
-    value-aware fingerprint (ints, strs … include their value) guards against id reuse."""
+    unchanged.  Small immutable values are held by the entry, so an identical object is
+    the same value and nothing else is checked.  Other objects are held weakly when their
+    type allows; otherwise their id plus a value-aware fingerprint (ints, strs … include
+    their value) guards against id reuse."""
 
     def __init__(self, max_entries=MAX_CACHE):
         self.max_entries = max_entries
@@ -183,43 +229,63 @@ class SummaryCache:
         self.misses = 0
 
     def get(self, name, v, limit, session):
-        return self.entry(name, v, limit, session)[5]
+        return self.entry(name, v, limit, session)[_SUMMARY]
 
     def fragments(self, entries):
         """Fill in the JSON fragments of ``entries`` (cached with them)."""
-        todo = [e for e in entries if e[6] is None]
+        todo = [e for e in entries if e[_FRAGMENT] is None]
         if todo:
-            for entry, fragment in zip(todo, encode_fragments([e[5] for e in todo])):
-                entry[6] = fragment
-        return [e[6] for e in entries]
+            for entry, fragment in zip(todo, encode_fragments([e[_SUMMARY] for e in todo])):
+                entry[_FRAGMENT] = fragment
+        return [e[_FRAGMENT] for e in entries]
 
-    def entry(self, name, v, limit, session):
-        insp = inspector_for(type(v))
-        try:
-            fp = insp.fingerprint(v)
-        except Exception:
-            fp = ("error",)
+    def entry(self, name, v, limit, session, observe=None):
+        """The cache entry of ``name`` bound to ``v``; ``observe(name, v, type, fp)``
+        receives the fingerprint of every value that needs one (the change tracker)."""
         entry = self.entries.get(name)
-        if entry is not None:
-            ref, ident, t, efp, elimit = entry[:5]
-            if ident == id(v) and t is type(v) and elimit == limit and efp == fp:
-                if ref is None or ref() is v:
-                    self.hits += 1
-                    return entry
+        if entry is not None and entry[_HELD] is v and entry[_LIMIT] == limit:
+            self.hits += 1
+            return entry
+        t = type(v)
+        if t in HELD_TYPES or (t in HELD_TEXT and len(v) <= MAX_HELD_TEXT):
+            fp = None
+            held = v
+        else:
+            held = _NOT_HELD
+            try:
+                fp = inspector_for(t).fingerprint(v)
+            except Exception:
+                fp = ("error",)
+            if observe is not None:
+                observe(name, v, t, fp)
+            if entry is not None:
+                ref, ident, et, efp, elimit = entry[:5]
+                if ident == id(v) and et is t and elimit == limit and efp == fp:
+                    if ref is None or ref() is v:
+                        self.hits += 1
+                        return entry
         self.misses += 1
         summary = build(name, v, limit, session)
-        try:
-            ref = weakref.ref(v)
-        except TypeError:
-            ref = None
+        ref = None
+        if held is _NOT_HELD:
+            try:
+                ref = weakref.ref(v)
+            except TypeError:
+                pass
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        entry = [ref, id(v), type(v), fp, limit, summary, None]
+        entry = [ref, id(v), t, fp, limit, summary, None, held]
         self.entries[name] = entry
         return entry
 
     def discard(self, name):
         self.entries.pop(name, None)
+
+    def discard_many(self, names):
+        """Forget ``names`` (the change tracker calls this with what changed)."""
+        entries = self.entries
+        if entries and names:
+            collections.deque(map(entries.pop, names, itertools.repeat(None)), maxlen=0)
 
     def prune(self, ns):
         """Drop entries for names that are gone."""

@@ -32,8 +32,17 @@ def short_floats(values):
     """Floats at 6 significant digits: a float32 preview shows 1.564, not 1.5639986991882324."""
     return [float("%.6g" % x) if type(x) is float else x for x in values]
 
+#: dtype kinds whose ``tolist()`` items are plain Python numbers (bool, int, float, complex).
+_PLAIN_DTYPE_KINDS = frozenset("biufc")
+
+
 class NdarrayInspector(Inspector):
     kind = "array"
+
+    def safe_for(self, v):
+        # An exact ndarray of numbers: numpy's own code on known attributes, O(first items).
+        np = sys.modules.get("numpy")
+        return np is not None and type(v) is np.ndarray and v.dtype.kind in _PLAIN_DTYPE_KINDS
 
     def size(self, v):
         return int(v.size)

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 
 from jupyter_kernel_state.probe import summarize
-from jupyter_kernel_state.probe.summary import VARIABLE_KEYS
+from jupyter_kernel_state.probe.summary import SERVER_KEYS, VARIABLE_KEYS
 
 _SCHEMA = json.loads(
     resources.files("jupyter_kernel_state").joinpath("schema/rest-v1.json").read_text()
@@ -19,10 +19,11 @@ _SCHEMA = json.loads(
 
 def _probe_defs() -> dict[str, Any]:
     """The REST schema's definitions, requiring only the fields the probe produces (the
-    server adds its own, e.g. secret masking, before serving)."""
+    server adds its own, e.g. secret masking, and always sets the annotation fields
+    ``SERVER_KEYS``, which a snapshot's variables leave out)."""
     defs = json.loads(json.dumps(_SCHEMA["$defs"]))
     variable = defs["Variable"]
-    variable["required"] = [k for k in variable["required"] if k in VARIABLE_KEYS]
+    variable["required"] = [k for k in variable["required"] if k in VARIABLE_KEYS and k not in SERVER_KEYS]
     return defs
 
 

@@ -1,0 +1,348 @@
+"""Change tracking and the snapshot caches on a stand-in shell: what a user cell, a
+silent execution and the hook's budget each make visible.  No wall-clock assertions:
+work is counted (calls, fingerprints) instead."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import types
+from typing import Any
+
+import pytest
+
+from jupyter_kernel_state.probe import builtin_types, display, entry, guard, namespace, summary, tracking
+from jupyter_kernel_state.probe.inspectors import inspector_for
+
+from . import hostile
+
+
+class Events:
+    def __init__(self) -> None:
+        self.callbacks: dict[str, list[Any]] = {"post_run_cell": []}
+
+    def register(self, event: str, callback: Any) -> None:
+        self.callbacks.setdefault(event, []).append(callback)
+
+    def unregister(self, event: str, callback: Any) -> None:
+        self.callbacks[event].remove(callback)
+
+
+class Shell:
+    """Just enough of IPython's shell: a namespace, hidden names, events, a counter."""
+
+    def __init__(self) -> None:
+        self.user_ns: dict[str, Any] = {"__name__": "__main__", "In": [], "Out": {}, "_": None, "_i": ""}
+        self.user_ns_hidden: dict[str, Any] = {k: v for k, v in self.user_ns.items()}
+        self.events = Events()
+        self.execution_count = 1
+
+    def run(self, code: str = "", **bind: Any) -> int:
+        """A user cell: bind names (``None`` deletes), record it as IPython does, fire
+        post_run_cell.  Returns its execution count."""
+        ec = self.execution_count
+        for name, value in bind.items():
+            if value is DELETE:
+                del self.user_ns[name]
+            else:
+                self.user_ns[name] = value
+        self.user_ns["_i"] = code
+        self.user_ns[f"_i{ec}"] = code  # IPython adds one such name per cell
+        self.execution_count += 1
+        result = types.SimpleNamespace(execution_count=ec)
+        for callback in list(self.events.callbacks["post_run_cell"]):
+            callback(result)
+        return ec
+
+
+DELETE = object()
+
+
+@pytest.fixture
+def shell():  # type: ignore[no-untyped-def]
+    sh = Shell()
+    entry.install(shell=sh)
+    yield sh
+    entry.install(shell=None)
+
+
+def snap(**request: Any) -> dict[str, Any]:
+    return entry.snapshot({"op": "snapshot", **request})
+
+
+def names_of(reply: dict[str, Any]) -> list[str]:
+    return [v["name"] for v in reply["variables"]]
+
+
+def by_name(reply: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {v["name"]: v for v in reply["variables"]}
+
+
+def tracker() -> tracking.Tracker:
+    return entry._state.tracker
+
+
+# --- which names are listed ----------------------------------------------------------
+
+
+def test_names_are_not_recomputed_when_a_cell_changes_one_value(shell, monkeypatch):  # type: ignore[no-untyped-def]
+    shell.run(**{f"v{i}": i for i in range(300)})
+    assert snap()["total"] == 300
+    calls = []
+    original = namespace.Visibility._names
+    monkeypatch.setattr(namespace.Visibility, "_names", lambda *a: calls.append(1) or original(*a))
+    ec = shell.run("v0 = -1", v0=-1)  # also adds IPython's _iN
+    reply = snap()
+    assert calls == [] and reply["total"] == 300
+    assert by_name(reply)["v0"]["preview"] == "-1" and by_name(reply)["v0"]["changed_at"] == ec
+    shell.run("v300 = 1", v300=1)  # a new name: listed
+    assert snap()["total"] == 301 and calls == [1]
+
+
+def test_a_name_added_by_a_silent_execution_is_listed_at_once(shell):  # type: ignore[no-untyped-def]
+    shell.run(a=1)
+    assert names_of(snap()) == ["a"]
+    shell.user_ns["silent"] = 2  # no hook: another client's silent execution
+    reply = snap()
+    assert names_of(reply) == ["a", "silent"] and reply["total"] == 2
+    assert by_name(reply)["silent"]["change"] == "new"
+    del shell.user_ns["silent"]  # deleted silently too: the size changed
+    assert names_of(snap()) == ["a"]
+
+
+def test_a_name_rebound_to_a_module_leaves_the_list_after_the_next_cell(shell):  # type: ignore[no-untyped-def]
+    shell.run(a=1, b=2)
+    assert names_of(snap()) == ["a", "b"]
+    shell.user_ns["b"] = math  # silently: same size, same last key
+    # Documented: until the next user cell the list may keep b; its summary is current.
+    stale = by_name(snap())
+    assert "b" not in stale or stale["b"]["kind"] == "module"
+    shell.run("pass")
+    assert names_of(snap()) == ["a"]
+    assert names_of(snap(include=["modules"])) == ["a", "b"]
+    shell.run(b=3)  # back to a variable
+    assert names_of(snap()) == ["a", "b"]
+
+
+def test_a_hidden_name_rebound_by_the_user_is_listed(shell):  # type: ignore[no-untyped-def]
+    shell.user_ns["open"] = shell.user_ns_hidden["open"] = print  # IPython hides its own
+    shell.run(x=1)
+    assert names_of(snap(include=["callables"])) == ["x"]
+    shell.run(open=5)
+    assert names_of(snap(include=["callables"])) == ["open", "x"]
+
+
+def test_deleting_a_name_in_a_cell_reports_it_removed(shell):  # type: ignore[no-untyped-def]
+    shell.run(keep=1, gone=[1, 2])
+    ec = shell.run(gone=DELETE)
+    reply = snap(since_ec=ec - 1)
+    assert names_of(reply) == ["keep"] and reply["removed"] == ["gone"]
+
+
+# --- what changed --------------------------------------------------------------------
+
+
+def test_in_place_changes_and_rebinding(shell):  # type: ignore[no-untyped-def]
+    items = [1, 2]
+    first = shell.run(items=items, x=1, text="abc", table={"a": 1})
+    items.append(3)
+    shell.user_ns["table"]["b"] = 2
+    second = shell.run("items.append(3)", x=1)  # x = 1 again: no change
+    v = by_name(snap(since_ec=first))
+    assert v["items"]["change"] == "modified" and v["items"]["changes"] == ["len 2 → 3"]
+    assert v["items"]["changed_at"] == second and v["items"]["preview"] == "[1, 2, 3]"
+    assert v["table"]["changes"] == ["len 1 → 2"]
+    assert v["x"]["change"] == "unchanged" and v["x"]["changed_at"] == first
+    third = shell.run(text=5, items=[0] * 5)
+    v = by_name(snap(since_ec=second))
+    assert v["text"]["changes"] == ["type str → int"] and v["text"]["changed_at"] == third
+    assert v["items"]["changes"] == ["len 3 → 5"]
+
+
+def test_same_length_change_is_seen_within_the_budget(shell):  # type: ignore[no-untyped-def]
+    shell.run(a=[1, 2, 3])
+    shell.user_ns["a"][0] = 9
+    ec = shell.run("a[0] = 9")
+    v = by_name(snap(since_ec=ec - 1))["a"]
+    assert v["change"] == "modified" and v["changed_at"] == ec and v["preview"] == "[9, 2, 3]"
+
+
+def test_hook_work_is_bounded_and_every_value_is_fingerprinted_in_turn(shell):  # type: ignore[no-untyped-def]
+    n = tracking.DEEP_BUDGET * 3 + 7
+    lists = {f"l{i:04d}": [i, i] for i in range(n)}
+    shell.run(**lists)
+    t = tracker()
+    assert t.deep_checks <= tracking.DEEP_BUDGET
+    checked = set()
+    for _ in range(4):
+        shell.run("pass")
+        assert t.deep_checks <= tracking.DEEP_BUDGET
+        checked.update(name for name, ec in t.verified.items() if ec == shell.execution_count - 1)
+    assert checked == set(lists)  # every one within ceil(n / budget) cells
+    # An append is seen by the hook itself, at its cell, whatever the budget.
+    name = f"l{n - 1:04d}"
+    shell.user_ns[name].append(1)
+    ec = shell.run("append")
+    v = by_name(snap(since_ec=ec - 1, limit=10_000))[name]
+    assert v["changes"] == ["len 2 → 3"] and v["changed_at"] == ec
+
+
+def test_a_same_length_change_beyond_the_budget_is_seen_by_the_snapshot(shell, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(tracking, "DEEP_BUDGET", 4)
+    shell.run(**{f"l{i:02d}": [i, i] for i in range(20)})  # baselines: l00 … l03
+    shell.run("pass")  # this turn: l00 … l03 again
+    shell.user_ns["l00"][0] = -1
+    ec = shell.run("l00[0] = -1")  # this turn: l04 … l07, not l00
+    assert tracker().verified["l00"] == ec - 1
+    v = by_name(snap(since_ec=ec - 1))["l00"]
+    assert v["change"] == "modified" and v["changed_at"] == ec and v["preview"] == "[-1, 0]"
+    assert by_name(snap(since_ec=ec))["l00"]["change"] == "unchanged"
+
+
+def test_a_change_after_the_last_cell_is_left_to_the_next_cell(shell):  # type: ignore[no-untyped-def]
+    shell.run(a=[1, 2])
+    ec = shell.run("pass")
+    shell.user_ns["a"][0] = 5  # e.g. a widget callback, outside any cell
+    v = by_name(snap(since_ec=ec - 1))["a"]
+    assert v["preview"] == "[5, 2]" and v["change"] == "unchanged"
+    later = shell.run("pass")
+    assert by_name(snap(since_ec=ec))["a"]["changed_at"] == later
+
+
+def test_rebinding_thousands_of_names_records_each(shell):  # type: ignore[no-untyped-def]
+    shell.run(**{f"v{i}": i for i in range(3000)}, s="x", lst=[1])
+    ec = shell.run(**{f"v{i}": i + 1 for i in range(3000)})
+    shell.run(v5=6)  # equal value again: no change
+    v = by_name(snap(since_ec=ec - 1, limit=10_000))
+    assert all(v[f"v{i}"]["changed_at"] == ec for i in range(3000))
+    assert v["s"]["change"] == "unchanged" and v["lst"]["change"] == "unchanged"
+
+
+class Spy:
+    """Counts every call of the special methods the hook could be tempted to use."""
+
+    calls = 0
+    __hash__ = object.__hash__
+
+    def __len__(self) -> int:
+        Spy.calls += 1
+        return 1
+
+    def __eq__(self, other: object) -> bool:
+        Spy.calls += 1
+        return False
+
+    def __repr__(self) -> str:
+        Spy.calls += 1
+        return "Spy()"
+
+
+class SpyList(list):  # a subclass: its own __len__/__eq__ may be anything
+    def __len__(self) -> int:
+        Spy.calls += 1
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        Spy.calls += 1
+        return False
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_hook_runs_no_user_code(shell):  # type: ignore[no-untyped-def]
+    Spy.calls = 0
+    spy, spy_list = Spy(), SpyList([1])
+    shell.run(a=1, b=spy, c=spy_list, d=[1])
+    shell.run(a=Spy(), b=spy, c=SpyList([2]), d=Spy())  # rebound, across types
+    spy_list.append(3)
+    shell.run(a=1, b=Spy(), d=[1, 2])
+    shell.run("pass")
+    assert Spy.calls == 0
+
+
+# --- summaries -----------------------------------------------------------------------
+
+
+def test_snapshot_variables_leave_the_server_fields_out(shell):  # type: ignore[no-untyped-def]
+    shell.run(x=1)
+    v = snap()["variables"][0]
+    assert not set(summary.SERVER_KEYS) & set(v)
+    assert set(summary.SERVER_KEYS) <= set(entry.summarize("x", 1))
+
+
+def test_small_values_are_not_fingerprinted_again(shell, monkeypatch):  # type: ignore[no-untyped-def]
+    shell.run(**{f"v{i}": i for i in range(50)}, s="text")
+    snap()
+    calls = []
+    for t in (int, str):
+        insp = inspector_for(t)
+        monkeypatch.setattr(insp, "fingerprint", lambda v, calls=calls: calls.append(v))
+    snap()
+    shell.run(v0=-1)
+    reply = snap()
+    assert calls == [] and by_name(reply)["v0"]["preview"] == "-1"
+
+
+def test_plain_containers_are_summarised_without_the_guard(monkeypatch):  # type: ignore[no-untyped-def]
+    runs = []
+    original = guard.GuardSession.run
+    monkeypatch.setattr(guard.GuardSession, "run", lambda self, fn, *a: runs.append(1) or original(self, fn, *a))
+    ns = {"a": [1, 2.5, "x", None, True], "t": (1,), "d": {"k": 1}, "s": {3}, "f": frozenset({4})}
+    reply = entry.snapshot({"op": "snapshot"}, namespace=ns)
+    assert runs == []
+    assert [v["preview"] for v in reply["variables"]] == ["[1, 2.5, 'x', None, True]", "{'k': 1}", "frozenset({4})", "{3}", "(1,)"]
+    entry.snapshot({"op": "snapshot"}, namespace={"b": [hostile.CountingRepr()]})
+    assert runs == [1]  # user code inside: guarded
+
+
+def test_plain_fast_path_matches_the_general_path():  # type: ignore[no-untyped-def]
+    rng = random.Random(7)
+
+    def scalar() -> Any:
+        return rng.choice([
+            rng.randint(-10**6, 10**6), rng.random() * 10**rng.randint(-5, 20), None, True, False,
+            "".join(rng.choice("ab'\"\\\n é") for _ in range(rng.randint(0, 60))), math.inf, -0.0,
+            2**63, -(2**70),
+        ])
+
+    for _ in range(3000):
+        k = rng.choice([1, 2, 3, 5, 19, 20, 21, 40])
+        limit = rng.choice([10, 15, 20, 40, 80, 200])
+        items = [scalar() for _ in range(k)]
+        cases = [items, tuple(items)]
+        try:
+            cases.append(set(items))
+            cases.append(dict(zip(items, reversed(items))))
+        except TypeError:
+            pass
+        for value in cases:
+            insp = inspector_for(type(value))
+            fast = insp.plain_preview(value, limit)
+            if fast is None:
+                continue
+            assert fast == _general_preview(insp, value, limit), (value, limit)
+            assert len(fast[0]) <= limit
+
+
+def _general_preview(insp: Any, value: Any, limit: int) -> tuple[str, bool]:
+    """The element-by-element path, with the fast path switched off."""
+    saved = builtin_types.SequenceInspector.plain_preview, builtin_types.MappingInspector.plain_preview, builtin_types.SetInspector.plain_preview
+    try:
+        for cls in (builtin_types.SequenceInspector, builtin_types.MappingInspector, builtin_types.SetInspector):
+            cls.plain_preview = lambda self, *a, **k: None  # type: ignore[method-assign]
+        return insp.preview(value, limit, 0, display.Ctx())
+    finally:
+        (builtin_types.SequenceInspector.plain_preview, builtin_types.MappingInspector.plain_preview,
+         builtin_types.SetInspector.plain_preview) = saved
+
+
+def test_turn_wraps_around():  # type: ignore[no-untyped-def]
+    names = [f"n{i}" for i in range(10)]
+    seen = []
+    start = 0
+    for _ in range(5):
+        chunk, start = tracking._turn(names, start, 4)
+        assert len(chunk) == 4
+        seen.extend(chunk)
+    assert set(seen) == set(names) and seen[:12] == list(itertools.islice(itertools.cycle(names), 12))
