@@ -201,7 +201,8 @@ class SequenceInspector(Inspector):
         return display.plain_items_repr(self.opener, self.closer, reprs, n, limit, max_items)
 
     def fingerprint(self, v):
-        return ("len", self.size(v), tuple(map(id, itertools.islice(self._iter(v), 4))))
+        base = self.base
+        return ("len", base.__len__(v), tuple(map(id, itertools.islice(base.__iter__(v), 4))))
 
     def children(self, v):
         pairs = enumerate(self._iter(v))
@@ -283,7 +284,9 @@ class MappingInspector(Inspector):
         values = display.plain_reprs([x for _, x in pairs], limit)
         if values is None:
             return None
-        return display.plain_items_repr(opener, closer, keys, n, limit, max_items, pair_reprs=values)
+        return display.plain_items_repr(
+            opener, closer, keys, n, limit, max_items, pair_reprs=values
+        )
 
     def _brackets(self, v):
         if not self.prefix:

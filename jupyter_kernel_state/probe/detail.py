@@ -62,7 +62,7 @@ def resolve_path(value, path, session):
 
 def build(name, value, max_chars, preview_chars, session):
     """VariableDetail of ``value`` (a dict; the caller sets change fields)."""
-    out = summary.build(name, value, preview_chars, session)
+    out = summary.complete(summary.build(name, value, preview_chars, session))
     errors = [out["error"]] if out["error"] else []
     for key in DETAIL_KEYS:
         out[key] = None

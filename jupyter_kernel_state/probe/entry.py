@@ -261,7 +261,7 @@ def _snapshot(request, namespace=None):
     page = order[offset : offset + limit]
     since = tracker.resolve_since(since) if tracker is not None else since
     cache = state.cache
-    entry = cache.entry
+    entry, cached = cache.entry, cache.entries.get
     observe = tracker.observe if tracker is not None else None
     fragments = Fragments()
     append = fragments.append
@@ -269,25 +269,36 @@ def _snapshot(request, namespace=None):
         entries = []
         for name in page:
             value = ns.get(name, MISSING)
-            if value is not MISSING:
-                entries.append((name, value, entry(name, value, preview, session, observe)))
+            if value is MISSING:
+                continue
+            e = cached(name)
+            if e is None or e[7] is not value or e[4] != preview:  # else: a held value, the same
+                # (entry slots: see summary.SummaryCache)
+                e = entry(name, value, preview, session, observe)
+            entries.append((name, value, e))
     done = cache.fragments([e for _, _, e in entries])
     if tracker is None:
         fragments.extend(fragment + _UNCHANGED_TAIL for fragment in done)
     else:
-        change_of = tracker.change_of
         tails = {}  # (change, changed_at) -> the fragment's end, when there are no changes
-        for (name, value, _), fragment in zip(entries, done):
-            change, at, changes = change_of(name, value, since)
+        rows = tracker.change_of_many([(name, value) for name, value, _ in entries], since)
+        for (_, _, e), fragment, (change, at, changes) in zip(entries, done, rows):
             if changes:
                 append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
                     change, "null" if at is None else int(at), dumps(changes)))
                 continue
-            tail = tails.get((change, at))
+            key = (change, at)
+            full = e[8]  # the whole object as last sent, with its change fields
+            if full is not None and full[0] == key:
+                append(full[1])
+                continue
+            tail = tails.get(key)
             if tail is None:
-                tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
+                tail = tails[key] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
                     change, "null" if at is None else int(at))
-            append(fragment + tail)
+            text = fragment + tail
+            e[8] = (key, text)
+            append(text)
     if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
     removed, removed_total = tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
@@ -353,7 +364,8 @@ def _lookup(ns, name):
 def summarize(name, value, *, description=None, constraints=None, preview_chars=DEFAULT_PREVIEW, time_guard_ms=DEFAULT_GUARD_MS):
     """The Variable dict of one value (change "unchanged"), with user metadata."""
     with guard.session(time_guard_ms, max(time_guard_ms * 4, DEFAULT_BUDGET_MS)) as session:
-        out = dict(summary.build(str(name), value, max(10, int(preview_chars)), session))
+        limit = max(10, int(preview_chars))
+        out = summary.complete(summary.build(str(name), value, limit, session))
     out["description"] = description
     out["constraints"] = constraints
     return out

@@ -121,7 +121,7 @@ def keys_values(ns):
     """``(keys, values)`` of the namespace with non-str keys dropped (C-level copies)."""
     keys = list(ns)
     values = list(ns.values())
-    if len(keys) != len(values) or set(map(type, keys)) - {str}:
+    if len(keys) != len(values) or list(map(type, keys)).count(str) != len(keys):
         pairs = [(k, v) for k, v in list(ns.items()) if type(k) is str]
         keys = [k for k, _ in pairs]
         values = [v for _, v in pairs]
@@ -165,12 +165,14 @@ class Visibility:
         if tracker is None:
             return self._names(ns, include, hidden_ns)
         key = include if type(include) is tuple else tuple(include)
-        now = (len(ns), _last_key(ns))
+        now = (len(ns), last_key(ns))
         kept = self.reuse.get(key)
         if kept is not None and kept[0] == tracker.shape_version:
             _, scans, shape, clean, names = kept
-            if shape == now or (clean and scans <= tracker.scan_count and now == tracker.scan_shape):
-                return names
+            if shape == now:
+                return names  # nothing moved since
+            if clean and scans <= tracker.scan_count and now == tracker.scan_shape:
+                return names  # computed as of a scan; later scans saw no change that counts
         names = self._names(ns, include, hidden_ns)
         if len(self.reuse) > 16:
             self.reuse.clear()
@@ -204,11 +206,14 @@ class Visibility:
         return names
 
 
-def _last_key(ns):
+def last_key(ns):
+    """The namespace's last key when it is an exact str (else an object equal to nothing
+    else, so that nothing is reused)."""
     try:
-        return next(reversed(ns)) if ns else None
+        key = next(reversed(ns)) if ns else None
     except Exception:
-        return MISSING
+        return object()
+    return key if key is None or type(key) is str else object()
 
 
 def visible(ns, include, hidden_ns):

@@ -72,14 +72,34 @@ def fallback_text(v, limit):
     return cut(object.__repr__(v), limit)[0]
 
 
+#: type → (type name, qualname) for builtin types (whose names cannot be reassigned).
+_BUILTIN_NAMES = {
+    t: (t.__name__, t.__qualname__)
+    for t in (
+        int, float, complex, bool, type(None), str, bytes, bytearray, list, tuple, dict, set,
+        frozenset, range,
+    )
+}
+
+
 def base_fields(name, v, insp):
+    """The snapshot fields (``FRAGMENT_KEYS``) at their defaults."""
     t = type(v)
+    names = _BUILTIN_NAMES.get(t)
+    type_text, qual = names if names is not None else (type_name(t), qualname(t))
     return {
-        "name": name, "type": type_name(t), "qualname": qualname(t), "kind": insp.kind,
+        "name": name, "type": type_text, "qualname": qual, "kind": insp.kind,
         "size": None, "shape": None, "dtype": None, "nbytes": None, "preview": "",
-        "truncated": False, "error": None, "change": "unchanged", "changed_at": None,
-        "changes": [], "description": None, "constraints": None, "hidden_from_prompt": False,
+        "truncated": False, "error": None,
     }
+
+
+def complete(out):
+    """``out`` with the Variable fields a snapshot leaves to the request (change) and to
+    the server (annotations) at their defaults: the full ``VARIABLE_KEYS``."""
+    out["change"], out["changed_at"], out["changes"] = "unchanged", None, []
+    out["description"], out["constraints"], out["hidden_from_prompt"] = None, None, False
+    return out
 
 
 def _fill(insp, v, out, errors, limit, step, llm):
@@ -119,10 +139,17 @@ def _int_or_none(x):
 
 
 def build(name, v, limit, session=None):
-    """The Variable dict of ``v``; never raises for a hostile value."""
+    """The snapshot fields (``FRAGMENT_KEYS``) of ``v``; never raises for a hostile value.
+    ``complete`` adds the rest of the Variable fields."""
     t = type(v)
     insp = inspector_for(t)
     out = base_fields(name, v, insp)
+    scalar = _SCALAR_PREVIEW.get(t)
+    if scalar is not None:  # exact builtin scalars and text: builtin code only
+        if t is str:
+            out["size"] = len(v)
+        out["preview"], out["truncated"] = scalar(v, limit)
+        return out
     if t in PLAIN_CONTAINERS:
         fast = insp.plain_preview(v, limit)
         if fast is not None:  # no user code ran and none will: no guard, no timer
@@ -152,6 +179,20 @@ def build(name, v, limit, session=None):
     return out
 
 
+def _repr_cut(v, limit):
+    return cut(repr(v), limit)
+
+
+def _none_cut(v, limit):
+    return cut("None", limit)
+
+
+#: What the inspectors of these exact types would produce, without the dispatch.
+_SCALAR_PREVIEW = {
+    int: display.int_repr, bool: _repr_cut, float: _repr_cut, complex: _repr_cut,
+    type(None): _none_cut, str: display.text_repr,
+}
+
 CHANGE_KEYS = ("change", "changed_at", "changes")
 #: What a snapshot fragment holds: the summary without change fields (added per
 #: request) and without the fields the server fills.
@@ -164,12 +205,6 @@ def _opaque(o):
 
 _encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
 _SPLIT = '},{"name":'
-#: How every summary from ``build`` ends once encoded (change and server fields are
-#: still at their defaults there): cut off instead of copying each dict without them.
-_DEFAULT_TAIL = _encoder.encode({
-    "change": "unchanged", "changed_at": None, "changes": [], "description": None,
-    "constraints": None, "hidden_from_prompt": False,
-})[1:-1]
 
 
 def encode_fragments(summaries):
@@ -180,18 +215,9 @@ def encode_fragments(summaries):
     """
     if not summaries:
         return []
-    if all(tuple(s) == VARIABLE_KEYS for s in summaries):
-        try:
-            text = _encoder.encode(summaries)
-        except ValueError:  # NaN somewhere: one by one, sanitised, below
-            text = None
-        if text is not None:
-            parts = text[2:-2].split(_SPLIT)
-            tail = "," + _DEFAULT_TAIL
-            if len(parts) == len(summaries) and all(p.endswith(tail) for p in parts):
-                cut_at = -len(tail)
-                return ["{" + parts[0][:cut_at]] + ['{"name":' + p[:cut_at] for p in parts[1:]]
-    fixed = [{k: s[k] for k in FRAGMENT_KEYS} for s in summaries]
+    fixed = summaries
+    if not all(tuple(s) == FRAGMENT_KEYS for s in summaries):
+        fixed = [{k: s[k] for k in FRAGMENT_KEYS} for s in summaries]
     try:
         text = _encoder.encode(fixed)
     except ValueError:  # NaN somewhere: encode one by one, sanitised
@@ -211,8 +237,13 @@ HELD_TYPES = frozenset((int, float, complex, bool, type(None)))
 HELD_TEXT = frozenset((str, bytes))
 MAX_HELD_TEXT = 4096
 _NOT_HELD = object()
+#: Types whose instances cannot be weakly referenced (list, dict, tuple …), learnt once.
+_NO_WEAKREF = {}
 # entry slots
-_REF, _ID, _TYPE, _FP, _LIMIT, _SUMMARY, _FRAGMENT, _HELD = range(8)
+# entry slots: weak reference, id, type, fingerprint, preview limit, summary, its JSON
+# fragment, the value itself when held, the full JSON object as last sent (with its
+# change fields, keyed by them)
+_REF, _ID, _TYPE, _FP, _LIMIT, _SUMMARY, _FRAGMENT, _HELD, _SENT = range(9)
 
 
 class SummaryCache:
@@ -267,14 +298,15 @@ class SummaryCache:
         self.misses += 1
         summary = build(name, v, limit, session)
         ref = None
-        if held is _NOT_HELD:
+        if held is _NOT_HELD and _NO_WEAKREF.get(t) is None:
             try:
                 ref = weakref.ref(v)
             except TypeError:
-                pass
+                if len(_NO_WEAKREF) < 4096:
+                    _NO_WEAKREF[t] = True
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        entry = [ref, id(v), t, fp, limit, summary, None, held]
+        entry = [ref, id(v), t, fp, limit, summary, None, held, None]
         self.entries[name] = entry
         return entry
 

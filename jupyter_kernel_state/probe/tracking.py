@@ -42,6 +42,7 @@ from .namespace import (
     INTERNAL_NAME,
     hidden_names,
     keys_values,
+    last_key,
     name_categories,
     name_category,
     natural_keys,
@@ -74,7 +75,8 @@ def _held_flags(values, types):
     if any(text) and max(map(len, itertools.compress(values, text))) > MAX_HELD_TEXT:
         positions = itertools.compress(range(len(types)), text)
         sizes = map(len, itertools.compress(values, text))
-        for i in itertools.compress(positions, map(operator.gt, sizes, itertools.repeat(MAX_HELD_TEXT))):
+        too_long = map(operator.gt, sizes, itertools.repeat(MAX_HELD_TEXT))
+        for i in itertools.compress(positions, too_long):
             flags[i] = False  # long text is not held
     return flags
 
@@ -156,7 +158,7 @@ class Tracker:
             if n > n_prev:
                 added = keys[n_prev:]
                 natural_keys(added)  # sort keys for new names, ahead of snapshots
-                showable = list(map(operator.ne, name_categories(added), itertools.repeat(INTERNAL_NAME)))
+                showable = _showable(added)
                 bump = bump or any(showable)
                 tracked.extend(showable)
                 if hidden and n_prev and hidden == self.hidden:
@@ -167,12 +169,14 @@ class Tracker:
         else:
             bump = self._collect_removed(keys, ec) or bump
             # every name whose id differs from its record (untracked names always do)
-            todo = list(itertools.compress(range(n), map(operator.ne, ids, map(self.rid.get, keys))))
+            moved = map(operator.ne, ids, map(self.rid.get, keys))
+            todo = list(itertools.compress(range(n), moved))
             natural_keys(keys)
-            tracked = self.tracked = list(map(operator.ne, name_categories(keys), itertools.repeat(INTERNAL_NAME)))
+            tracked = self.tracked = _showable(keys)
             _untrack(tracked, hidden, keys, 0)
             if not bump:  # a name that can be shown appeared
-                bump = any(keys[i] not in self.rid for i in itertools.compress(todo, map(tracked.__getitem__, todo)))
+                shown = itertools.compress(todo, map(tracked.__getitem__, todo))
+                bump = any(keys[i] not in self.rid for i in shown)
         # rebound names, minus IPython's own and the hidden ones
         keep = list(map(tracked.__getitem__, todo))
         if not all(keep):
@@ -180,18 +184,20 @@ class Tracker:
         names = list(map(keys.__getitem__, todo))
         if names:
             todo_values = list(map(values.__getitem__, todo))
-            bump = self._record(names, todo_values, list(map(ids.__getitem__, todo)), ec, budget) or bump
+            todo_ids = list(map(ids.__getitem__, todo))
+            bump = self._record(names, todo_values, todo_ids, ec, budget) or bump
         # the same objects (ids unchanged): a new len, or another type under a reused id
         # (rebound names were just recorded with their new len and type)
         grown, retyped = self._check_lens(ns)
         if retyped:
-            bump = self._record(retyped, [ns[n] for n in retyped], [id(ns[n]) for n in retyped], ec, budget) or bump
+            others = [ns[n] for n in retyped]
+            bump = self._record(retyped, others, list(map(id, others)), ec, budget) or bump
         if grown:
             self._grown(ns, grown, ec, budget)
         self._turns(ns, ec, budget)
         self.keys, self.ids, self.hidden = keys, ids, hidden
         self.scan_count += 1
-        self.scan_shape = (len(ns), _last_key(ns))
+        self.scan_shape = (len(ns), last_key(ns))
         if bump:
             self.shape_version += 1
         if ec is not None:
@@ -219,9 +225,10 @@ class Tracker:
         else:
             is_new = list(map(operator.is_, old_types, itertools.repeat(None)))
             new_names = list(itertools.compress(names, is_new))
-            retyped = [i for i in itertools.compress(everyone, map(operator.not_, same_type)) if not is_new[i]]
-            kept = list(map(operator.not_, same_type))
-            self.rtype.update(zip(itertools.compress(names, kept), itertools.compress(types, kept)))
+            other_type = list(map(operator.not_, same_type))
+            retyped = [i for i in itertools.compress(everyone, other_type) if not is_new[i]]
+            retyped_names = itertools.compress(names, other_type)
+            self.rtype.update(zip(retyped_names, itertools.compress(types, other_type)))
         held = _held_flags(values, types)
         # an equal small value bound again is no change (both exact builtin scalars)
         mask = held if not retyped and not new_names else list(map(operator.and_, same_type, held))
@@ -237,20 +244,21 @@ class Tracker:
         else:
             changed = [False] * m if new_names else [True] * m
             if new_names:
-                _consume(map(changed.__setitem__, itertools.compress(everyone, same_type), itertools.repeat(True)))
-                _consume(map(changed.__setitem__, retyped, itertools.repeat(True)))
+                known = itertools.chain(itertools.compress(everyone, same_type), retyped)
+                _consume(map(changed.__setitem__, known, itertools.repeat(True)))
             _consume(map(changed.__setitem__, unchanged, itertools.repeat(False)))
             changed_names = list(itertools.compress(names, changed))
         # descriptions: the type, or the len of containers (old len read before updating)
         descriptions = {}
         for i in retyped:
-            descriptions[names[i]] = ("type {} → {}".format(type_name(old_types[i]), type_name(types[i])),)
+            text = "type {} → {}".format(type_name(old_types[i]), type_name(types[i]))
+            descriptions[names[i]] = (text,)
         lens = self.lens
         if lens:
             sized = map(_LEN_DESCRIBED.__contains__, types)
             if retyped or changed is not None:
-                changed_same = same_type if changed is None else map(operator.and_, changed, same_type)
-                sized = map(operator.and_, changed_same, sized)
+                same = same_type if changed is None else map(operator.and_, changed, same_type)
+                sized = map(operator.and_, same, sized)
             sized = list(sized)
             if any(sized):
                 before = list(map(lens.get, itertools.compress(names, sized)))
@@ -278,7 +286,8 @@ class Tracker:
             before = len(was_held)
             newly = ()
             if not all(same_type) or len(held_names) > before:
-                newly = list(itertools.compress(held_names, map(operator.not_, map(was_held.__contains__, held_names))))
+                absent = map(operator.not_, map(was_held.__contains__, held_names))
+                newly = list(itertools.compress(held_names, absent))
             was_held.update(zip(held_names, itertools.compress(values, held)))
             if not newly and len(was_held) != before:  # a long text became short
                 newly = [n for n in held_names if n in self.lens or n in self.objs]
@@ -301,7 +310,9 @@ class Tracker:
 
     def _record_others(self, names, values, types, old_types, others, ec, budget, descriptions):
         """Non-held values: len facts for LEN_TYPES, deep fingerprints within the budget."""
-        lens, ltypes, objs, fps, verified = self.lens, self.ltypes, self.objs, self.fps, self.verified
+        lens, ltypes, objs, fps, verified = (
+            self.lens, self.ltypes, self.objs, self.fps, self.verified
+        )
         names_o = list(map(names.__getitem__, others))
         if self.held:
             _consume(map(self.held.pop, names_o, itertools.repeat(None)))
@@ -373,7 +384,8 @@ class Tracker:
 
     def _grown(self, ns, grown, ec, budget):
         """The same containers with a new len: a change at this cell."""
-        lens, fps, verified, chg, at, ltypes = self.lens, self.fps, self.verified, self.chg, self.at, self.ltypes
+        lens, fps, verified, ltypes = self.lens, self.fps, self.verified, self.ltypes
+        chg, at = self.chg, self.at
         for name, before, after in grown:
             lens[name] = after
             at[name] = ec
@@ -399,7 +411,10 @@ class Tracker:
         if budget[0] > 0 and self.lens:
             names, self.turn_lens = _turn(list(self.lens), self.turn_lens, budget[0])
             ltypes = self.ltypes
-            names = [n for n in names if ltypes[n] not in HELD_TEXT and (ec is None or verified.get(n) != ec)]
+            names = [
+                n for n in names
+                if ltypes[n] not in HELD_TEXT and (ec is None or verified.get(n) != ec)
+            ]
             self._deep(ns, names, ec, budget)
 
     def _deep(self, ns, names, ec, budget):
@@ -453,9 +468,11 @@ class Tracker:
     def observe(self, name, value, t, fp):
         """A snapshot fingerprinted ``value`` (still bound to ``name``): a deep change the
         hook has not fingerprinted since the last cell is a change at the last cell."""
+        old = self.fps.get(name, MISSING)
+        if old == fp:
+            return  # the usual case: as the hook saw it
         if self.rid.get(name) != id(value) or self.rtype.get(name) is not t or name in self.held:
             return  # rebound outside a cell (change_of says so) or held: nothing to add
-        old = self.fps.get(name, MISSING)
         last = self.last_ec
         if old is MISSING:
             if name in self.objs or (name in self.lens and t not in HELD_TEXT):
@@ -483,20 +500,32 @@ class Tracker:
 
     def change_of(self, name, value, since):
         """``(change, changed_at, changes)`` of ``name`` relative to ``since``."""
-        ident = self.rid.get(name)
-        if ident is None:
-            return "new", None, []
-        changed_at = self.at.get(name)
-        if ident != id(value):
-            return "modified", changed_at, []  # rebound outside a cell
-        if since is None:
-            return "unchanged", changed_at, []
-        first = self.first.get(name)
-        if first is not None and first > since:
-            return "new", changed_at, []
-        if changed_at is not None and changed_at > since:
-            return "modified", changed_at, list(self.chg.get(name, ()))
-        return "unchanged", changed_at, []
+        return self.change_of_many(((name, value),), since)[0]
+
+    def change_of_many(self, pairs, since):
+        """``change_of`` for each ``(name, value)`` (one call for a page)."""
+        rid, at_of, first_of, chg = self.rid.get, self.at.get, self.first.get, self.chg
+        out = []
+        append = out.append
+        for name, value in pairs:
+            ident = rid(name)
+            if ident is None:
+                append(("new", None, []))
+                continue
+            changed_at = at_of(name)
+            if ident != id(value):
+                append(("modified", changed_at, []))  # rebound outside a cell
+            elif since is None:
+                append(("unchanged", changed_at, []))
+            else:
+                first = first_of(name)
+                if first is not None and first > since:
+                    append(("new", changed_at, []))
+                elif changed_at is not None and changed_at > since:
+                    append(("modified", changed_at, list(chg.get(name, ()))))
+                else:
+                    append(("unchanged", changed_at, []))
+        return out
 
     def changed_at(self, name):
         return self.at.get(name)
@@ -504,10 +533,6 @@ class Tracker:
     def removed_since(self, since, limit=1000):
         names = [n for n, ec in reversed(self.removed.items()) if since is None or (ec is not None and ec > since)]
         return names[:limit], len(names)
-
-    def shape_token(self, ns):
-        """What ``Visibility`` compares to reuse its names (see ``Visibility.names``)."""
-        return (self.shape_version, self.scan_count, self.scan_shape, len(ns), _last_key(ns))
 
 
 _BLOCK = 256
@@ -526,6 +551,11 @@ def _differing(ids, old):
     return out
 
 
+def _showable(keys):
+    """Per key: not one of IPython's own names (C-level once categories are cached)."""
+    return list(map(operator.ne, name_categories(keys), itertools.repeat(INTERNAL_NAME)))
+
+
 def _untrack(tracked, hidden, keys, offset, value=False):
     """Set ``tracked`` to ``value`` at the positions of the ``hidden`` names among ``keys``
     (which start at position ``offset``); names IPython's own stay untracked."""
@@ -533,13 +563,6 @@ def _untrack(tracked, hidden, keys, offset, value=False):
         return
     for i in itertools.compress(range(len(keys)), map(hidden.__contains__, keys)):
         tracked[offset + i] = value and name_category(keys[i]) != INTERNAL_NAME
-
-
-def _last_key(ns):
-    try:
-        return next(reversed(ns)) if ns else None
-    except Exception:
-        return MISSING
 
 
 def _turn(names, start, budget):

@@ -177,3 +177,20 @@ def test_ten_thousand_variables(kc):  # type: ignore[no-untyped-def]
     hook_ms = float(hook["user_expressions"]["ms"]["data"]["text/plain"])
     assert hook_ms < 100, hook_ms  # a few ms unloaded; generous for shared CI
     execute(kc, "for _k in range(10000):\n    del globals()[f'tv{_k}']\ndel _k")
+
+
+def test_silent_additions_and_rebinding_to_a_module(kc):  # type: ignore[no-untyped-def]
+    install(kc)
+    execute(kc, "sv_a = 1\nsv_b = 2")
+    assert {"sv_a", "sv_b"} <= set(by_name(probe(kc, {"op": "snapshot"})[0]))
+    # Another client's silent execution adds a name: no hook runs, it is listed at once.
+    content, _ = execute(kc, "get_ipython().user_ns['sv_silent'] = [3]", silent=True)
+    assert content["status"] == "ok"
+    v = by_name(probe(kc, {"op": "snapshot"})[0])
+    assert v["sv_silent"]["preview"] == "[3]" and v["sv_silent"]["change"] == "new"
+    # A user cell rebinding a variable to a module: gone from the list after that cell.
+    execute(kc, "import json as sv_a")
+    reply, _ = probe(kc, {"op": "snapshot"})
+    assert "sv_a" not in by_name(reply) and "sv_b" in by_name(reply)
+    assert by_name(probe(kc, {"op": "snapshot", "include": ["modules"]})[0])["sv_a"]["kind"] == "module"
+    execute(kc, "del sv_a, sv_b, sv_silent")

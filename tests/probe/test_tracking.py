@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.probe import builtin_types, display, entry, guard, namespace, summary, tracking
+from jupyter_kernel_state.probe import (
+    builtin_types,
+    display,
+    entry,
+    guard,
+    namespace,
+    summary,
+    tracking,
+)
 from jupyter_kernel_state.probe.inspectors import inspector_for
 
 from . import hostile
@@ -313,7 +321,7 @@ def test_plain_fast_path_matches_the_general_path():  # type: ignore[no-untyped-
         cases = [items, tuple(items)]
         try:
             cases.append(set(items))
-            cases.append(dict(zip(items, reversed(items))))
+            cases.append(dict(zip(items, reversed(items), strict=True)))
         except TypeError:
             pass
         for value in cases:
