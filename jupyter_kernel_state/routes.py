@@ -113,7 +113,7 @@ class AnnotationHandler(KernelStateHandler):
         self.write_json(note)
 
     @web.authenticated
-    @authorized("write")
+    @authorized("execute")  # the same permission that can write one
     async def delete(self, kernel_id: str, name: str) -> None:
         await self.call(self.service.delete_annotation(kernel_id, name))
         self.set_status(204)

@@ -112,7 +112,7 @@ def build_openapi() -> dict[str, Any]:
             },
             "delete": {
                 "summary": "Remove a variable's annotation",
-                "description": "Needs `write` on `kernels`.",
+                "description": "Needs `execute` on `kernels`, like PUT.",
                 "parameters": [KERNEL, NAME],
                 "responses": {"204": {"description": "Removed."}, **ERRORS},
             },
