@@ -187,8 +187,11 @@ class Visibility:
             self.keys, self.types = keys, types
             self.cats = name_categories(keys)
             kinds = list(map(_kind_of_type.get, types))
-            if None in kinds:
-                kinds = [k if k is not None else kind_of(t) for t, k in zip(types, kinds)]
+            if None in kinds:  # types seen for the first time: classify each once
+                unknown = itertools.compress(types, map(operator.is_, kinds, itertools.repeat(None)))
+                known = dict(_kind_of_type)
+                known.update((t, kind_of(t)) for t in set(unknown))
+                kinds = list(map(known.__getitem__, types))
             self.kinds = kinds
             self.masks = {}
         private = "private" in include
@@ -202,7 +205,7 @@ class Visibility:
         names = list(itertools.compress(keys, mask))
         hidden = hidden_names(ns, hidden_ns)
         if hidden:
-            names = [n for n in names if n not in hidden]
+            names = list(itertools.filterfalse(hidden.__contains__, names))
         return names
 
 
@@ -224,7 +227,10 @@ def visible(ns, include, hidden_ns):
 
 def natural_keys(names):
     """Fill the natural-sort-key cache for ``names`` in one regex pass (C-level joins)."""
-    missing = [n for n in names if n not in _natural_keys] if _natural_keys else list(names)
+    if _natural_keys:
+        missing = list(itertools.filterfalse(_natural_keys.__contains__, names))
+    else:
+        missing = list(names)
     if not missing:
         return
     if len(_natural_keys) + len(missing) > MAX_KEY_CACHE:

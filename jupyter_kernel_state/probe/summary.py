@@ -204,28 +204,51 @@ def _opaque(o):
 
 
 _encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
-_SPLIT = '},{"name":'
 
 
 def encode_fragments(summaries):
-    """JSON objects of ``FRAGMENT_KEYS`` without the closing brace, encoded in one call.
+    """JSON objects of ``FRAGMENT_KEYS`` without the closing brace.
 
-    Every object starts with "name", and a quote inside a JSON string is escaped, so
-    ``},{"name":`` only ever occurs between two objects.
+    Filled into one template per summary (the same text ``json`` would write, at twice
+    its speed); anything unusual (a NaN, an odd type) goes through the encoder.
     """
-    if not summaries:
-        return []
-    fixed = summaries
-    if not all(tuple(s) == FRAGMENT_KEYS for s in summaries):
-        fixed = [{k: s[k] for k in FRAGMENT_KEYS} for s in summaries]
+    out = []
+    append = out.append
+    enc, value = _enc_str, _json_value
+    for s in summaries:
+        try:
+            append(_TEMPLATE % (
+                enc(s["name"]), enc(s["type"]), enc(s["qualname"]), enc(s["kind"]),
+                value(s["size"]), value(s["shape"]), value(s["dtype"]), value(s["nbytes"]),
+                enc(s["preview"]), value(s["truncated"]), value(s["error"]),
+            ))
+        except (TypeError, ValueError):
+            append(_encode_one(s))
+    return out
+
+
+_enc_str = json.encoder.encode_basestring_ascii
+_TEMPLATE = "{" + ",".join('"%s":%%s' % k for k in FRAGMENT_KEYS)
+_LITERALS = {None: "null", True: "true", False: "false"}
+
+
+def _json_value(x):
+    t = type(x)
+    if x is None or t is bool:
+        return _LITERALS[x]
+    if t is str:
+        return _enc_str(x)
+    if t is int:
+        return int.__repr__(x)
+    return _encoder.encode(x)  # lists (shape) and anything else; ValueError on NaN
+
+
+def _encode_one(s):
+    fixed = {k: s[k] for k in FRAGMENT_KEYS}
     try:
-        text = _encoder.encode(fixed)
-    except ValueError:  # NaN somewhere: encode one by one, sanitised
-        return [_encoder.encode(_finite(f))[:-1] for f in fixed]
-    parts = text[2:-2].split(_SPLIT)
-    if len(parts) != len(fixed):  # pragma: no cover - impossible by construction
-        return [_encoder.encode(f)[:-1] for f in fixed]
-    return ["{" + parts[0]] + ['{"name":' + p for p in parts[1:]]
+        return _encoder.encode(fixed)[:-1]
+    except ValueError:  # NaN somewhere: sanitised
+        return _encoder.encode(_finite(fixed))[:-1]
 
 
 def _finite(d):

@@ -149,7 +149,8 @@ class Tracker:
         self.deep_checks = 0
         bump = hidden != self.hidden
         tracked = self.tracked  # per position: a name that can be shown (not internal, not hidden)
-        if n >= n_prev and keys[:n_prev] == self.keys:
+        prefix = n >= n_prev and keys[:n_prev] == self.keys
+        if prefix:
             if n == n_prev and ids == self.ids:
                 todo = []
             else:
@@ -178,13 +179,24 @@ class Tracker:
                 shown = itertools.compress(todo, map(tracked.__getitem__, todo))
                 bump = any(keys[i] not in self.rid for i in shown)
         # rebound names, minus IPython's own and the hidden ones
-        keep = list(map(tracked.__getitem__, todo))
-        if not all(keep):
-            todo = list(itertools.compress(todo, keep))
-        names = list(map(keys.__getitem__, todo))
-        if names:
+        if len(todo) * 4 > n:  # many (a cell rebinding most names): one mask, compress
+            if prefix:
+                moved = list(map(operator.ne, ids, self.ids))
+                moved.extend(itertools.repeat(True, n - n_prev))
+            else:
+                moved = list(map(operator.ne, ids, map(self.rid.get, keys)))
+            mask = list(map(operator.and_, moved, tracked))
+            names = list(itertools.compress(keys, mask))
+            todo_values = list(itertools.compress(values, mask))
+            todo_ids = list(itertools.compress(ids, mask))
+        else:
+            keep = list(map(tracked.__getitem__, todo))
+            if not all(keep):
+                todo = list(itertools.compress(todo, keep))
+            names = list(map(keys.__getitem__, todo))
             todo_values = list(map(values.__getitem__, todo))
             todo_ids = list(map(ids.__getitem__, todo))
+        if names:
             bump = self._record(names, todo_values, todo_ids, ec, budget) or bump
         # the same objects (ids unchanged): a new len, or another type under a reused id
         # (rebound names were just recorded with their new len and type)

@@ -354,3 +354,24 @@ def test_turn_wraps_around():  # type: ignore[no-untyped-def]
         assert len(chunk) == 4
         seen.extend(chunk)
     assert set(seen) == set(names) and seen[:12] == list(itertools.islice(itertools.cycle(names), 12))
+
+
+def test_fragments_are_the_json_of_the_summary():  # type: ignore[no-untyped-def]
+    import json
+
+    import numpy as np
+    import pandas as pd
+
+    values = [
+        1, -2**70, 1.5, math.nan, True, None, "quo\"te \\ é \n ☃", b"by\x00tes", [1, "a"], {"k": [1]},
+        np.arange(6.0).reshape(2, 3), np.float64("nan"), pd.DataFrame({"a": [1, 2]}), hostile.ReprRaises(),
+        hostile.LenHuge(), math, print, Spy(),
+    ]
+    summaries = [summary.build(f"v{i}", v, 80) for i, v in enumerate(values)]
+    for s, fragment in zip(summaries, summary.encode_fragments(summaries), strict=True):
+        expected = {k: s[k] for k in summary.FRAGMENT_KEYS}
+        got = json.loads(fragment + "}")
+        assert list(got) == list(summary.FRAGMENT_KEYS)
+        if not any(isinstance(x, float) and x != x for x in expected.values()):
+            assert got == expected
+            assert fragment + "}" == json.dumps(expected, separators=(",", ":"), ensure_ascii=True)
