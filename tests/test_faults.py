@@ -167,3 +167,27 @@ async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, new_ke
                        request_timeout=30)
     assert e.value.code == 503
     assert json.loads(e.value.response.body)["message"]
+
+
+async def test_a_lost_idle_is_recovered_on_request(jp_fetch, new_kernel, monkeypatch):  # type: ignore[no-untyped-def]
+    """Under a flood ZMQ can drop a cell's final idle; the kernel must not stay busy."""
+    from jupyter_kernel_state.service import kernel_state
+
+    kernel = await new_kernel()
+    await kernel.run("x = 1")
+    await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    await asyncio.sleep(0.5)  # let the probe request's own statuses arrive first
+    kernel.state.sync()
+    tracker = kernel.state.tracker
+    # Replay what a lost idle leaves behind: a user request still marked busy.
+    tracker.handle({"header": {"msg_type": "status"},
+                    "parent_header": {"msg_id": "lost", "msg_type": "execute_request"},
+                    "content": {"execution_state": "busy"}}, False)
+    assert tracker.busy
+    monkeypatch.setattr(kernel_state, "SILENT_BUSY_CHECK_S", 0.0)
+    stale = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    assert stale["stale"] and stale["kernel_busy"]
+    await kernel.wait_idle()
+    assert not tracker.busy and tracker.lost_idles == 1
+    fresh = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    assert not fresh["stale"]

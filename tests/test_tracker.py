@@ -44,3 +44,10 @@ def test_sequences(events, generation, busy, lost) -> None:  # type: ignore[no-u
     tracker = ExecutionTracker()
     run(tracker, events)
     assert (tracker.generation, tracker.busy, tracker.lost_idles) == (generation, busy, lost)
+
+
+def test_own_kernel_info_statuses_order_like_executions() -> None:
+    tracker = ExecutionTracker()
+    run(tracker, [("busy", "a"), ("own", "busy", "k", "kernel_info_request"),
+                  ("own", "idle", "k", "kernel_info_request")])
+    assert (tracker.generation, tracker.busy, tracker.lost_idles) == (1, False, 1)

@@ -153,6 +153,14 @@ class KernelConnection:
         finally:
             self._pending.pop(msg_id, None)
 
+    def send_kernel_info(self) -> str:
+        """A kernel_info_request on our shell: it queues behind any running cell, so its
+        status messages prove that everything before it has finished. No reply is awaited."""
+        msg = self.session.msg("kernel_info_request", {})
+        self._remember(msg["header"]["msg_id"])
+        self.session.send(self._shell, msg)
+        return str(msg["header"]["msg_id"])
+
     def close(self) -> None:
         if self.closed:
             return

@@ -33,6 +33,10 @@ def _now_iso() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
 
 
+# A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
+SILENT_BUSY_CHECK_S = 2.0
+
+
 def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
     """Turn a probe's refusal into the matching domain error."""
     if reply.get("ok", True):
@@ -87,6 +91,7 @@ class KernelState:
         self._details = _LRU(limits.detail_cache_size)
         self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
         self._probe_lock = asyncio.Lock()
+        self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
 
     # -- kernel facts ------------------------------------------------------------------
@@ -232,12 +237,27 @@ class KernelState:
             )
         self.sync()
         if self.tracker.busy:  # a cell may be changing the namespace right now
+            self._check_still_busy()
             return self._stale(options, "Kernel is busy and no snapshot was taken yet")
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._snapshots.get(key)
         if cached is not None:
             return cached
         return await self._shared(key, lambda: self._take_snapshot(key, options))
+
+    def _check_still_busy(self) -> None:
+        """A kernel silent for a while may have finished with its `idle` lost (ZMQ drops
+        messages under a flood). Ask once, on a client's request, never by polling: a
+        kernel_info_request queues behind a running cell and its statuses settle it."""
+        now = time.monotonic()
+        if (now - self.tracker.last_message_at < SILENT_BUSY_CHECK_S
+                or now - self._last_busy_check < SILENT_BUSY_CHECK_S):
+            return
+        self._last_busy_check = now
+        try:
+            self.connection().send_kernel_info()
+        except Exception:  # a closed or broken connection: the next request reconnects
+            self._log.debug("jupyter_kernel_state: busy check failed", exc_info=True)
 
     def _stale(self, options: SnapshotOptions, message: str) -> dict[str, Any]:
         last = self._last_snapshot.get(options.key)
@@ -336,6 +356,7 @@ class KernelState:
         if cached is not None:
             return cached
         if self.tracker.busy:
+            self._check_still_busy()
             raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
         return await self._shared(("detail", *key), lambda: self._take_detail(key, options))
 

@@ -23,6 +23,7 @@ class ExecutionTracker:
         # Parent ids of user requests the kernel reported busy for and not yet idle, in order.
         self._busy_parents: dict[str, None] = {}
         self.lost_idles = 0  # idles we never saw, inferred from later statuses
+        self.last_message_at = time.monotonic()  # of the last IOPub message of any kind
         self._starting_busy = initial_state == "busy"
         self._ec_by_generation: collections.OrderedDict[int, int | None] = (
             collections.OrderedDict({0: None})
@@ -43,13 +44,17 @@ class ExecutionTracker:
         msg_type = msg.get("header", {}).get("msg_type")
         parent = msg.get("parent_header") or {}
         content = msg.get("content") or {}
+        self.last_message_at = time.monotonic()
         if msg_type == "execute_input":
             count = content.get("execution_count")
             if not own and isinstance(count, int):
                 self.execution_count = count
             return False
-        if msg_type != "status" or parent.get("msg_type") not in (None, "execute_request"):
+        if msg_type != "status":
+            return False
+        if not own and parent.get("msg_type") not in (None, "execute_request"):
             return False  # control-channel requests (debug, interrupt) run beside a cell
+        # Our own requests all go through the shell channel, so every one of them orders.
         state = content.get("execution_state")
         parent_id = parent.get("msg_id")
         if state == "busy" and parent_id:
