@@ -25,7 +25,10 @@ What is compared after each user cell, and what that guarantees:
   fingerprint shows (``a[0] = 9``; a column added in place to one of 1,000 tables) is
   seen by the turn that reaches it (``changed_at`` = that later cell) or by a snapshot
   that shows the name (:meth:`Tracker.observe`: ``changed_at`` = the last cell), whichever
-  comes first.
+  comes first.  The same holds for a name rebound within one cell to a new object of the
+  same type that happens to get the old one's id (the old one freed first).  A change
+  made after the last cell (a silent execution, a comm handler) is recorded by the next
+  cell's hook, as before; snapshots show the current value in any case.
 
 The tracker also keeps a *shape version* for ``namespace.Visibility``: bumped when a
 visible-able name appears or disappears, a tracked name's type changes, or the set of
