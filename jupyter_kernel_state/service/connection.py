@@ -15,12 +15,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import zmq
 from jupyter_client.session import Session
 
 IOPubHandler = Callable[[dict[str, Any], bool], None]
 
 # How many of our own request ids we remember to recognise their IOPub messages.
 MAX_OWN_MSG_IDS = 256
+# IOPub messages handled per wake-up: ZMQStream delivers one message per event-loop turn,
+# too slow for a flood of displays; we drain what is already queued, up to this many.
+IOPUB_BATCH = 256
 # How often a pending request checks that the kernel is still alive.
 LIVENESS_INTERVAL_S = 0.5
 
@@ -82,6 +86,18 @@ class KernelConnection:
             return None
 
     def _recv_iopub(self, frames: list[Any]) -> None:
+        self._handle_iopub(frames)
+        socket = self._iopub.socket
+        for _ in range(IOPUB_BATCH):
+            if self.closed:
+                return
+            try:
+                frames = socket.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            self._handle_iopub(frames)
+
+    def _handle_iopub(self, frames: list[Any]) -> None:
         msg = self._deserialize(frames)
         if msg is None:
             return
