@@ -265,8 +265,9 @@ def _snapshot(request, namespace=None):
     observe = tracker.observe if tracker is not None else None
     fragments = Fragments()
     append = fragments.append
+    # Parallel lists, no tuple per variable: fewer new objects for the garbage collector.
+    shown, values, entries = [], [], []
     with guard.session(guard_ms, budget_ms) as session:
-        entries = []
         for name in page:
             value = ns.get(name, MISSING)
             if value is MISSING:
@@ -275,30 +276,29 @@ def _snapshot(request, namespace=None):
             if e is None or e[7] is not value or e[4] != preview:  # else: a held value, the same
                 # (entry slots: see summary.SummaryCache)
                 e = entry(name, value, preview, session, observe)
-            entries.append((name, value, e))
-    done = cache.fragments([e for _, _, e in entries])
+            shown.append(name)
+            values.append(value)
+            entries.append(e)
+    done = cache.fragments(entries)
     if tracker is None:
         fragments.extend(fragment + _UNCHANGED_TAIL for fragment in done)
     else:
         tails = {}  # (change, changed_at) -> the fragment's end, when there are no changes
-        rows = tracker.change_of_many([(name, value) for name, value, _ in entries], since)
-        for (_, _, e), fragment, (change, at, changes) in zip(entries, done, rows):
+        kinds, ats, described = tracker.change_of_many(shown, values, since)
+        for e, fragment, change, at, changes in zip(entries, done, kinds, ats, described):
             if changes:
                 append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
-                    change, "null" if at is None else int(at), dumps(changes)))
+                    change, "null" if at is None else int(at), dumps(list(changes))))
                 continue
-            key = (change, at)
-            full = e[8]  # the whole object as last sent, with its change fields
-            if full is not None and full[0] == key:
-                append(full[1])
+            if e[8] is change and e[9] == at:  # as last sent, with the same change fields
+                append(e[10])
                 continue
-            tail = tails.get(key)
+            tail = tails.get((change, at))
             if tail is None:
-                tail = tails[key] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
+                tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
                     change, "null" if at is None else int(at))
-            text = fragment + tail
-            e[8] = (key, text)
-            append(text)
+            e[8], e[9], e[10] = change, at, fragment + tail
+            append(e[10])
     if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
     removed, removed_total = tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)

@@ -264,9 +264,9 @@ _NOT_HELD = object()
 _NO_WEAKREF = {}
 # entry slots
 # entry slots: weak reference, id, type, fingerprint, preview limit, summary, its JSON
-# fragment, the value itself when held, the full JSON object as last sent (with its
-# change fields, keyed by them)
-_REF, _ID, _TYPE, _FP, _LIMIT, _SUMMARY, _FRAGMENT, _HELD, _SENT = range(9)
+# fragment, the value itself when held; then the change and changed_at last sent and
+# the whole JSON object sent with them (filled by entry._snapshot)
+_REF, _ID, _TYPE, _FP, _LIMIT, _SUMMARY, _FRAGMENT, _HELD, _SENT_CHANGE, _SENT_AT, _SENT = range(11)
 
 
 class SummaryCache:
@@ -329,7 +329,7 @@ class SummaryCache:
                     _NO_WEAKREF[t] = True
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        entry = [ref, id(v), t, fp, limit, summary, None, held, None]
+        entry = [ref, id(v), t, fp, limit, summary, None, held, None, None, None]
         self.entries[name] = entry
         return entry
 

@@ -515,32 +515,35 @@ class Tracker:
 
     def change_of(self, name, value, since):
         """``(change, changed_at, changes)`` of ``name`` relative to ``since``."""
-        return self.change_of_many(((name, value),), since)[0]
+        kinds, ats, described = self.change_of_many([name], [value], since)
+        return kinds[0], ats[0], list(described[0])
 
-    def change_of_many(self, pairs, since):
-        """``change_of`` for each ``(name, value)`` (one call for a page)."""
+    def change_of_many(self, names, values, since):
+        """``change_of`` for a page: three lists (change, changed_at, changes as a tuple,
+        empty when none), no tuple per name."""
         rid, at_of, first_of, chg = self.rid.get, self.at.get, self.first.get, self.chg
-        out = []
-        append = out.append
-        for name, value in pairs:
+        ats = list(map(at_of, names))
+        kinds = []
+        described = [()] * len(names)
+        append = kinds.append
+        for i, name, value, changed_at in zip(itertools.count(), names, values, ats):
             ident = rid(name)
             if ident is None:
-                append(("new", None, []))
-                continue
-            changed_at = at_of(name)
-            if ident != id(value):
-                append(("modified", changed_at, []))  # rebound outside a cell
+                append("new")
+            elif ident != id(value):
+                append("modified")  # rebound outside a cell
             elif since is None:
-                append(("unchanged", changed_at, []))
+                append("unchanged")
             else:
                 first = first_of(name)
                 if first is not None and first > since:
-                    append(("new", changed_at, []))
+                    append("new")
                 elif changed_at is not None and changed_at > since:
-                    append(("modified", changed_at, list(chg.get(name, ()))))
+                    append("modified")
+                    described[i] = chg.get(name, ())
                 else:
-                    append(("unchanged", changed_at, []))
-        return out
+                    append("unchanged")
+        return kinds, ats, described
 
     def changed_at(self, name):
         return self.at.get(name)
