@@ -292,9 +292,13 @@ class Tracker:
         chg, at = self.chg, self.at
         if changed_names:
             at.update(zip(changed_names, itertools.repeat(ec)))
-            # earlier descriptions of what changed now: few, so look them up from chg's side
-            for name in [n for n in chg if at.get(n) == ec]:
-                del chg[name]
+            if chg:  # earlier descriptions of what changed now (chg is usually the smaller)
+                if len(changed_names) <= len(chg):
+                    _consume(map(chg.pop, changed_names, itertools.repeat(None)))
+                else:
+                    now = set(changed_names)
+                    for name in [n for n in chg if n in now]:
+                        del chg[name]
         held_names = list(itertools.compress(names, held))
         if held_names:
             was_held = self.held
@@ -363,8 +367,6 @@ class Tracker:
         for i in sized:
             if budget[0] <= 0:
                 break
-            if types[i] in HELD_TEXT:
-                continue  # long text: (len, head, tail) adds nothing the hook needs
             budget[0] -= 1
             self.deep_checks += 1
             fps[names[i]] = _fingerprint(values[i], types[i])
@@ -409,7 +411,7 @@ class Tracker:
             else:
                 chg.pop(name, None)
             fps.pop(name, None)
-            if budget[0] > 0 and ltypes[name] not in HELD_TEXT:
+            if budget[0] > 0:
                 budget[0] -= 1
                 self.deep_checks += 1
                 fps[name] = _fingerprint(ns[name], ltypes[name])
@@ -425,11 +427,8 @@ class Tracker:
             self._deep(ns, [n for n in names if ec is None or verified.get(n) != ec], ec, budget)
         if budget[0] > 0 and self.lens:
             names, self.turn_lens = _turn(list(self.lens), self.turn_lens, budget[0])
-            ltypes = self.ltypes
-            names = [
-                n for n in names
-                if ltypes[n] not in HELD_TEXT and (ec is None or verified.get(n) != ec)
-            ]
+            if ec is not None:
+                names = [n for n in names if verified.get(n) != ec]
             self._deep(ns, names, ec, budget)
 
     def _deep(self, ns, names, ec, budget):
@@ -466,7 +465,8 @@ class Tracker:
 
     def _collect_removed(self, keys, ec):
         """Forget names that are gone; True when there were any."""
-        gone = set(self.rid).difference(keys)
+        present = set(keys)
+        gone = [n for n in self.rid if n not in present]  # in the order they were recorded
         for name in gone:
             for d in (self.rid, self.rtype, self.first, self.at, self.chg, self.held, self.lens,
                       self.ltypes, self.objs, self.fps, self.verified):
@@ -490,7 +490,7 @@ class Tracker:
             return  # rebound outside a cell (change_of says so) or held: nothing to add
         last = self.last_ec
         if old is MISSING:
-            if name in self.objs or (name in self.lens and t not in HELD_TEXT):
+            if name in self.objs or name in self.lens:
                 self.fps[name] = fp
                 self.verified[name] = last
             return

@@ -375,3 +375,97 @@ def test_fragments_are_the_json_of_the_summary():  # type: ignore[no-untyped-def
         if not any(isinstance(x, float) and x != x for x in expected.values()):
             assert got == expected
             assert fragment + "}" == json.dumps(expected, separators=(",", ":"), ensure_ascii=True)
+
+
+NOT_HELD = object()
+
+
+class Reference:
+    """What the tracker promises for a namespace within DEEP_BUDGET, written plainly:
+    every name fingerprinted after every cell (the probe's behaviour before budgets)."""
+
+    def __init__(self, shell: Shell) -> None:
+        self.shell, self.records, self.removed = shell, {}, {}  # type: ignore[var-annotated]
+        self.scan(None)
+
+    def scan(self, ec: int | None) -> None:
+        ns = self.shell.user_ns
+        hidden = namespace.hidden_names(ns, self.shell.user_ns_hidden)
+        for name in [n for n in self.records if n not in ns]:
+            del self.records[name]
+            self.removed.pop(name, None)
+            self.removed[name] = ec
+        for name, value in list(ns.items()):
+            if namespace.name_category(name) == namespace.INTERNAL_NAME or name in hidden:
+                continue
+            t = type(value)
+            held = t in tracking.HELD_TYPES or (t in tracking.HELD_TEXT and len(value) <= 4096)
+            fp = None if held else tracking._fingerprint(value, t)
+            rec = self.records.get(name)
+            if rec is None:
+                self.records[name] = [id(value), t, fp, ec, ec, (), value if held else NOT_HELD]
+                self.removed.pop(name, None)
+            elif rec[:3] != [id(value), t, fp]:
+                if held and rec[6] is not NOT_HELD and type(rec[6]) is t and rec[6] == value:
+                    rec[0], rec[6] = id(value), value
+                    continue
+                changes = tracking.describe_changes(rec[1], rec[2], t, fp)
+                self.records[name] = [id(value), t, fp, rec[3], ec, changes, value if held else NOT_HELD]
+
+    def change_of(self, name: str, value: Any, since: int | None) -> tuple[str, int | None, list[str]]:
+        rec = self.records.get(name)
+        if rec is None:
+            return "new", None, []
+        if rec[0] != id(value):
+            return "modified", rec[4], []
+        if since is None:
+            return "unchanged", rec[4], []
+        if rec[3] is not None and rec[3] > since:
+            return "new", rec[4], []
+        if rec[4] is not None and rec[4] > since:
+            return "modified", rec[4], list(rec[5])
+        return "unchanged", rec[4], []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tracker_matches_the_plain_reference(seed):  # type: ignore[no-untyped-def]
+    import numpy as np
+    import pandas as pd
+
+    rng = random.Random(seed)
+    sh = Shell()
+    new, ref = tracking.Tracker(sh), Reference(sh)
+    names = [f"n{i}" for i in range(12)]
+    makers = [
+        lambda: rng.randint(0, 5), lambda: rng.random(), lambda: "s" * rng.randint(0, 5),
+        lambda: [rng.randint(0, 3) for _ in range(rng.randint(0, 4))], lambda: {rng.randint(0, 3): 1},
+        lambda: (1, rng.randint(0, 2)), lambda: None, lambda: math, lambda: {1, rng.randint(1, 3)},
+        lambda: np.arange(rng.randint(1, 4)), lambda: pd.DataFrame({"a": range(rng.randint(1, 3))}),
+        lambda: "x" * 5000 + str(rng.randint(0, 2)), lambda: Spy(),
+    ]
+    for _ in range(60):
+        ns = sh.user_ns
+        for _ in range(rng.randint(1, 4)):
+            name, op = rng.choice(names), rng.randrange(7)
+            value = ns.get(name)
+            if op == 0 and name in ns:
+                del ns[name]
+            elif op == 1 and type(value) is list:
+                value.append(1)
+            elif op == 2 and type(value) is list and value:
+                value[0] = object()
+            elif op == 3 and type(value) is dict:
+                value[rng.randint(10, 12)] = 1
+            elif op == 4 and type(value) is int:
+                ns[name] = int(str(value))  # an equal value, another object
+            else:
+                ns[name] = rng.choice(makers)()
+        ec = sh.run("cell")  # no hook registered here: scan both by hand
+        new.scan(ec)
+        ref.scan(ec)
+        for since in (None, ec - 1, ec - 3):
+            for name in names:
+                if name in ns:
+                    assert new.change_of(name, ns[name], since) == ref.change_of(name, ns[name], since), name
+            gone = [n for n, e in reversed(ref.removed.items()) if since is None or (e is not None and e > since)]
+            assert new.removed_since(since)[0] == gone, since
