@@ -469,3 +469,29 @@ def test_tracker_matches_the_plain_reference(seed):  # type: ignore[no-untyped-d
                     assert new.change_of(name, ns[name], since) == ref.change_of(name, ns[name], since), name
             gone = [n for n, e in reversed(ref.removed.items()) if since is None or (e is not None and e > since)]
             assert new.removed_since(since)[0] == gone, since
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_reused_names_equal_a_fresh_computation(shell, seed):  # type: ignore[no-untyped-def]
+    """After every user cell, and after silent additions or deletions, the listed names
+    are those a fresh computation gives (the documented exception — a silent rebinding
+    that changes a name's kind — is not generated here)."""
+    rng = random.Random(seed)
+    ns = shell.user_ns
+    names = [f"n{i}" for i in range(10)] + ["_p1", "_p2"]
+    kinds = [lambda: 1, lambda: "s", lambda: [1], lambda: math, lambda: print, lambda: Spy, lambda: Spy()]
+    includes = [(), ("private",), ("modules", "callables"), ("classes", "private")]
+    for step in range(40):
+        binds: dict[str, Any] = {}
+        for _ in range(rng.randint(1, 3)):
+            name = rng.choice(names)
+            binds[name] = DELETE if name in ns and rng.random() < 0.2 else rng.choice(kinds)()
+        shell.run("cell", **binds)
+        if rng.random() < 0.3:  # a silent execution adds or deletes a name
+            silent = f"s{step}"
+            ns[silent] = rng.choice(kinds)()
+            if rng.random() < 0.5:
+                del ns[silent]
+        for include in includes:
+            expected = sorted(namespace.Visibility()._names(ns, include, shell.user_ns_hidden))
+            assert sorted(names_of(snap(include=list(include), limit=10_000))) == expected
