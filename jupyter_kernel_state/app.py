@@ -101,19 +101,21 @@ class KernelStateApp(ExtensionApp):
         )
 
     def initialize_settings(self) -> None:
+        serverapp = self.serverapp
+        assert serverapp is not None and serverapp.event_logger is not None
         store = AnnotationStore(
             Path(self.annotations_path) if self.annotations_path else None, self.log
         )
         self.service = KernelStateService(
-            self.serverapp.kernel_manager,
+            serverapp.kernel_manager,
             self.limits(),
             self.log,
             annotations=store,
-            session_manager=self.serverapp.session_manager,
+            session_manager=serverapp.session_manager,
         )
         self.settings["jupyter_kernel_state"] = self.service
         mcp_tools.bind(self.service)
-        self.serverapp.event_logger.add_listener(
+        serverapp.event_logger.add_listener(
             schema_id=KERNEL_ACTIONS_SCHEMA, listener=self.service.on_kernel_action
         )
 

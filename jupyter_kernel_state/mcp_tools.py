@@ -184,4 +184,4 @@ async def kernel_state_prompt(
     kid = await _run(_kernel, service, kernel_id)
     query = _query(budget=budget, since=since, history=history, images=images)
     result = await _run(service.prompt, kid, query)
-    return result.text
+    return str(result.text)

@@ -113,7 +113,7 @@ class KernelConnection:
         msg = self._deserialize(frames)
         if msg is None:
             return
-        parent_id = (msg.get("parent_header") or {}).get("msg_id")
+        parent_id = str((msg.get("parent_header") or {}).get("msg_id"))
         future = self._pending.pop(parent_id, None)
         if future is not None and not future.done():
             future.set_result(msg)
@@ -162,7 +162,8 @@ class KernelConnection:
                     reply = await asyncio.wait_for(
                         asyncio.shield(future), min(remaining, LIVENESS_INTERVAL_S)
                     )
-                    return reply["content"]
+                    answer: dict[str, Any] = reply["content"]
+                    return answer
                 except asyncio.TimeoutError:
                     if self.closed or not await self._km.is_alive():
                         raise KernelDied("kernel is not running") from None

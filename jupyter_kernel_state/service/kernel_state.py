@@ -49,12 +49,12 @@ def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
     raise ProbeFailed(f"Probe error: {message or 'unknown'}")
 
 
-class _LRU(collections.OrderedDict):  # type: ignore[type-arg]
+class _LRU(collections.OrderedDict[Any, dict[str, Any]]):
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
-    def put(self, key: Any, value: Any) -> None:
+    def put(self, key: Any, value: dict[str, Any]) -> None:
         self[key] = value
         self.move_to_end(key)
         while len(self) > self.size:
@@ -380,7 +380,7 @@ class KernelState:
                     retry_after=2,
                 ) from None
             _raise_for_reply(reply, options.name)
-            variable = reply["variable"]
+            variable: dict[str, Any] = reply["variable"]
             self._details.put((self.epoch, key[1], options.key), variable)
             return variable
 
