@@ -27,7 +27,7 @@ from results import (
 
 REPO = Path(__file__).resolve().parent.parent
 PHASE_HEADER = ("snapshot", "total ms", "visibility.names", "sorter.sort", "cache.entry",
-                "└ summary.build", "cache.fragments", "tracker.change_of", "dumps",
+                "└ summary.build", "cache.fragments", "tracker.change_of_many", "dumps",
                 "reply chars")
 HOTSPOT_HEADER = ("function (cProfile, cold probe, limit 10,000)", "calls", "own ms",
                   "cumulative ms", "own µs/call")
@@ -180,7 +180,7 @@ class Report:
 
             rows.append((label, f"{value.get('total_ms', 0):.1f}", cell("visibility.names"),
                          cell("sorter.sort"), cell("cache.entry"), cell("summary.build"),
-                         cell("cache.fragments"), cell("tracker.change_of"),
+                         cell("cache.fragments"), cell("tracker.change_of_many"),
                          cell("entry.dumps"), f"{value.get('reply_chars', 0):,}"))
         return rows
 

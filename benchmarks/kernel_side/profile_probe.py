@@ -24,7 +24,7 @@ PHASES = (
     ("entry._state.cache", "entry"),
     ("summary", "build"),
     ("entry._state.cache", "fragments"),
-    ("entry._state.tracker", "change_of"),
+    ("entry._state.tracker", "change_of_many"),
     ("entry._state.tracker", "removed_since"),
     ("entry", "dumps"),
 )

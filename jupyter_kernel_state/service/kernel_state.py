@@ -388,6 +388,8 @@ class KernelState:
 
     def summary(self) -> dict[str, Any]:
         self.sync()
+        if self.tracker.busy:
+            self._check_still_busy()
         return {
             "kernel_id": self.kernel_id,
             "language": self.language,
