@@ -36,6 +36,10 @@ export class KernelStateModel implements IKernelStateModel {
     return !!this._snapshot && this._snapshot.stale && this._snapshot.kernel_busy;
   }
 
+  get restarted(): boolean {
+    return this._restarted;
+  }
+
   get isDisposed(): boolean {
     return this._isDisposed;
   }
@@ -57,6 +61,7 @@ export class KernelStateModel implements IKernelStateModel {
     const sameId = kernel?.id === this._kernel?.id;
     this._kernel = kernel;
     if (!sameId) {
+      this._restarted = false;
       this._snapshot = null;
       this._error = null;
       this._status = kernel ? 'loading' : 'no-kernel';
@@ -74,6 +79,7 @@ export class KernelStateModel implements IKernelStateModel {
     this._snapshot = null;
     this._error = null;
     this._status = 'loading';
+    this._restarted = true;
     this._emit();
   }
 
@@ -95,6 +101,9 @@ export class KernelStateModel implements IKernelStateModel {
       current.generation > snapshot.generation
     ) {
       return false;
+    }
+    if (this._restarted && snapshot.execution_count) {
+      this._restarted = false; // a cell has run since the restart
     }
     this._snapshot = snapshot;
     this._status = 'ready';
@@ -138,5 +147,6 @@ export class KernelStateModel implements IKernelStateModel {
   private _kernel: IKernelInfo | null = null;
   private _snapshot: ISnapshot | null = null;
   private _error: string | null = null;
+  private _restarted = false;
   private _isDisposed = false;
 }

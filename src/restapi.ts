@@ -102,7 +102,8 @@ export function snapshotParams(
     limit: query.limit === undefined ? undefined : String(query.limit),
     offset: query.offset === undefined ? undefined : String(query.offset),
     sort: query.sort,
-    since: query.since === undefined ? undefined : String(query.since)
+    since: query.since === undefined ? undefined : String(query.since),
+    filter: query.filter ? query.filter : undefined
   };
 }
 

@@ -406,11 +406,11 @@ export class KernelStateService implements IKernelStateService {
   }
 
   private async _request(kernelId: string, token: number): Promise<void> {
-    const { include, limit, sort } = this._options;
+    const { include, limit, sort, filter } = this._options;
     try {
       const snapshot = await getSnapshot(
         kernelId,
-        { include, limit, sort },
+        { include, limit, sort, filter },
         this._settings,
         this._cache
       );

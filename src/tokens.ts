@@ -134,6 +134,7 @@ export interface ISnapshotQuery {
   offset?: number;
   sort?: SnapshotSort;
   since?: number;
+  filter?: string;
 }
 
 /**
@@ -397,6 +398,10 @@ export interface IKernelStateModel extends IDisposable {
    * The snapshot is older than the running cell (`stale && kernel_busy`).
    */
   readonly isBusy: boolean;
+  /**
+   * The kernel restarted and no cell has run since: variables from before are gone.
+   */
+  readonly restarted: boolean;
 }
 
 /**
@@ -406,6 +411,11 @@ export interface IKernelStateOptions {
   include: IncludeGroup[];
   limit: number;
   sort: SnapshotSort;
+  /**
+   * A case-insensitive glob on names or type names, applied by the server before paging
+   * (plain text matches anywhere); empty for all.
+   */
+  filter?: string;
 }
 
 /**

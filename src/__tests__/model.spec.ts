@@ -52,6 +52,21 @@ describe('KernelStateModel', () => {
     expect(model.status).toBe('no-kernel');
   });
 
+  it('says the kernel restarted until a cell has run since', () => {
+    model.setKernel(KERNEL);
+    model.setSnapshot(makeSnapshot({ execution_count: 3 }));
+    expect(model.restarted).toBe(false);
+    model.reset();
+    expect(model.restarted).toBe(true);
+    model.setSnapshot(makeSnapshot({ epoch: 2, execution_count: null }));
+    expect(model.restarted).toBe(true);
+    model.setSnapshot(makeSnapshot({ epoch: 2, generation: 9, execution_count: 1 }));
+    expect(model.restarted).toBe(false);
+    model.reset();
+    model.setKernel({ ...KERNEL, id: 'k2' });
+    expect(model.restarted).toBe(false);
+  });
+
   it('keeps the snapshot when only the kernel label changes', () => {
     model.setKernel(KERNEL);
     model.setSnapshot(makeSnapshot());

@@ -41,6 +41,14 @@ describe('restapi', () => {
     );
   });
 
+  it('sends a name filter to the server', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: makeSnapshot() }
+    ]);
+    await getSnapshot('k1', { filter: 'sales*' }, settings);
+    expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k1/variables?filter=sales*`);
+  });
+
   it('omits empty query parameters', async () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: makeSnapshot() }

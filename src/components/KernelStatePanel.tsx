@@ -21,6 +21,10 @@ export interface IKernelStatePanelProps {
   snapshot: ISnapshot | null;
   error: string | null;
   isBusy: boolean;
+  /**
+   * The kernel restarted and no cell has run since.
+   */
+  restarted?: boolean;
   filter: string;
   onFilter: (filter: string) => void;
   sort: SnapshotSort;
@@ -62,6 +66,15 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
           ⟳
         </button>
       </div>
+      {kernel && props.restarted && (
+        <div
+          className="jp-KernelState-notice"
+          role="status"
+          data-test-id="kernel-state-restart-notice"
+        >
+          {trans.__('The kernel restarted: variables from before the restart are gone.')}
+        </div>
+      )}
       <Body {...props} snapshot={snapshot} />
       {kernel && props.sections}
     </div>

@@ -30,6 +30,8 @@ import {
 } from '../tokens';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
+// Typing pauses this long before the filter goes to the server.
+const FILTER_DEBOUNCE_MS = 250;
 
 export class KernelStateSidebar extends ReactWidget {
   constructor(options: KernelStateSidebar.IOptions) {
@@ -110,6 +112,7 @@ export class KernelStateSidebar extends ReactWidget {
       return;
     }
     this._service.changed.disconnect(this._onServiceChanged, this);
+    window.clearTimeout(this._filterTimer);
     this._setShown(false);
     this.images.dispose();
     this.prompt.dispose();
@@ -148,6 +151,7 @@ export class KernelStateSidebar extends ReactWidget {
         snapshot={model.snapshot}
         error={model.error}
         isBusy={model.isBusy}
+        restarted={model.restarted}
         filter={this._filter}
         onFilter={this._setFilter}
         sort={options.sort}
@@ -339,8 +343,19 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _setFilter = (filter: string): void => {
+    // Filter what is loaded at once; when the kernel holds more than one page, also ask
+    // the server (debounced) so matches beyond the page are found.
     this._filter = filter;
     this.update();
+    const snapshot = this._service.model.snapshot;
+    const partial = !!snapshot && snapshot.total > snapshot.variables.length;
+    if (!partial && !this._service.options.filter) {
+      return;
+    }
+    window.clearTimeout(this._filterTimer);
+    this._filterTimer = window.setTimeout(() => {
+      this._service.setOptions({ filter: this._filter || undefined });
+    }, FILTER_DEBOUNCE_MS);
   };
 
   private _setSort = (sort: SnapshotSort): void => {
@@ -438,6 +453,7 @@ export class KernelStateSidebar extends ReactWidget {
   private _onOptionsChange?: KernelStateSidebar.IOptions['onOptionsChange'];
   private _showPreview = true;
   private _filter = '';
+  private _filterTimer = 0;
   private _selected: string | null = null;
   private _path: { key: AccessKey; label: string }[] = [];
   private _detail: IVariableDetail | null = null;

@@ -63,7 +63,9 @@ test.describe('Kernel State sidebar', () => {
       0,
       [
         `evil = '<img src=x onerror="window.__pwned=1">'`,
-        `d = {'<img src=y onerror="window.__pwned=2">': 1}`
+        `d = {'<img src=y onerror="window.__pwned=2">': 1}`,
+        'import pandas as pd',
+        `frame = pd.DataFrame({'<img src=z onerror="window.__pwned=3">': [1]})`
       ].join('\n')
     );
     const evil = row(panel, 'evil');
@@ -77,6 +79,10 @@ test.describe('Kernel State sidebar', () => {
     );
     await row(panel, 'd').click();
     await expect(inspector).toContainText('<img src=y onerror="window.__pwned=2">');
+    await expect(panel.locator('img')).toHaveCount(0);
+    // A column name reaches the list preview and the inspector's columns and head.
+    await row(panel, 'frame').click();
+    await expect(inspector).toContainText('<img src=z onerror="window.__pwned=3">');
     await expect(panel.locator('img')).toHaveCount(0);
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   });
@@ -190,6 +196,11 @@ test.describe('Kernel State at scale', () => {
     await grid.evaluate(element => (element.scrollTop = 1000 * 24));
     await expect(row(panel, 'v01000')).toBeVisible();
     expect(await rows.count()).toBeLessThan(100);
+
+    // Beyond the loaded page, the filter asks the server.
+    await panel.getByRole('searchbox', { name: 'Filter variables' }).fill('v0999*');
+    await expect(row(panel, 'v09999')).toBeVisible();
+    await expect(rows).toHaveCount(10);
   });
 });
 
@@ -209,10 +220,12 @@ test.describe('Kernel State restart', () => {
       await widget.sessionContext.session.kernel.restart();
     });
     await expect(panel.getByTestId('kernel-state-empty')).toBeVisible();
+    await expect(panel.getByTestId('kernel-state-restart-notice')).toBeVisible();
     await expect(row(panel, 'before_restart')).toHaveCount(0);
 
     await run(page, 0, 'after_restart = 2');
     await expect(row(panel, 'after_restart')).toBeVisible();
+    await expect(panel.getByTestId('kernel-state-restart-notice')).toHaveCount(0);
     await expect(row(panel, 'before_restart')).toHaveCount(0);
     await page.evaluate(async () => {
       await (window as any).jupyterapp.shell.currentWidget.sessionContext.shutdown();
