@@ -29,6 +29,8 @@ run_suite() {
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
 }
 
+run_suite "lint (ruff, mypy --strict on the server package)" bash -c \
+  'ruff check jupyter_kernel_state tests && mypy jupyter_kernel_state'
 run_suite "jest" jlpm test
 run_suite "pytest" python -m pytest -q -p no:cacheprovider
 run_suite "ui-tests (Playwright, Debian chromium)" bash -c '

@@ -10,10 +10,27 @@ from .entry import call, detail, format_card, install, probe_id, snapshot, summa
 
 #: Submodules in dependency order: the loader executes them in this order.
 MODULES = (
-    "guard", "display", "inspectors", "builtin_types", "objects", "tables", "third_party",
-    "namespace", "summary", "tracking", "detail", "entry",
+    "guard",
+    "display",
+    "inspectors",
+    "builtin_types",
+    "objects",
+    "tables",
+    "third_party",
+    "namespace",
+    "summary",
+    "tracking",
+    "detail",
+    "entry",
 )
 
 __all__ = [
-    "call", "detail", "format_card", "install", "probe_id", "snapshot", "summarize", "uninstall",
+    "call",
+    "detail",
+    "format_card",
+    "install",
+    "probe_id",
+    "snapshot",
+    "summarize",
+    "uninstall",
 ]

@@ -264,7 +264,9 @@ class MappingInspector(Inspector):
         ctx.seen.add(id(v))
         try:
             n = self.size(v)
-            return display.pairs_repr(opener, closer, self._items(v), n, limit, depth, ctx, preview_of)
+            return display.pairs_repr(
+                opener, closer, self._items(v), n, limit, depth, ctx, preview_of
+            )
         finally:
             ctx.seen.discard(id(v))
 
@@ -339,9 +341,12 @@ _JSON_KEY_TYPES = (str, int, bool, type(None), float)
 def key_access(k, pos):
     """Access key for a mapping entry: by JSON value when the key is a plain scalar."""
     t = type(k)
-    if t in _JSON_KEY_TYPES and not (t is float and not math.isfinite(k)):
-        if t is not str or len(k) <= 1000:
-            return "k:" + json.dumps(k)
+    if (
+        t in _JSON_KEY_TYPES
+        and not (t is float and not math.isfinite(k))
+        and (t is not str or len(k) <= 1000)
+    ):
+        return "k:" + json.dumps(k)
     return "p:%d" % pos
 
 
@@ -404,27 +409,29 @@ class SetInspector(Inspector):
 
 
 #: Exact type → inspector.  Subclasses are resolved through the MRO in ``resolve``.
-DISPATCH.update({
-    type(None): NoneInspector(),
-    bool: BoolInspector(),
-    int: IntInspector(),
-    float: ScalarInspector(),
-    complex: ScalarInspector(),
-    decimal.Decimal: BigNumberInspector(),
-    fractions.Fraction: BigNumberInspector(),
-    str: StrInspector(),
-    bytes: BytesInspector(),
-    bytearray: MutableBytesInspector(bytearray),
-    memoryview: MemoryviewInspector(),
-    list: SequenceInspector(list),
-    tuple: SequenceInspector(tuple, "(", ")"),
-    collections.deque: SequenceInspector(collections.deque, "[", "]", "deque("),
-    range: RangeInspector(),
-    dict: MappingInspector(),
-    collections.OrderedDict: MappingInspector(dict, "OrderedDict"),
-    collections.defaultdict: MappingInspector(dict, "defaultdict"),
-    collections.Counter: MappingInspector(dict, "Counter"),
-    types.MappingProxyType: MappingInspector(types.MappingProxyType, "mappingproxy"),
-    set: SetInspector(set),
-    frozenset: SetInspector(frozenset),
-})
+DISPATCH.update(
+    {
+        type(None): NoneInspector(),
+        bool: BoolInspector(),
+        int: IntInspector(),
+        float: ScalarInspector(),
+        complex: ScalarInspector(),
+        decimal.Decimal: BigNumberInspector(),
+        fractions.Fraction: BigNumberInspector(),
+        str: StrInspector(),
+        bytes: BytesInspector(),
+        bytearray: MutableBytesInspector(bytearray),
+        memoryview: MemoryviewInspector(),
+        list: SequenceInspector(list),
+        tuple: SequenceInspector(tuple, "(", ")"),
+        collections.deque: SequenceInspector(collections.deque, "[", "]", "deque("),
+        range: RangeInspector(),
+        dict: MappingInspector(),
+        collections.OrderedDict: MappingInspector(dict, "OrderedDict"),
+        collections.defaultdict: MappingInspector(dict, "defaultdict"),
+        collections.Counter: MappingInspector(dict, "Counter"),
+        types.MappingProxyType: MappingInspector(types.MappingProxyType, "mappingproxy"),
+        set: SetInspector(set),
+        frozenset: SetInspector(frozenset),
+    }
+)

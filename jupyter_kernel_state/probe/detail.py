@@ -30,14 +30,28 @@ DEFAULT_MAX_CHARS = 10_000
 MAX_CHARS = 65_536
 
 DETAIL_KEYS = (
-    "repr", "repr_truncated", "attributes", "attributes_total", "children", "children_total",
-    "columns", "columns_total", "head", "keys", "keys_total", "signature", "doc", "llm_repr",
+    "repr",
+    "repr_truncated",
+    "attributes",
+    "attributes_total",
+    "children",
+    "children_total",
+    "columns",
+    "columns_total",
+    "head",
+    "keys",
+    "keys_total",
+    "signature",
+    "doc",
+    "llm_repr",
 )
 
 
 def valid_name(name):
     return (
-        type(name) is str and 0 < len(name) <= MAX_NAME and name.isidentifier()
+        type(name) is str
+        and 0 < len(name) <= MAX_NAME
+        and name.isidentifier()
         and not keyword.iskeyword(name)
     )
 
@@ -140,7 +154,12 @@ def collect_children(result, session, errors):
         except BudgetExhausted:
             preview = "<not inspected>"
         children.append(
-            {"access_key": key, "label": cut(label, 200)[0], "type": type_name(type(child)), "preview": preview}
+            {
+                "access_key": key,
+                "label": cut(label, 200)[0],
+                "type": type_name(type(child)),
+                "preview": preview,
+            }
         )
     return children, total if type(total) is int else len(children)
 
@@ -169,7 +188,12 @@ def attribute_type(value, d, name):
     t = type(attr)
     if t is property:
         return "property"
-    if type_name(t) in ("function", "method_descriptor", "wrapper_descriptor", "builtin_function_or_method"):
+    if type_name(t) in (
+        "function",
+        "method_descriptor",
+        "wrapper_descriptor",
+        "builtin_function_or_method",
+    ):
         return "method"
     if t in (staticmethod, classmethod):
         return type_name(t)
@@ -192,4 +216,3 @@ def clamp_chars(value, default=DEFAULT_MAX_CHARS):
     if type(value) is not int:
         return default
     return max(100, min(MAX_CHARS, value))
-

@@ -165,9 +165,17 @@ def dumps(reply):
         at = text.index(marker) + len(marker) - 1
         return text[:at] + ",".join(variables) + text[at:]
     try:
-        return json.dumps(reply, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
+        return json.dumps(
+            reply, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque
+        )
     except ValueError:
-        return json.dumps(_finite(reply), ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
+        return json.dumps(
+            _finite(reply),
+            ensure_ascii=True,
+            allow_nan=False,
+            separators=(",", ":"),
+            default=_opaque,
+        )
 
 
 def _opaque(o):
@@ -250,7 +258,11 @@ def _snapshot(request, namespace=None):
             raise ValueError("since_ec")
         matches = _name_filter(request.get("filter"))
     except ValueError as exc:
-        return {"ok": False, "bad_request": True, "error": "Invalid snapshot request: {}".format(exc)}
+        return {
+            "ok": False,
+            "bad_request": True,
+            "error": "Invalid snapshot request: {}".format(exc),
+        }
     state = _state
     names = state.visibility.names(ns, include, hidden, tracker)
     if matches is not None:
@@ -287,8 +299,12 @@ def _snapshot(request, namespace=None):
         kinds, ats, described = tracker.change_of_many(shown, values, since)
         for e, fragment, change, at, changes in zip(entries, done, kinds, ats, described):
             if changes:
-                append(fragment + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
-                    change, "null" if at is None else int(at), dumps(list(changes))))
+                append(
+                    fragment
+                    + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
+                        change, "null" if at is None else int(at), dumps(list(changes))
+                    )
+                )
                 continue
             if e[8] is change and e[9] == at:  # as last sent, with the same change fields
                 append(e[10])
@@ -296,12 +312,15 @@ def _snapshot(request, namespace=None):
             tail = tails.get((change, at))
             if tail is None:
                 tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
-                    change, "null" if at is None else int(at))
+                    change, "null" if at is None else int(at)
+                )
             e[8], e[9], e[10] = change, at, fragment + tail
             append(e[10])
     if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
-    removed, removed_total = tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
+    removed, removed_total = (
+        tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
+    )
     return {
         "total": len(names),
         "variables": fragments,
@@ -346,7 +365,11 @@ def detail(request, namespace=None):
         out = detail_mod.build(name, target, max_chars, preview, session)
     if tracker is not None and not path:
         out["change"], out["changed_at"], out["changes"] = tracker.change_of(
-            name, value, tracker.resolve_since(request.get("since_ec") if type(request.get("since_ec")) is int else None)
+            name,
+            value,
+            tracker.resolve_since(
+                request.get("since_ec") if type(request.get("since_ec")) is int else None
+            ),
         )
     return {"variable": out}
 
@@ -361,7 +384,15 @@ def _lookup(ns, name):
 # --- outside Jupyter ------------------------------------------------------------------
 
 
-def summarize(name, value, *, description=None, constraints=None, preview_chars=DEFAULT_PREVIEW, time_guard_ms=DEFAULT_GUARD_MS):
+def summarize(
+    name,
+    value,
+    *,
+    description=None,
+    constraints=None,
+    preview_chars=DEFAULT_PREVIEW,
+    time_guard_ms=DEFAULT_GUARD_MS,
+):
     """The Variable dict of one value (change "unchanged"), with user metadata."""
     with guard.session(time_guard_ms, max(time_guard_ms * 4, DEFAULT_BUDGET_MS)) as session:
         limit = max(10, int(preview_chars))

@@ -178,7 +178,9 @@ def preview_of(v, limit, depth=0, ctx=None):
     try:
         return inspector_for(type(v)).preview(v, limit, depth, ctx)
     except Exception as exc:
-        return cut("<{} object: repr raised {}>".format(type_name(type(v)), error_name(exc)), limit)[0], True
+        return cut(
+            "<{} object: repr raised {}>".format(type_name(type(v)), error_name(exc)), limit
+        )[0], True
 
 
 def repr_leaf(v, limit):
@@ -201,7 +203,6 @@ def callable_name(f):
         if type(name) is str:
             return name
     return type_name(type(f))
-
 
 
 # --- registry -------------------------------------------------------------------------

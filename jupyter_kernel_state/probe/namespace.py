@@ -14,9 +14,30 @@ from .inspectors import MISSING, inspector_for, type_name
 #: IPython's own names: never shown, never found by ``detail``.
 INTERNAL = frozenset(
     (
-        "In", "Out", "exit", "quit", "get_ipython", "_", "__", "___", "_oh", "_dh", "_ih",
-        "_i", "_ii", "_iii", "__builtins__", "__builtin__", "__name__", "__doc__",
-        "__package__", "__loader__", "__spec__", "__file__", "__cached__", "_sh",
+        "In",
+        "Out",
+        "exit",
+        "quit",
+        "get_ipython",
+        "_",
+        "__",
+        "___",
+        "_oh",
+        "_dh",
+        "_ih",
+        "_i",
+        "_ii",
+        "_iii",
+        "__builtins__",
+        "__builtin__",
+        "__name__",
+        "__doc__",
+        "__package__",
+        "__loader__",
+        "__spec__",
+        "__file__",
+        "__cached__",
+        "_sh",
     )
 )
 _INTERNAL_RE = re.compile(r"_(?:i?\d+)\Z")
@@ -85,6 +106,8 @@ _starts_private = operator.methodcaller("startswith", "_")
 
 def _short_identifier(name):
     return len(name) <= MAX_NAME and name.isidentifier()
+
+
 # (isidentifier, starts with "_", internal name, internal pattern) -> category
 _CATEGORY_OF_FLAGS = {
     (ident, private, internal, pattern): (
@@ -188,7 +211,9 @@ class Visibility:
             self.cats = name_categories(keys)
             kinds = list(map(_kind_of_type.get, types))
             if None in kinds:  # types seen for the first time: classify each once
-                unknown = itertools.compress(types, map(operator.is_, kinds, itertools.repeat(None)))
+                unknown = itertools.compress(
+                    types, map(operator.is_, kinds, itertools.repeat(None))
+                )
                 known = dict(_kind_of_type)
                 known.update((t, kind_of(t)) for t in set(unknown))
                 kinds = list(map(known.__getitem__, types))
@@ -200,7 +225,13 @@ class Visibility:
         if mask is None:
             name_ok = (True, private, False)
             kind_ok = {k: k not in excluded for k in set(self.kinds)}
-            mask = list(map(operator.and_, map(name_ok.__getitem__, self.cats), map(kind_ok.__getitem__, self.kinds)))
+            mask = list(
+                map(
+                    operator.and_,
+                    map(name_ok.__getitem__, self.cats),
+                    map(kind_ok.__getitem__, self.kinds),
+                )
+            )
             self.masks[(private, excluded)] = mask
         names = list(itertools.compress(keys, mask))
         hidden = hidden_names(ns, hidden_ns)

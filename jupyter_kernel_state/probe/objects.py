@@ -214,7 +214,16 @@ class FieldsInspector(Inspector):
         ctx.seen.add(id(v))
         try:
             return display.pairs_repr(
-                opener, ")", self._values(v), len(self.fields), limit, depth, ctx, _field_elem, "=", _bare
+                opener,
+                ")",
+                self._values(v),
+                len(self.fields),
+                limit,
+                depth,
+                ctx,
+                _field_elem,
+                "=",
+                _bare,
             )
         finally:
             ctx.seen.discard(id(v))

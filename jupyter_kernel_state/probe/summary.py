@@ -13,8 +13,22 @@ from .inspectors import error_name, inspector_for, lookup_static, qualname, type
 
 #: Variable keys, in order (the REST contract).
 VARIABLE_KEYS = (
-    "name", "type", "qualname", "kind", "size", "shape", "dtype", "nbytes", "preview",
-    "truncated", "error", "change", "changed_at", "changes", "description", "constraints",
+    "name",
+    "type",
+    "qualname",
+    "kind",
+    "size",
+    "shape",
+    "dtype",
+    "nbytes",
+    "preview",
+    "truncated",
+    "error",
+    "change",
+    "changed_at",
+    "changes",
+    "description",
+    "constraints",
     "hidden_from_prompt",
 )
 #: Keys the server always sets (from the user's annotations): a snapshot's variables
@@ -56,7 +70,11 @@ def call_llm_repr(method, v, limit):
     elif type(method) in (staticmethod, classmethod):
         result = method.__get__(v, type(v))()
     else:
-        result = method.__get__(v, type(v))() if lookup_static(type(method), "__get__", None) else method(v)
+        result = (
+            method.__get__(v, type(v))()
+            if lookup_static(type(method), "__get__", None)
+            else method(v)
+        )
     if type(result) is dict:
         result = result.get("text/plain")
     if not isinstance_str(result):
@@ -76,8 +94,20 @@ def fallback_text(v, limit):
 _BUILTIN_NAMES = {
     t: (t.__name__, t.__qualname__)
     for t in (
-        int, float, complex, bool, type(None), str, bytes, bytearray, list, tuple, dict, set,
-        frozenset, range,
+        int,
+        float,
+        complex,
+        bool,
+        type(None),
+        str,
+        bytes,
+        bytearray,
+        list,
+        tuple,
+        dict,
+        set,
+        frozenset,
+        range,
     )
 }
 
@@ -88,9 +118,17 @@ def base_fields(name, v, insp):
     names = _BUILTIN_NAMES.get(t)
     type_text, qual = names if names is not None else (type_name(t), qualname(t))
     return {
-        "name": name, "type": type_text, "qualname": qual, "kind": insp.kind,
-        "size": None, "shape": None, "dtype": None, "nbytes": None, "preview": "",
-        "truncated": False, "error": None,
+        "name": name,
+        "type": type_text,
+        "qualname": qual,
+        "kind": insp.kind,
+        "size": None,
+        "shape": None,
+        "dtype": None,
+        "nbytes": None,
+        "preview": "",
+        "truncated": False,
+        "error": None,
     }
 
 
@@ -189,8 +227,12 @@ def _none_cut(v, limit):
 
 #: What the inspectors of these exact types would produce, without the dispatch.
 _SCALAR_PREVIEW = {
-    int: display.int_repr, bool: _repr_cut, float: _repr_cut, complex: _repr_cut,
-    type(None): _none_cut, str: display.text_repr,
+    int: display.int_repr,
+    bool: _repr_cut,
+    float: _repr_cut,
+    complex: _repr_cut,
+    type(None): _none_cut,
+    str: display.text_repr,
 }
 
 CHANGE_KEYS = ("change", "changed_at", "changes")
@@ -203,7 +245,9 @@ def _opaque(o):
     return "<" + type_name(type(o)) + ">"
 
 
-_encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque)
+_encoder = json.JSONEncoder(
+    ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque
+)
 
 
 def encode_fragments(summaries):
@@ -217,11 +261,22 @@ def encode_fragments(summaries):
     enc, value = _enc_str, _json_value
     for s in summaries:
         try:
-            append(_TEMPLATE % (
-                enc(s["name"]), enc(s["type"]), enc(s["qualname"]), enc(s["kind"]),
-                value(s["size"]), value(s["shape"]), value(s["dtype"]), value(s["nbytes"]),
-                enc(s["preview"]), value(s["truncated"]), value(s["error"]),
-            ))
+            append(
+                _TEMPLATE
+                % (
+                    enc(s["name"]),
+                    enc(s["type"]),
+                    enc(s["qualname"]),
+                    enc(s["kind"]),
+                    value(s["size"]),
+                    value(s["shape"]),
+                    value(s["dtype"]),
+                    value(s["nbytes"]),
+                    enc(s["preview"]),
+                    value(s["truncated"]),
+                    value(s["error"]),
+                )
+            )
         except (TypeError, ValueError):
             append(_encode_one(s))
     return out
@@ -252,7 +307,10 @@ def _encode_one(s):
 
 
 def _finite(d):
-    return {k: (None if (type(v) is float and v != v) or v in (float("inf"), float("-inf")) else v) for k, v in d.items()}
+    return {
+        k: (None if (type(v) is float and v != v) or v in (float("inf"), float("-inf")) else v)
+        for k, v in d.items()
+    }
 
 
 #: Small immutable values: the cache holds them, so "the same object" is exact and cheap.
@@ -314,10 +372,15 @@ class SummaryCache:
                 observe(name, v, t, fp)
             if entry is not None:
                 ref, ident, et, efp, elimit = entry[:5]
-                if ident == id(v) and et is t and elimit == limit and efp == fp:
-                    if ref is None or ref() is v:
-                        self.hits += 1
-                        return entry
+                if (
+                    ident == id(v)
+                    and et is t
+                    and elimit == limit
+                    and efp == fp
+                    and (ref is None or ref() is v)
+                ):
+                    self.hits += 1
+                    return entry
         self.misses += 1
         summary = build(name, v, limit, session)
         ref = None

@@ -104,7 +104,7 @@ class PandasFrameInspector(Inspector):
         return _table_preview(rows, cols, pairs, limit)
 
     def detail_repr(self, v, limit):
-        sub = v.iloc[:HEAD_ROWS * 2, :HEAD_COLUMNS]
+        sub = v.iloc[: HEAD_ROWS * 2, :HEAD_COLUMNS]
         text = repr(sub)
         if sub.shape != v.shape:
             text += "\n[{:,} rows × {:,} columns]".format(*v.shape)
@@ -178,7 +178,12 @@ class PandasSeriesInspector(Inspector):
         values = head.tolist()
         index = head.index
         pandas = sys.modules.get("pandas")
-        default = pandas is not None and type(index) is pandas.RangeIndex and index.start == 0 and index.step == 1
+        default = (
+            pandas is not None
+            and type(index) is pandas.RangeIndex
+            and index.start == 0
+            and index.step == 1
+        )
         if default:
             return values_repr(values, n, limit, ctx)
         pairs = zip(index.tolist(), values)
@@ -264,7 +269,10 @@ class PolarsFrameInspector(PandasFrameInspector):
 
     def children(self, v):
         names = v.columns
-        return ((("c:" + json.dumps(n), label_text(n), v.to_series(i)) for i, n in enumerate(names)), len(names))
+        return (
+            (("c:" + json.dumps(n), label_text(n), v.to_series(i)) for i, n in enumerate(names)),
+            len(names),
+        )
 
     def child(self, v, key):
         if key.startswith("c:"):

@@ -27,10 +27,10 @@ from .tables import (
 # --- numpy ----------------------------------------------------------------------------
 
 
-
 def short_floats(values):
     """Floats at 6 significant digits: a float32 preview shows 1.564, not 1.5639986991882324."""
     return [float("%.6g" % x) if type(x) is float else x for x in values]
+
 
 #: dtype kinds whose ``tolist()`` items are plain Python numbers (bool, int, float, complex).
 _PLAIN_DTYPE_KINDS = frozenset("biufc")
@@ -151,7 +151,11 @@ class DataArrayInspector(NdarrayInspector):
 
     def preview(self, v, limit, depth=0, ctx=None):
         ctx = ctx or display.Ctx()
-        dims = "(" + ", ".join("{}: {}".format(label_text(d, 20), n) for d, n in zip(v.dims, v.shape)) + ")"
+        dims = (
+            "("
+            + ", ".join("{}: {}".format(label_text(d, 20), n) for d, n in zip(v.dims, v.shape))
+            + ")"
+        )
         data = getattr(v.variable, "_data", None)
         numpy = sys.modules.get("numpy")
         if numpy is not None and type(data) is numpy.ndarray:
@@ -184,19 +188,31 @@ class DatasetInspector(Inspector):
         return int(v.nbytes)
 
     def preview(self, v, limit, depth=0, ctx=None):
-        dims = ", ".join("{}: {}".format(label_text(d, 20), n) for d, n in itertools.islice(v.sizes.items(), 10))
-        names = [(label_text(k), str(a.dtype)) for k, a in itertools.islice(v.data_vars.items(), PREVIEW_COLUMNS)]
+        dims = ", ".join(
+            "{}: {}".format(label_text(d, 20), n) for d, n in itertools.islice(v.sizes.items(), 10)
+        )
+        names = [
+            (label_text(k), str(a.dtype))
+            for k, a in itertools.islice(v.data_vars.items(), PREVIEW_COLUMNS)
+        ]
         text = "(" + dims + ") — " + ", ".join("{}:{}".format(n, d) for n, d in names)
         return cut(text, limit)
 
     detail_repr = preview
 
     def fingerprint(self, v):
-        return ("dataset", tuple((plain_label(k), n) for k, n in v.sizes.items()), tuple(map(plain_label, v.data_vars)))
+        return (
+            "dataset",
+            tuple((plain_label(k), n) for k, n in v.sizes.items()),
+            tuple(map(plain_label, v.data_vars)),
+        )
 
     def children(self, v):
         names = list(v.data_vars)
-        return ((("k:" + json.dumps(n), label_text(n), v[n]) for n in names if type(n) is str), len(names))
+        return (
+            (("k:" + json.dumps(n), label_text(n), v[n]) for n in names if type(n) is str),
+            len(names),
+        )
 
     def child(self, v, key):
         if key.startswith("k:"):

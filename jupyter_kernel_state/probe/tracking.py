@@ -60,9 +60,7 @@ HELD_TEXT = frozenset((str, bytes))
 _HELD_OR_TEXT = HELD_TYPES | HELD_TEXT
 MAX_HELD_TEXT = 4096
 #: Exact types whose ``len`` is C code and a useful fact (compared every cell).
-LEN_TYPES = frozenset(
-    (list, dict, set, frozenset, tuple, bytearray, collections.deque, str, bytes)
-)
+LEN_TYPES = frozenset((list, dict, set, frozenset, tuple, bytearray, collections.deque, str, bytes))
 #: Of those, the ones whose deep fingerprint starts with ("len", n, …): "len a → b".
 _LEN_DESCRIBED = LEN_TYPES - HELD_TEXT
 #: Deep fingerprints computed per cell at most (see the module docstring).
@@ -143,7 +141,8 @@ class Tracker:
         keys, values = keys_values(ns)
         # names IPython hides that could otherwise be shown (its own _, _i … always change)
         hidden = frozenset(
-            n for n in hidden_names(ns, getattr(self.shell, "user_ns_hidden", None))
+            n
+            for n in hidden_names(ns, getattr(self.shell, "user_ns_hidden", None))
             if name_category(n) != INTERNAL_NAME
         )
         ids = list(map(id, values))
@@ -330,7 +329,11 @@ class Tracker:
     def _record_others(self, names, values, types, old_types, others, ec, budget, descriptions):
         """Non-held values: len facts for LEN_TYPES, deep fingerprints within the budget."""
         lens, ltypes, objs, fps, verified = (
-            self.lens, self.ltypes, self.objs, self.fps, self.verified
+            self.lens,
+            self.ltypes,
+            self.objs,
+            self.fps,
+            self.verified,
         )
         names_o = list(map(names.__getitem__, others))
         if self.held:
@@ -468,8 +471,19 @@ class Tracker:
         present = set(keys)
         gone = [n for n in self.rid if n not in present]  # in the order they were recorded
         for name in gone:
-            for d in (self.rid, self.rtype, self.first, self.at, self.chg, self.held, self.lens,
-                      self.ltypes, self.objs, self.fps, self.verified):
+            for d in (
+                self.rid,
+                self.rtype,
+                self.first,
+                self.at,
+                self.chg,
+                self.held,
+                self.lens,
+                self.ltypes,
+                self.objs,
+                self.fps,
+                self.verified,
+            ):
                 d.pop(name, None)
             self.removed.pop(name, None)
             self.removed[name] = ec
@@ -549,7 +563,11 @@ class Tracker:
         return self.at.get(name)
 
     def removed_since(self, since, limit=1000):
-        names = [n for n, ec in reversed(self.removed.items()) if since is None or (ec is not None and ec > since)]
+        names = [
+            n
+            for n, ec in reversed(self.removed.items())
+            if since is None or (ec is not None and ec > since)
+        ]
         return names[:limit], len(names)
 
 
@@ -599,7 +617,12 @@ def describe_changes(old_t, old_fp, new_t, new_fp):
     """Short structural differences, e.g. ``rows 1,000 → 980``; at most MAX_CHANGES."""
     if old_t is not new_t:
         return ("type {} → {}".format(type_name(old_t), type_name(new_t)),)
-    if type(old_fp) is not tuple or type(new_fp) is not tuple or not old_fp or old_fp[0] != new_fp[0]:
+    if (
+        type(old_fp) is not tuple
+        or type(new_fp) is not tuple
+        or not old_fp
+        or old_fp[0] != new_fp[0]
+    ):
         return ()
     tag = old_fp[0]
     out = []
