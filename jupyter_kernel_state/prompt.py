@@ -217,7 +217,7 @@ def _indent(text: str, limit: int) -> str:
     return "\n".join("    " + line for line in text.rstrip("\n").split("\n"))
 
 
-def step_block(entry: dict[str, Any]) -> str:
+def step_block(entry: dict[str, Any], changed: dict[int, list[str]] | None = None) -> str:
     error = entry.get("error")
     status = f"error {error.get('ename')}: {error.get('evalue')}" if error else "ok"
     duration = entry.get("duration_ms")
@@ -228,10 +228,25 @@ def step_block(entry: dict[str, Any]) -> str:
     output = str(entry.get("output") or "")
     if output.strip():
         lines += ["  output:", _indent(mask_values(output), STEP_OUTPUT_CHARS)]
+    elif not error:
+        # A step that printed nothing still says what it left behind (TaskWeaver's habit).
+        count = entry.get("execution_count")
+        names = (changed or {}).get(count, []) if isinstance(count, int) else []
+        if names:
+            more = len(names) - MAX_CHANGE_NAMES
+            listed = ", ".join(names[:MAX_CHANGE_NAMES]) + (f" and {more} more" if more > 0 else "")
+            lines.append(f"  output: none; defined or changed: {listed}")
+        else:
+            lines.append("  output: none; no variable changed")
     return "\n".join(lines)
 
 
-def history_section(history: dict[str, Any] | None, steps: int, limit: int) -> str:
+def history_section(
+    history: dict[str, Any] | None,
+    steps: int,
+    limit: int,
+    changed: dict[int, list[str]] | None = None,
+) -> str:
     if not history or steps <= 0 or not history.get("entries"):
         return ""
     entries = history["entries"][-steps:]
@@ -239,7 +254,7 @@ def history_section(history: dict[str, Any] | None, steps: int, limit: int) -> s
     blocks: list[str] = []
     used = 60
     for entry in reversed(entries):  # newest first until the share is used
-        block = step_block(entry)
+        block = step_block(entry, changed)
         if used + len(block) + 1 > limit:
             break
         blocks.insert(0, block)
@@ -266,7 +281,12 @@ def build_prompt(data: PromptInput, budget: int) -> PromptResult:
     if change:
         top.append(change)
     images = images_line(data.images)
-    history = history_section(data.history, data.history_steps, int(budget * HISTORY_SHARE))
+    changed_by: dict[int, list[str]] = {}
+    for v in visible:
+        if isinstance(v.get("changed_at"), int):
+            changed_by.setdefault(v["changed_at"], []).append(str(v.get("name")))
+    history = history_section(data.history, data.history_steps, int(budget * HISTORY_SHARE),
+                              changed_by)
     tail = [part for part in (images, history) if part]
     extra = max(0, data.total - len(data.variables))  # beyond the page we were given
 

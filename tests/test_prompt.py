@@ -129,3 +129,16 @@ def test_rows_beyond_the_page_are_counted() -> None:
     result = prompt(MANY[:100], budget=600, total=25_000)
     assert result.variables_omitted == 25_000 - result.variables_included
     assert f"of {25_000:,} shown" in result.text
+
+
+def test_a_silent_step_says_what_it_left_behind() -> None:
+    entries = [
+        {"execution_count": 3, "code": "a = 1\nb = 2", "output": "", "error": None},
+        {"execution_count": 4, "code": "pass", "output": "", "error": None},
+        {"execution_count": 5, "code": "print(a)", "output": "1\n", "error": None},
+    ]
+    variables = [var("a", changed_at=3), var("b", changed_at=3)]
+    text = prompt(variables, history={"total": 3, "entries": entries}, history_steps=3).text
+    assert "[3] ok\n  code:\n    a = 1\n    b = 2\n  output: none; defined or changed: a, b" in text
+    assert "[4] ok\n  code:\n    pass\n  output: none; no variable changed" in text
+    assert "[5] ok\n  code:\n    print(a)\n  output:\n    1" in text
