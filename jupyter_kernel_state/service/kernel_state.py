@@ -107,6 +107,13 @@ class KernelState:
     def is_python(self) -> bool:
         return self.language == "python"
 
+    def _require_python(self) -> None:
+        if not self.is_python:
+            raise NotSupported(
+                f"Kernel language {self.language or 'unknown'!r} is not supported: "
+                "only Python kernels can be inspected"
+            )
+
     def connection(self) -> KernelConnection:
         if self._connection is None or self._connection.closed:
             self._connection = KernelConnection(self._km, self._on_iopub, self._log)
@@ -184,11 +191,7 @@ class KernelState:
 
     async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
         """One probe call; installs the probe first when the kernel has none."""
-        if not self.is_python:
-            raise NotSupported(
-                f"Kernel language {self.language or 'unknown'!r} is not supported: "
-                "only Python kernels can be inspected"
-            )
+        self._require_python()
         expression = probe_loader.call_expression(request)
         for _attempt in range(2):
             content = await self._execute("", {"r": expression})
@@ -230,11 +233,7 @@ class KernelState:
         return 0 if count is None else count
 
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
-        if not self.is_python:
-            raise NotSupported(
-                f"Kernel language {self.language or 'unknown'!r} is not supported: "
-                "only Python kernels can be inspected"
-            )
+        self._require_python()
         self.sync()
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
@@ -345,11 +344,7 @@ class KernelState:
     # -- detail ------------------------------------------------------------------------
 
     async def detail(self, options: DetailOptions) -> dict[str, Any]:
-        if not self.is_python:
-            raise NotSupported(
-                f"Kernel language {self.language or 'unknown'!r} is not supported: "
-                "only Python kernels can be inspected"
-            )
+        self._require_python()
         self.sync()
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._details.get(key)

@@ -1,34 +1,16 @@
 import { nullTranslator } from '@jupyterlab/translation';
 import * as React from 'react';
-import { createRoot, Root } from 'react-dom/client';
 
 import { KernelStatePanel, IKernelStatePanelProps } from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
 import { formatShape, identifierAt, makeFilter } from '../format';
 import { makeSnapshot, makeVariable } from './helpers';
-
-(globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
+import { host, render, useReactHost } from './react';
 
 const trans = nullTranslator.load('jupyter_kernel_state');
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
-let host: HTMLDivElement;
-let root: Root;
-
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-});
-
-afterEach(() => {
-  React.act(() => root.unmount());
-  host.remove();
-});
-
-function render(element: JSX.Element): void {
-  React.act(() => root.render(element));
-}
+useReactHost();
 
 function rows(): HTMLElement[] {
   return [...host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-row"]')];

@@ -1,6 +1,5 @@
 import { nullTranslator } from '@jupyterlab/translation';
 import * as React from 'react';
-import { createRoot, Root } from 'react-dom/client';
 
 import { AnnotationEditor } from '../components/AnnotationEditor';
 import { AssistantView } from '../components/AssistantView';
@@ -8,29 +7,12 @@ import { CollapsibleSection } from '../components/CollapsibleSection';
 import { ImageStrip, ImageView } from '../components/ImageStrip';
 import { IImageItem } from '../models/images';
 import { makeImage, makePrompt } from './helpers';
-
-(globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
+import { host, render, useReactHost } from './react';
 
 const trans = nullTranslator.load('jupyter_kernel_state');
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
-let host: HTMLDivElement;
-let root: Root;
-
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-});
-
-afterEach(() => {
-  React.act(() => root.unmount());
-  host.remove();
-});
-
-function render(element: JSX.Element): void {
-  React.act(() => root.render(element));
-}
+useReactHost();
 
 const byTestId = (id: string) => host.querySelector<HTMLElement>(`[data-test-id="${id}"]`);
 const allByTestId = (id: string) => [
