@@ -8,4 +8,6 @@ bash scripts/setup.sh
 . .venv/bin/activate
 extra=()
 [ "$(id -u)" = 0 ] && extra+=(--allow-root)
-exec jupyter lab "${extra[@]}" --ServerApp.root_dir="$PWD/examples" "$@" demo.ipynb
+# The notebook path is resolved from the working directory: serve and open from examples/.
+cd examples
+exec jupyter lab "${extra[@]}" "$@" demo.ipynb
