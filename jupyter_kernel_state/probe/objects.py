@@ -13,6 +13,7 @@ from .inspectors import (
     RESOLVERS,
     Inspector,
     NotEvaluated,
+    callable_name,
     instance_dict,
     lookup_static,
     preview_of,
@@ -76,17 +77,6 @@ def first_paragraph(doc, limit=MAX_DOC):
         return None
     doc = inspect.cleandoc(doc[: limit * 4]).strip()
     return cut(doc.split("\n\n", 1)[0], limit)[0] or None
-
-
-def callable_name(f):
-    for attr in ("__qualname__", "__name__"):
-        try:
-            name = static_attr(f, attr)
-        except Exception:
-            continue
-        if type(name) is str:
-            return name
-    return type_name(type(f))
 
 
 class CallableInspector(Inspector):
