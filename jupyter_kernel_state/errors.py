@@ -1,6 +1,6 @@
 """Domain errors of jupyter_kernel_state, and their HTTP status in one place.
 
-The service layer raises these; ``routes.py`` maps them with :func:`http_status`. None of
+The service layer raises these; ``routes.py`` answers with each one's ``status``. None of
 them carries a traceback or anything from the kernel's connection info.
 """
 
@@ -55,6 +55,3 @@ class KernelUnavailable(KernelStateError):
     def __init__(self, message: str, *, retry_after: int = 1) -> None:
         super().__init__(message, retry_after=retry_after)
 
-
-def http_status(error: KernelStateError) -> int:
-    return error.status

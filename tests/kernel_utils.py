@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from importlib import resources
+from queue import Empty
 from typing import Any
 
 import jsonschema
@@ -92,6 +93,15 @@ class UserClient:
                 return
             await asyncio.sleep(0.01)
         raise AssertionError(f"server never saw generation {generation}")
+
+    async def drain_iopub(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """Every IOPub message this client has received and not yet read."""
+        messages = []
+        while True:
+            try:
+                messages.append(await self.client.get_iopub_msg(timeout=quiet))
+            except Empty:
+                return messages
 
     async def inspect_kernel(self) -> dict[str, Any]:
         """What must never change under a probe: counts, history, `_`, the namespace."""

@@ -26,8 +26,6 @@ from .limits import Limits
 from .options import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
 
-IOPubListener = Callable[["KernelState", dict[str, Any], bool], None]
-
 
 def _now_iso() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
@@ -68,13 +66,11 @@ class KernelState:
         kernel_manager: Any,
         limits: Limits,
         log: logging.Logger,
-        listeners: list[IOPubListener],
     ) -> None:
         self.kernel_id = kernel_id
         self._km = kernel_manager
         self._limits = limits
         self._log = log
-        self._listeners = listeners
         self.language = self._language()
         self.epoch = 0
         self.epoch_started_at = 0  # the generation at which the current epoch began
@@ -131,8 +127,6 @@ class KernelState:
             self._fresh_epoch = False
         image_ids = self.images.handle(msg, own, self.epoch, self.tracker.generation)
         self.history.handle(msg, own, image_ids)
-        for listener in self._listeners:
-            listener(self, msg, own)
 
     def sync(self) -> None:
         """Take in every IOPub message already received (see KernelConnection.flush_iopub)."""

@@ -22,7 +22,7 @@ from ..prompt import PromptInput, PromptResult, build_prompt
 from ..secrets import secret_reason
 from .annotations import AnnotationStore, parse_annotation
 from .images import StoredImage
-from .kernel_state import IOPubListener, KernelState
+from .kernel_state import KernelState
 from .limits import Limits
 from .options import (
     DetailOptions,
@@ -86,7 +86,6 @@ class KernelStateService:
             collections.OrderedDict()
         )
         self._scopes: dict[str, tuple[float, str]] = {}
-        self.listeners: list[IOPubListener] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- kernels -----------------------------------------------------------------------
@@ -102,7 +101,7 @@ class KernelStateService:
 
     def _attach(self, kernel_id: str) -> KernelState:
         km = self._multi.get_kernel(kernel_id)
-        state = KernelState(kernel_id, km, self.limits, self.log, self.listeners)
+        state = KernelState(kernel_id, km, self.limits, self.log)
         self._states[kernel_id] = state
         state.connection()  # follow IOPub from now on
         return state
