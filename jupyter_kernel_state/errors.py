@@ -55,3 +55,8 @@ class KernelUnavailable(KernelStateError):
     def __init__(self, message: str, *, retry_after: int = 1) -> None:
         super().__init__(message, retry_after=retry_after)
 
+
+
+class KernelUnreachable(KernelUnavailable):
+    """The wire to the kernel is down (its gateway unreachable, a websocket dropped): an
+    error, never an old snapshot presented as current."""

@@ -1,9 +1,13 @@
-"""Our own connection to one kernel: a shell socket for probe requests, and IOPub.
+"""Our own connection to one kernel: silent requests on shell, and every IOPub message.
 
-Built from the server's kernel manager (``connect_shell`` / ``connect_iopub`` return
-ZMQStreams on jupyter_server's kernel managers). Our requests use a session of our own, so
-their replies come back to us only, and IOPub messages whose parent is one of our requests
-can be told apart from the user's.
+Opened through the kernel manager's client (``channels.py``): ZMQ for local kernels, the
+gateway's websocket for remote ones. Our requests use a session of our own, so their
+replies come back to us only, and IOPub messages whose parent is one of our requests can
+be told apart from the user's.
+
+A wire that drops (a gateway restarted, a websocket cut) is reopened in the background
+with backoff, so IOPub capture resumes by itself; requests in flight fail at once with
+``LinkDown``. A gateway that no longer knows the kernel ends the connection: ``KernelGone``.
 """
 
 from __future__ import annotations
@@ -15,18 +19,23 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import zmq
 from jupyter_client.session import Session
+
+from .channels import GatewayUnreachable, KernelChannels, KernelGone, open_channels
 
 IOPubHandler = Callable[[dict[str, Any], bool], None]
 
 # How many of our own request ids we remember to recognise their IOPub messages.
 MAX_OWN_MSG_IDS = 256
-# IOPub messages handled per wake-up: ZMQStream delivers one message per event-loop turn,
-# too slow for a flood of displays; we drain what is already queued, up to this many.
+# IOPub messages handled per wake-up, so a flood of displays cannot starve the server.
 IOPUB_BATCH = 256
 # How often a pending request checks that the kernel is still alive.
 LIVENESS_INTERVAL_S = 0.5
+# Longest wait for a kernel manager's liveness answer (a gateway's is an HTTP call).
+LIVENESS_TIMEOUT_S = 2.0
+# Reopening a dropped wire: first delay, and the longest.
+RECONNECT_FIRST_S = 0.5
+RECONNECT_MAX_S = 30.0
 
 
 class RequestTimeout(Exception):
@@ -37,15 +46,37 @@ class KernelDied(Exception):
     """The kernel stopped (or restarted) while we were waiting."""
 
 
+class LinkDown(Exception):
+    """The wire to the kernel is down (a gateway unreachable, a websocket dropped)."""
+
+
+__all__ = [
+    "GatewayUnreachable",
+    "KernelConnection",
+    "KernelDied",
+    "KernelGone",
+    "LinkDown",
+    "RequestTimeout",
+]
+
+
 class KernelConnection:
-    """Shell + IOPub streams of one kernel, with futures for our own requests."""
+    """Shell + IOPub of one kernel, with futures for our own requests."""
 
     def __init__(
-        self, kernel_manager: Any, on_iopub: IOPubHandler, log: logging.Logger
+        self,
+        kernel_manager: Any,
+        on_iopub: IOPubHandler,
+        log: logging.Logger,
+        *,
+        connect_timeout: float,
+        on_reopen: Callable[[], None] | None = None,
     ) -> None:
         self._km = kernel_manager
         self._log = log
         self._on_iopub = on_iopub
+        self._on_reopen = on_reopen
+        self._connect_timeout = connect_timeout
         source = kernel_manager.session
         self.session = Session(
             key=source.key,
@@ -55,68 +86,149 @@ class KernelConnection:
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._own_ids: collections.deque[str] = collections.deque(maxlen=MAX_OWN_MSG_IDS)
         self._own_set: set[str] = set()
-        self._iopub = kernel_manager.connect_iopub()
-        self._iopub.on_recv(self._recv_iopub)
-        self._shell = kernel_manager.connect_shell(identity=self.session.bsession)
-        self._shell.on_recv(self._recv_shell)
-        self.closed = False
-        self.bad_messages = 0
+        self._channels: KernelChannels | None = None
+        self._opening: asyncio.Future[KernelChannels] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._reconnect: asyncio.Task[None] | None = None
+        self.closed = False  # closed by us, for good
+        self.gone: str | None = None  # why the kernel is known to be gone
+        self.link_error: str | None = None  # why the wire is down now, if it is
+        self.reopened = 0  # times the wire was reopened after a drop
+        self._bad_messages = 0
 
-    # -- IOPub -------------------------------------------------------------------------
+    @property
+    def bad_messages(self) -> int:
+        return self._bad_messages + (self._channels.bad_messages if self._channels else 0)
+
+    @property
+    def is_open(self) -> bool:
+        return self._channels is not None and self._channels.alive
+
+    # -- opening -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin opening in the background (IOPub is followed from then on)."""
+        if not self.closed and self.gone is None and self._channels is None:
+            self._open_once()
+
+    def _open_once(self) -> asyncio.Future[KernelChannels]:
+        if self._opening is None or self._opening.done():
+            self._opening = asyncio.ensure_future(self._open())
+            self._opening.add_done_callback(_consume_exception)
+        return self._opening
+
+    async def _open(self) -> KernelChannels:
+        try:
+            channels = await open_channels(self._km, self.session, self._log,
+                                           self._connect_timeout)
+        except KernelGone as e:
+            self.gone = str(e)
+            raise
+        except GatewayUnreachable as e:
+            self.link_error = str(e)
+            raise
+        if self.closed:
+            await channels.close()
+            raise KernelDied("connection closed")
+        self._channels = channels
+        self.link_error = None
+        self._reader = asyncio.ensure_future(self._read(channels))
+        return channels
+
+    async def ensure_open(self, timeout: float) -> KernelChannels:
+        """The open wire; opens it first when needed (one attempt shared by all callers)."""
+        if self.closed:
+            raise KernelDied("connection closed")
+        if self.gone is not None:
+            raise KernelGone(self.gone)
+        channels = self._channels
+        if channels is not None and channels.alive:
+            return channels
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._open_once()), timeout)
+        except asyncio.TimeoutError:
+            raise LinkDown(f"No connection to the kernel within {timeout:g} s") from None
+        except GatewayUnreachable as e:
+            raise LinkDown(str(e)) from None
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def _read(self, channels: KernelChannels) -> None:
+        try:
+            while channels.alive and not self.closed:
+                await channels.wait()
+                self._pump(channels)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not leave the kernel unwatched silently
+            self._log.exception("jupyter_kernel_state: reading from the kernel failed")
+            channels.alive = False
+        if not self.closed:
+            self._lost(channels)
+
+    def _pump(self, channels: KernelChannels, limit: int | None = IOPUB_BATCH) -> None:
+        for msg in channels.drain_shell():
+            self._handle_shell(msg)
+        for msg in channels.drain_iopub(limit):
+            self._handle_iopub(msg)
 
     def flush_iopub(self) -> None:
-        """Handle every IOPub message already received, synchronously.
+        """Handle every message already received, synchronously.
 
         Called before answering from a cache so that an execution the browser already saw
         finish is never answered with the state from before it.
         """
-        if not self.closed:
-            self._iopub.flush()
+        channels = self._channels
+        if channels is not None and channels.alive and not self.closed:
+            self._pump(channels, None)
 
     def is_own(self, msg_id: str | None) -> bool:
         return msg_id is not None and msg_id in self._own_set
 
-    def _deserialize(self, frames: list[Any]) -> dict[str, Any] | None:
-        try:
-            _, parts = self.session.feed_identities(frames)
-            return self.session.deserialize(parts, content=True)
-        except Exception:  # a malformed or unsigned message never kills the listener
-            self.bad_messages += 1
-            self._log.debug("jupyter_kernel_state: dropped an undecodable message")
-            return None
-
-    def _recv_iopub(self, frames: list[Any]) -> None:
-        self._handle_iopub(frames)
-        socket = self._iopub.socket
-        for _ in range(IOPUB_BATCH):
-            if self.closed:
-                return
-            try:
-                frames = socket.recv_multipart(zmq.NOBLOCK)
-            except zmq.Again:
-                return
-            self._handle_iopub(frames)
-
-    def _handle_iopub(self, frames: list[Any]) -> None:
-        msg = self._deserialize(frames)
-        if msg is None:
-            return
+    def _handle_iopub(self, msg: dict[str, Any]) -> None:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
         try:
             self._on_iopub(msg, self.is_own(parent_id))
         except Exception:  # a listener bug must not stop the stream
             self._log.exception("jupyter_kernel_state: IOPub handler failed")
 
-    # -- shell -------------------------------------------------------------------------
-
-    def _recv_shell(self, frames: list[Any]) -> None:
-        msg = self._deserialize(frames)
-        if msg is None:
-            return
+    def _handle_shell(self, msg: dict[str, Any]) -> None:
         parent_id = str((msg.get("parent_header") or {}).get("msg_id"))
         future = self._pending.pop(parent_id, None)
         if future is not None and not future.done():
             future.set_result(msg)
+
+    # -- a dropped wire ----------------------------------------------------------------
+
+    def _lost(self, channels: KernelChannels) -> None:
+        if self._channels is not channels:
+            return
+        self._channels = None
+        self.link_error = "The connection to the kernel was lost"
+        self._fail_pending(LinkDown(self.link_error))
+        asyncio.ensure_future(channels.close()).add_done_callback(_consume_exception)
+        if self._reconnect is None or self._reconnect.done():
+            self._reconnect = asyncio.ensure_future(self._reopen())
+
+    async def _reopen(self) -> None:
+        delay = RECONNECT_FIRST_S
+        while not self.closed and self.gone is None and self._channels is None:
+            try:
+                await self._open_once()
+            except KernelGone:
+                self._log.info("jupyter_kernel_state: kernel is gone: %s", self.gone)
+                return
+            except Exception as e:
+                self._log.debug("jupyter_kernel_state: reconnect failed: %s", e)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_S)
+                continue
+            self.reopened += 1
+            if self._on_reopen is not None:
+                self._on_reopen()
+            return
+
+    # -- requests ----------------------------------------------------------------------
 
     def _remember(self, msg_id: str) -> None:
         if len(self._own_ids) == self._own_ids.maxlen:
@@ -133,11 +245,12 @@ class KernelConnection:
     ) -> dict[str, Any]:
         """Send a silent execute_request and wait for its reply content.
 
-        Raises RequestTimeout after ``timeout`` seconds and KernelDied when the kernel stops
-        answering liveness checks. The request is never retried or interrupted.
+        Raises RequestTimeout after ``timeout`` seconds, KernelDied when the kernel stops
+        answering liveness checks, LinkDown when the wire drops, KernelGone when the
+        gateway no longer has the kernel. The request is never retried or interrupted.
         """
-        if self.closed:
-            raise KernelDied("connection closed")
+        deadline = time.monotonic() + timeout
+        channels = await self.ensure_open(timeout)
         content = {
             "code": code,
             "silent": True,
@@ -151,9 +264,12 @@ class KernelConnection:
         self._remember(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future
-        self.session.send(self._shell, msg)
-        deadline = time.monotonic() + timeout
         try:
+            try:
+                channels.send(msg)
+            except Exception as e:  # a websocket closing under us
+                raise LinkDown(f"The connection to the kernel was lost ({type(e).__name__})"
+                               ) from None
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -165,29 +281,54 @@ class KernelConnection:
                     answer: dict[str, Any] = reply["content"]
                     return answer
                 except asyncio.TimeoutError:
-                    if self.closed or not await self._km.is_alive():
-                        raise KernelDied("kernel is not running") from None
+                    await self._check_alive(channels)
         finally:
             self._pending.pop(msg_id, None)
 
-    def send_kernel_info(self) -> str:
+    async def _check_alive(self, channels: KernelChannels) -> None:
+        if self.closed:
+            raise KernelDied("connection closed")
+        if not channels.alive:
+            raise LinkDown(self.link_error or "The connection to the kernel was lost")
+        try:
+            alive = await asyncio.wait_for(self._km.is_alive(), LIVENESS_TIMEOUT_S)
+        except Exception:  # a slow or failing answer is not a death certificate
+            return
+        if not alive:
+            raise KernelDied("kernel is not running")
+
+    def send_kernel_info(self) -> str | None:
         """A kernel_info_request on our shell: it queues behind any running cell, so its
-        status messages prove that everything before it has finished. No reply is awaited."""
+        status messages prove that everything before it has finished. No reply is awaited.
+        Nothing is sent (None) while the wire is down."""
+        channels = self._channels
+        if channels is None or not channels.alive:
+            return None
         msg = self.session.msg("kernel_info_request", {})
         self._remember(msg["header"]["msg_id"])
-        self.session.send(self._shell, msg)
+        channels.send(msg)
         return str(msg["header"]["msg_id"])
+
+    def _fail_pending(self, error: Exception) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(error)
+                future.exception()  # the waiter may be gone: mark it retrieved
+        self._pending.clear()
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(KernelDied("connection closed"))
-        self._pending.clear()
-        for stream in (self._iopub, self._shell):
-            try:
-                stream.close(linger=0)
-            except Exception:
-                self._log.debug("jupyter_kernel_state: closing a stream failed", exc_info=True)
+        self._fail_pending(KernelDied("connection closed"))
+        for task in (self._reader, self._reconnect):
+            if task is not None:
+                task.cancel()
+        channels, self._channels = self._channels, None
+        if channels is not None:
+            asyncio.ensure_future(channels.close()).add_done_callback(_consume_exception)
+
+
+def _consume_exception(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

@@ -17,9 +17,17 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import InvalidRequest, KernelUnavailable, NotFound, NotSupported, ProbeFailed
+from ..errors import (
+    InvalidRequest,
+    KernelNotFound,
+    KernelUnavailable,
+    KernelUnreachable,
+    NotFound,
+    NotSupported,
+    ProbeFailed,
+)
 from . import probe_loader
-from .connection import KernelConnection, KernelDied, RequestTimeout
+from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
 from .history import HistoryLog
 from .images import ImageStore
 from .limits import Limits
@@ -111,16 +119,33 @@ class KernelState:
             )
 
     def connection(self) -> KernelConnection:
+        """Our connection to the kernel, opening in the background if it is not open."""
         if self._connection is None or self._connection.closed:
-            self._connection = KernelConnection(self._km, self._on_iopub, self._log)
+            self._connection = KernelConnection(
+                self._km, self._on_iopub, self._log,
+                connect_timeout=self._limits.probe_timeout, on_reopen=self._reopened,
+            )
+        self._connection.start()
         return self._connection
+
+    @property
+    def gone(self) -> bool:
+        """The kernel's gateway said it no longer has this kernel."""
+        return self._connection is not None and self._connection.gone is not None
+
+    def _reopened(self) -> None:
+        """The wire came back after a drop: what happened meanwhile was not seen."""
+        self.tracker.resume_unseen()
+        self._check_still_busy(force=True)
 
     def _on_iopub(self, msg: dict[str, Any], own: bool) -> None:
         msg_type = msg.get("header", {}).get("msg_type")
         if (
             not own
             and msg_type == "status"
-            and (msg.get("content") or {}).get("execution_state") == "starting"
+            # `restarting` is what a server's or gateway's websocket says for a restart it
+            # performed; `starting` is the new kernel's own first word.
+            and (msg.get("content") or {}).get("execution_state") in ("starting", "restarting")
         ):
             self.restarted()
         if self.tracker.handle(msg, own):
@@ -170,6 +195,10 @@ class KernelState:
         except KernelDied:
             raise KernelUnavailable("Kernel is not running (it died or restarted)",
                                     retry_after=2) from None
+        except LinkDown as e:
+            raise KernelUnreachable(f"{e}; try again", retry_after=2) from None
+        except KernelGone:
+            raise KernelNotFound(self.kernel_id) from None
         self.probe_requests += 1
         status = content.get("status")
         if status == "aborted":
@@ -238,13 +267,13 @@ class KernelState:
             return cached
         return await self._shared(key, lambda: self._take_snapshot(key, options))
 
-    def _check_still_busy(self) -> None:
+    def _check_still_busy(self, *, force: bool = False) -> None:
         """A kernel silent for a while may have finished with its `idle` lost (ZMQ drops
         messages under a flood). Ask once, on a client's request, never by polling: a
         kernel_info_request queues behind a running cell and its statuses settle it."""
         now = time.monotonic()
-        if (now - self.tracker.last_message_at < SILENT_BUSY_CHECK_S
-                or now - self._last_busy_check < SILENT_BUSY_CHECK_S):
+        if not force and (now - self.tracker.last_message_at < SILENT_BUSY_CHECK_S
+                          or now - self._last_busy_check < SILENT_BUSY_CHECK_S):
             return
         self._last_busy_check = now
         try:
@@ -302,6 +331,8 @@ class KernelState:
             started = time.perf_counter()
             try:
                 reply = await self.call_probe(request)
+            except KernelUnreachable:
+                raise
             except KernelUnavailable as e:
                 return self._stale(options, e.message)
             except RequestTimeout:
@@ -382,8 +413,8 @@ class KernelState:
         return {
             "kernel_id": self.kernel_id,
             "language": self.language,
-            "execution_state": "busy" if self.tracker.busy else getattr(
-                self._km, "execution_state", "unknown"
+            "execution_state": "busy" if self.tracker.busy else (
+                self.tracker.last_state or getattr(self._km, "execution_state", "unknown")
             ),
             "epoch": self.epoch,
             "generation": self.tracker.generation,

@@ -97,6 +97,8 @@ class KernelStateService:
         state = self._states.get(kernel_id)
         if state is None:
             state = self._attach(kernel_id)
+        elif state.gone:  # its gateway said so; the server's own list may lag behind
+            raise KernelNotFound(kernel_id)
         return state
 
     def _attach(self, kernel_id: str) -> KernelState:
@@ -107,10 +109,17 @@ class KernelStateService:
         return state
 
     def kernel_ids(self) -> list[str]:
-        return list(self._multi.list_kernel_ids())
+        return [kernel_id for kernel_id in self._multi.list_kernel_ids()
+                if not (kernel_id in self._states and self._states[kernel_id].gone)]
 
     def list_kernels(self) -> list[dict[str, Any]]:
-        return [self.state(kernel_id).summary() for kernel_id in self.kernel_ids()]
+        summaries = []
+        for kernel_id in self.kernel_ids():
+            try:
+                summaries.append(self.state(kernel_id).summary())
+            except KernelNotFound:  # gone between the listing and now
+                continue
+        return summaries
 
     def most_recent_kernel(self) -> str:
         """The kernel whose user last ran something (else the newest); 404 when none."""

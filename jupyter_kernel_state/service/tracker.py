@@ -24,6 +24,7 @@ class ExecutionTracker:
         self._busy_parents: dict[str, None] = {}
         self.lost_idles = 0  # idles we never saw, inferred from later statuses
         self.last_message_at = time.monotonic()  # of the last IOPub message of any kind
+        self.last_state: str | None = None  # the last execution_state the kernel reported
         self._starting_busy = initial_state == "busy"
         self._ec_by_generation: collections.OrderedDict[int, int | None] = (
             collections.OrderedDict({0: None})
@@ -56,6 +57,8 @@ class ExecutionTracker:
             return False  # control-channel requests (debug, interrupt) run beside a cell
         # Our own requests all go through the shell channel, so every one of them orders.
         state = content.get("execution_state")
+        if isinstance(state, str):
+            self.last_state = state
         parent_id = parent.get("msg_id")
         if state == "busy" and parent_id:
             moved = self._finish_before(parent_id)
@@ -100,6 +103,14 @@ class ExecutionTracker:
         if generation in self._ec_by_generation:
             return self._ec_by_generation[generation]
         return None
+
+    def resume_unseen(self) -> None:
+        """After a gap in IOPub (a dropped wire reopened): cells may have run unseen, and
+        one may be running now. Move the generation on and hold the kernel busy until a
+        status proves otherwise (the caller asks for one)."""
+        self._busy_parents.clear()
+        self._starting_busy = True
+        self._bump()
 
     def reset(self) -> None:
         """After a restart: nothing is running, counts start again.
