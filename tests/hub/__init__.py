@@ -1,0 +1,1 @@
+"""A real JupyterHub for the hub tests (pytest and the Playwright hub spec)."""
