@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command: install everything (Debian chromium included) and run every test suite:
-# pytest (real server, real kernels), jest, and the Playwright UI tests in Debian's Chromium.
+# pytest (real server, real kernels, a real JupyterHub), jest, and the Playwright UI tests in
+# Debian's Chromium (also in /user/<name>/lab behind JupyterHub).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export KERNEL_STATE_LOG_DIR="${KERNEL_STATE_LOG_DIR:-$PWD/.logs}"
@@ -33,11 +34,15 @@ run_suite "lint (ruff, mypy --strict on the server package)" bash -c \
   'ruff check jupyter_kernel_state tests && mypy jupyter_kernel_state'
 run_suite "jest" jlpm test
 run_suite "pytest" python -m pytest -q -p no:cacheprovider
-run_suite "ui-tests (Playwright, Debian chromium)" bash -c '
+# Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).
+run_suite "ui-tests (Playwright, Debian chromium; then behind JupyterHub)" bash -c '
   cd ui-tests &&
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 jlpm install > "$KERNEL_STATE_LOG_DIR/ui-install.log" 2>&1 ||
     { tail -40 "$KERNEL_STATE_LOG_DIR/ui-install.log"; exit 1; }
-  jlpm playwright test'
+  status=0
+  jlpm playwright test || status=1
+  jlpm playwright test -c playwright-hub.config.ts || status=1
+  exit $status'
 
 echo
 echo "suites: $passed passed, $failed failed"
