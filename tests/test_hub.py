@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import subprocess
+import sys
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -123,6 +127,22 @@ def get(hub: Hub, token: str | None, path: str) -> tuple[int, bytes]:
     return status, body
 
 
+def current_snapshot(hub: Hub, token: str, kernel_id: str, timeout: float = 60) -> dict:
+    """The variables once the server has seen the kernel go idle.
+
+    The contract lets a GET that arrives while the server still believes the kernel busy
+    answer 503 (no snapshot yet) or the last snapshot marked stale: a client asks again.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        status, body = get(hub, token, f"kernels/{kernel_id}/variables")
+        assert status in (200, 503), (status, body, hub.log_tail())
+        if status == 200 and not json.loads(body)["stale"]:
+            return dict(json.loads(body))
+        assert time.monotonic() < deadline, f"still busy or stale after {timeout} s: {body!r}"
+        time.sleep(0.2)
+
+
 async def test_rest_api_through_the_hub(hub: Hub, user_token: str, kernel_id: str) -> None:
     reply = await execute(hub, user_token, kernel_id, CELL)
     assert reply["status"] == "ok", reply
@@ -131,12 +151,9 @@ async def test_rest_api_through_the_hub(hub: Hub, user_token: str, kernel_id: st
     assert status == 200, (body, hub.log_tail())
     assert kernel_id in [k["kernel_id"] for k in json.loads(body)["kernels"]]
 
-    status, body = get(hub, user_token, f"kernels/{kernel_id}/variables")
-    assert status == 200, (body, hub.log_tail())
-    snapshot = json.loads(body)
+    snapshot = current_snapshot(hub, user_token, kernel_id)
     assert snapshot["kernel_id"] == kernel_id
     assert snapshot["language"] == "python"
-    assert not snapshot["stale"]
     variables = {v["name"]: v for v in snapshot["variables"]}
     assert set(variables) == {"hub_frame", "hub_answer", "hub_text"}, variables
     assert snapshot["total"] == 3
@@ -158,6 +175,21 @@ async def test_rest_api_through_the_hub(hub: Hub, user_token: str, kernel_id: st
     assert "- hub_answer: int" in prompt, prompt
     assert "- hub_text: str" in prompt, prompt
 
+    # The CLI, pointed at the user's server through the proxy, with the same token.
+    cli = subprocess.run(
+        [
+            *(sys.executable, "-m", "jupyter_kernel_state.cli"),
+            *("--url", f"{hub.url}/user/{USER}/", "--token", user_token),
+            *("variables", kernel_id),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert re.search(r"^hub_frame\s+DataFrame\s+3×2\s", cli.stdout, re.M), cli.stdout
+    assert "1-3 of 3 variables" in cli.stdout, cli.stdout
+
 
 def test_the_server_scope_alone_is_enough(hub: Hub, kernel_id: str) -> None:
     token = hub.token(USER, [f"access:servers!server={quote(USER)}/"])
@@ -168,7 +200,12 @@ def test_the_server_scope_alone_is_enough(hub: Hub, kernel_id: str) -> None:
 
 @pytest.mark.parametrize(
     "who",
-    ["no token", "another user's token", "a token of the user without access:servers"],
+    [
+        "no token",
+        "another user's token",
+        "a token of the user without access:servers",
+        "the hub admin service's token (admin:servers, no access:servers)",
+    ],
 )
 def test_refused_without_access_to_the_server(hub: Hub, kernel_id: str, who: str) -> None:
     token = {
@@ -176,6 +213,9 @@ def test_refused_without_access_to_the_server(hub: Hub, kernel_id: str, who: str
         "another user's token": lambda: hub.token(OTHER, [f"access:servers!user={OTHER}"]),
         "a token of the user without access:servers": lambda: hub.token(
             USER, [f"read:servers!user={USER}"]
+        ),
+        "the hub admin service's token (admin:servers, no access:servers)": lambda: (
+            hub.service_token
         ),
     }[who]()
     for path in ("kernels", f"kernels/{kernel_id}/variables", f"kernels/{kernel_id}/prompt"):
