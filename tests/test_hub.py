@@ -225,3 +225,15 @@ def test_refused_without_access_to_the_server(hub: Hub, kernel_id: str, who: str
     # The kernels API of the same server refuses it too: the token is not let in at all.
     status, _, _ = request("GET", f"{hub.url}/user/{USER}/api/kernels", token=token)
     assert status == 403
+
+
+def test_a_stopped_server_is_answered_by_the_hub(hub: Hub) -> None:
+    """bob's server is not running: the proxy has no route for it, the hub redirects the
+    request to /hub/user/... and answers 424 in the server's place."""
+    token = hub.token(OTHER, [f"access:servers!user={OTHER}"])
+    path = f"/user/{OTHER}/api/kernel-state/kernels"
+    status, headers, _ = request("GET", f"{hub.url}{path}", token=token)
+    assert (status, headers.get("location")) == (302, f"/hub{path}")
+    status, _, body = request("GET", f"{hub.url}/hub{path}", token=token)
+    assert status == 424, (status, body)
+    assert b"no longer running" in body

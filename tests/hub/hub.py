@@ -25,6 +25,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,11 @@ def request(
     token: str | None = None,
     body: Any = None,
     timeout: float = 30,
-) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP request, no redirects followed, errors returned rather than raised."""
+) -> tuple[int, Message, bytes]:
+    """One HTTP request, no redirects followed, errors returned rather than raised.
+
+    The headers are case-insensitive (``headers.get("location")``).
+    """
     headers = {}
     data = None
     if token is not None:
@@ -81,10 +85,10 @@ def request(
     req = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
         with _opener.open(req, timeout=timeout) as resp:
-            return resp.status, dict(resp.headers), resp.read()
+            return resp.status, resp.headers, resp.read()
     except urllib.error.HTTPError as err:
         with err:
-            return err.code, dict(err.headers), err.read()
+            return err.code, err.headers, err.read()
 
 
 def marked_pids(marker: str) -> list[int]:
