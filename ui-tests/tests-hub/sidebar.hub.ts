@@ -22,6 +22,11 @@ test('the sidebar shows the variables of a notebook in /user/<name>/lab', async 
 
   const notebook = page.locator('.jp-NotebookPanel');
   await expect(notebook).toBeVisible();
+  // A cell run before the new notebook's kernel is connected is not executed at all.
+  await expect(page.locator('#jp-main-statusbar')).toContainText(
+    /Python 3 \(ipykernel\) \| Idle/,
+    { timeout: 90000 }
+  );
   await notebook.locator('.jp-Cell .cm-content').first().click();
   await page.keyboard.insertText(
     "import pandas as pd\nhub_frame = pd.DataFrame({'a': [1, 2, 3]})\nhub_answer = 6 * 7"
