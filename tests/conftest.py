@@ -4,24 +4,73 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from jupyter_server.gateway.gateway_client import GatewayClient
 from traitlets.config import Config
 
+from .gateway_utils import KernelGatewayProcess
 from .kernel_utils import UserClient, start_kernel
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
+# Route tests that take `kernel_backend` run once against local kernels and once against
+# kernels behind a real Kernel Gateway: `pytestmark = BOTH_BACKENDS`.
+BACKENDS = ["local", "gateway"]
+BOTH_BACKENDS = pytest.mark.parametrize("kernel_backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def kernel_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KernelGatewayProcess]:
+    """One real Kernel Gateway for the whole run, started on first use."""
+    gateway = KernelGatewayProcess(tmp_path_factory.mktemp("gateway")).start()
+    yield gateway
+    gateway.stop()
+
 
 @pytest.fixture
-def jp_server_config() -> Config:
-    return Config(
-        {
-            "ServerApp": {"jpserver_extensions": {"jupyter_kernel_state": True}},
-            "KernelStateApp": {"probe_timeout": 5.0},
-        }
-    )
+def kernel_backend(request: pytest.FixtureRequest) -> str:
+    """Where kernels run: "local" unless a test is parametrized over BACKENDS."""
+    return str(getattr(request, "param", "local"))
+
+
+@pytest.fixture
+def gateway_url(request: pytest.FixtureRequest, kernel_backend: str) -> str | None:
+    """The gateway the server is pointed at, or None for local kernels."""
+    if kernel_backend != "gateway":
+        return None
+    gateway: KernelGatewayProcess = request.getfixturevalue("kernel_gateway")
+    return gateway.url
+
+
+@pytest.fixture(autouse=True)
+def _fresh_gateway_client() -> Iterator[None]:
+    """GatewayClient is a process-wide singleton: never let one test's gateway leak."""
+    GatewayClient.clear_instance()
+    yield
+    GatewayClient.clear_instance()
+
+
+def server_config(gateway_url: str | None, **apps: dict[str, Any]) -> Config:
+    """The test server's config, pointed at a gateway when one is given."""
+    config: dict[str, Any] = {
+        "ServerApp": {"jpserver_extensions": {"jupyter_kernel_state": True}},
+        "KernelStateApp": {"probe_timeout": 5.0},
+    }
+    if gateway_url is not None:
+        config["GatewayClient"] = {"url": gateway_url, "request_timeout": 20.0,
+                                   "connect_timeout": 10.0}
+    for name, values in apps.items():
+        config.setdefault(name, {}).update(values)
+    return Config(config)
+
+
+@pytest.fixture
+def jp_server_config(gateway_url: str | None) -> Config:
+    return server_config(gateway_url)
 
 
 @pytest.fixture
@@ -30,31 +79,46 @@ def service(jp_serverapp):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def new_kernel(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
-    """Starts a python3 kernel with a client that plays the notebook's part.
-
-    A factory (``kernel = await new_kernel()``) because the test server's plugin runs
-    async tests, not async fixtures.
-    """
+def user_client(jp_serverapp, jp_ws_fetch):  # type: ignore[no-untyped-def]
+    """Connects a notebook-like client (the server's kernel websocket) to a kernel:
+    ``client = await user_client(kernel_id)``."""
     clients: list[UserClient] = []
 
-    async def start(name: str = "python3") -> UserClient:
-        kernel_id = await start_kernel(jp_fetch, name)
-        client = UserClient(jp_serverapp, kernel_id)
+    async def connect(kernel_id: str) -> UserClient:
+        client = await UserClient(jp_serverapp, kernel_id, jp_ws_fetch).connect()
         clients.append(client)
         await client.ready()
         return client
 
-    yield start
+    yield connect
     for client in clients:
         client.stop()
 
 
 @pytest.fixture
-def other_language_kernelspec(jp_data_dir: Path) -> str:
-    """A kernelspec that runs a real ipykernel but declares another language."""
-    spec_dir = jp_data_dir / "kernels" / "otherlang"
-    spec_dir.mkdir(parents=True)
+def new_kernel(jp_fetch, user_client):  # type: ignore[no-untyped-def]
+    """Starts a python3 kernel with a client that plays the notebook's part.
+
+    A factory (``kernel = await new_kernel()``) because the test server's plugin runs
+    async tests, not async fixtures.
+    """
+
+    async def start(name: str = "python3") -> UserClient:
+        return await user_client(await start_kernel(jp_fetch, name))  # type: ignore[no-any-return]
+
+    return start
+
+
+@pytest.fixture
+def other_language_kernelspec(request: pytest.FixtureRequest, jp_data_dir: Path,
+                              kernel_backend: str) -> str:
+    """A kernelspec that runs a real ipykernel but declares another language (where the
+    kernels run: this server's data dir, or the gateway's)."""
+    data_dir = jp_data_dir
+    if kernel_backend == "gateway":
+        data_dir = request.getfixturevalue("kernel_gateway").data_dir
+    spec_dir = data_dir / "kernels" / "otherlang"
+    spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "Other language",

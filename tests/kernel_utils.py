@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from importlib import resources
 from queue import Empty
 from typing import Any
 
 import jsonschema
-from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.jsonutil import json_default
+from jupyter_client.session import Session
+from jupyter_server.services.kernels.connection.base import deserialize_binary_message
 
 _SCHEMA = json.loads(
     resources.files("jupyter_kernel_state").joinpath("schema/rest-v1.json").read_text()
@@ -33,35 +36,99 @@ async def get_json(jp_fetch: Any, *parts: str, **kwargs: Any) -> Any:
 
 
 class UserClient:
-    """A second client of the kernel, as a notebook would be: its cells are user cells."""
+    """A second client of the kernel, as a notebook is: the server's kernel websocket.
 
-    def __init__(self, serverapp: Any, kernel_id: str) -> None:
+    For a gateway kernel the server relays it to the gateway, as it does for JupyterLab.
+    Its cells are user cells.
+    """
+
+    def __init__(self, serverapp: Any, kernel_id: str, ws_fetch: Any) -> None:
         self.serverapp = serverapp
         self.kernel_id = kernel_id
-        km = serverapp.kernel_manager.get_kernel(kernel_id)
-        self.client = AsyncKernelClient()
-        self.client.load_connection_info(km.get_connection_info())
-        # No heartbeat: on a loaded machine a late beat would read as a dead kernel.
-        self.client.start_channels(hb=False)
+        self._ws_fetch = ws_fetch
+        self.session = Session(username="notebook-user")
         self.outputs: list[dict[str, Any]] = []
+        self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {
+            name: asyncio.Queue() for name in ("shell", "iopub", "control", "stdin")
+        }
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
 
     @property
     def state(self) -> Any:
         service = self.serverapp.web_app.settings["jupyter_kernel_state"]
         return service.state(self.kernel_id)
 
+    async def connect(self) -> UserClient:
+        self._ws = await self._ws_fetch("api", "kernels", self.kernel_id, "channels",
+                                        params={"session_id": self.session.session})
+        self._reader = asyncio.ensure_future(self._read())
+        return self
+
+    async def _read(self) -> None:
+        while True:
+            raw = await self._ws.read_message()
+            if raw is None:
+                return
+            msg = deserialize_binary_message(raw) if isinstance(raw, bytes) else json.loads(raw)
+            queue = self._queues.get(msg.get("channel") or "")
+            if queue is not None:
+                queue.put_nowait(msg)
+
+    def _send(self, msg_type: str, content: dict[str, Any], channel: str = "shell") -> str:
+        msg = self.session.msg(msg_type, content)
+        msg["channel"] = channel
+        self._ws.write_message(json.dumps(msg, default=json_default))
+        return str(msg["header"]["msg_id"])
+
+    async def _get(self, channel: str, timeout: float) -> dict[str, Any]:
+        try:
+            return await asyncio.wait_for(self._queues[channel].get(), timeout)
+        except asyncio.TimeoutError:
+            raise Empty from None
+
+    async def get_iopub_msg(self, timeout: float = 1) -> dict[str, Any]:
+        return await self._get("iopub", timeout)
+
+    async def get_shell_msg(self, timeout: float = 1) -> dict[str, Any]:
+        return await self._get("shell", timeout)
+
+    async def wait_for_ready(self, timeout: float = 60) -> None:
+        """Until the kernel answers a kernel_info_request (after a start or restart)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg_id = self._send("kernel_info_request", {})
+            try:
+                while True:
+                    reply = await self.get_shell_msg(timeout=1)
+                    if reply["parent_header"].get("msg_id") == msg_id:
+                        return
+            except Empty:
+                continue
+        raise AssertionError("the kernel never answered kernel_info")
+
+    def execute(self, code: str, *, silent: bool = False, store_history: bool = True,
+                user_expressions: dict[str, str] | None = None) -> str:
+        return self._send("execute_request", {
+            "code": code, "silent": silent, "store_history": store_history,
+            "user_expressions": user_expressions or {}, "allow_stdin": False,
+            "stop_on_error": True,
+        })
+
     async def ready(self) -> None:
-        await self.client.wait_for_ready(timeout=60)
+        await self.wait_for_ready(timeout=60)
         # The server attaches on the kernel's start event; wait for its early probe install
         # so that tests start from a settled kernel.
+        await asyncio.wait_for(self.state.prepared.wait(), 60)
         await self.wait_idle()
 
     async def wait_idle(self, timeout: float = 10) -> None:
         for _ in range(int(timeout / 0.02)):
-            self.state.sync()
+            self.state.summary()  # takes in IOPub; a silent busy kernel gets asked
             if not self.state.tracker.busy:
                 return
             await asyncio.sleep(0.02)
+        raise AssertionError("the server still believes the kernel busy")
 
     async def wait_busy(self, timeout: float = 5) -> None:
         """Until the server has seen a user cell start (after ``submit``)."""
@@ -76,15 +143,26 @@ class UserClient:
         """Execute a user cell; return its reply once the server has seen it finish."""
         before = self.state.tracker.generation
         self.outputs = []
-        reply = await self.client.execute_interactive(
-            code, timeout=timeout, output_hook=self.outputs.append
-        )
+        msg_id = self.execute(code)
+        deadline = time.monotonic() + timeout
+        while True:  # its outputs, until its idle
+            msg = await self.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if (msg["msg_type"] == "status"
+                    and msg["content"]["execution_state"] == "idle"):
+                break
+            self.outputs.append(msg)
+        while True:
+            reply = await self.get_shell_msg(timeout=max(0.01, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
         await self.wait_generation(before + 1)
         return reply["content"]  # type: ignore[no-any-return]
 
     def submit(self, code: str) -> str:
         """Send a user cell without waiting for it."""
-        return self.client.execute(code)  # type: ignore[no-any-return]
+        return self.execute(code)
 
     async def wait_generation(self, generation: int, timeout: float = 10) -> None:
         for _ in range(int(timeout / 0.01)):
@@ -99,7 +177,7 @@ class UserClient:
         messages = []
         while True:
             try:
-                messages.append(await self.client.get_iopub_msg(timeout=quiet))
+                messages.append(await self.get_iopub_msg(timeout=quiet))
             except Empty:
                 return messages
 
@@ -109,14 +187,17 @@ class UserClient:
             "(get_ipython().execution_count, len(In), len(Out), repr(_)[:50], "
             "sorted(k for k in get_ipython().user_ns))"
         )
-        msg_id = self.client.execute("", silent=True, store_history=False,
-                                     user_expressions={"s": expression})
+        msg_id = self.execute("", silent=True, store_history=False,
+                              user_expressions={"s": expression})
         while True:
-            reply = await self.client.get_shell_msg(timeout=10)
+            reply = await self.get_shell_msg(timeout=10)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
         await self.wait_idle()
         return reply["content"]["user_expressions"]["s"]["data"]  # type: ignore[no-any-return]
 
     def stop(self) -> None:
-        self.client.stop_channels()
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._ws is not None:
+            self._ws.close()

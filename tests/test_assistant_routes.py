@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from tornado.httpclient import HTTPClientError
-from traitlets.config import Config
 
 from jupyter_kernel_state.service.annotations import AnnotationStore
 
+from .conftest import BOTH_BACKENDS, server_config
 from .kernel_utils import get_json, validate
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
 
 
 async def prompt_text(jp_fetch, kernel_id, **params):  # type: ignore[no-untyped-def]
@@ -85,7 +85,7 @@ async def test_prompt_since_future_and_before_restart(jp_fetch, new_kernel):  # 
     future = await prompt_text(jp_fetch, kernel.kernel_id, since="999999")
     assert "Changed" not in future  # nothing changed after "now"
     await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.client.wait_for_ready(timeout=60)
+    await kernel.wait_for_ready(timeout=60)
     await kernel.wait_idle()
     await kernel.run("b = 2")
     after = await prompt_text(jp_fetch, kernel.kernel_id, since=str(before["generation"]))
@@ -162,30 +162,22 @@ class TestPersistence:
         return tmp_path / "annotations.json"
 
     @pytest.fixture
-    def jp_server_config(self, annotations_file):  # type: ignore[no-untyped-def]
-        return Config({
-            "ServerApp": {"jpserver_extensions": {"jupyter_kernel_state": True}},
-            "KernelStateApp": {"annotations_path": str(annotations_file)},
-        })
+    def jp_server_config(self, gateway_url, annotations_file):  # type: ignore[no-untyped-def]
+        return server_config(gateway_url,
+                             KernelStateApp={"annotations_path": str(annotations_file)})
 
     async def test_annotations_follow_the_notebook_across_server_restarts(
-        self, jp_fetch, jp_serverapp, annotations_file
+        self, jp_fetch, user_client, annotations_file
     ):  # type: ignore[no-untyped-def]
         session = json.loads((await jp_fetch("api", "sessions", method="POST", body=json.dumps(
             {"path": "analysis.ipynb", "type": "notebook", "kernel": {"name": "python3"}}
         ))).body)
         kernel_id = session["kernel"]["id"]
-        from .kernel_utils import UserClient
-
-        client = UserClient(jp_serverapp, kernel_id)
-        try:
-            await client.ready()
-            await client.run("sales = 1")
-            await jp_fetch("api", "kernel-state", "kernels", kernel_id, "variables", "sales",
-                           "annotation", method="PUT",
-                           body=json.dumps({"description": "monthly sales"}))
-        finally:
-            client.stop()
+        client = await user_client(kernel_id)
+        await client.run("sales = 1")
+        await jp_fetch("api", "kernel-state", "kernels", kernel_id, "variables", "sales",
+                       "annotation", method="PUT",
+                       body=json.dumps({"description": "monthly sales"}))
         # A new store reading the same file, as a restarted server would.
         reloaded = AnnotationStore(annotations_file)
         note = reloaded.for_scope("path:analysis.ipynb")["sales"]

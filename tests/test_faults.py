@@ -9,9 +9,10 @@ import time
 import pytest
 from tornado.httpclient import HTTPClientError
 
+from .conftest import BOTH_BACKENDS
 from .kernel_utils import get_json, validate
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
 
 HOSTILE = '''
 import threading
@@ -131,7 +132,7 @@ async def test_restart_starts_a_new_epoch(jp_fetch, new_kernel):  # type: ignore
     await kernel.run("before_restart = 1")
     first = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.client.wait_for_ready(timeout=60)
+    await kernel.wait_for_ready(timeout=60)
     second = None
     for _ in range(50):
         try:

@@ -8,11 +8,11 @@ import struct
 
 import pytest
 from tornado.httpclient import HTTPClientError
-from traitlets.config import Config
 
-from .kernel_utils import UserClient, get_json, start_kernel, validate
+from .conftest import BOTH_BACKENDS, server_config
+from .kernel_utils import get_json, start_kernel, validate
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
 
 # Kernel-side helper: a valid, distinct PNG of the given size without any library.
 MAKE_PNG = r'''
@@ -136,12 +136,10 @@ async def test_duplicates_are_kept_once_and_update_display_replaces(jp_fetch, ne
 
 class TestSmallCaps:
     @pytest.fixture
-    def jp_server_config(self):  # type: ignore[no-untyped-def]
-        return Config({
-            "ServerApp": {"jpserver_extensions": {"jupyter_kernel_state": True}},
-            "KernelStateApp": {"max_images": 10, "max_image_bytes": 20_000,
-                               "max_image_total_bytes": 1_000_000, "history_entries": 3,
-                               "history_output_chars": 100},
+    def jp_server_config(self, gateway_url):  # type: ignore[no-untyped-def]
+        return server_config(gateway_url, KernelStateApp={
+            "max_images": 10, "max_image_bytes": 20_000, "max_image_total_bytes": 1_000_000,
+            "history_entries": 3, "history_output_chars": 100,
         })
 
     async def test_flood_is_bounded_and_counted(self, jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
@@ -196,7 +194,7 @@ async def test_images_survive_a_restart_marked_with_their_epoch(jp_fetch, new_ke
     kernel = await new_kernel()
     await kernel.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(6, 6)).decode()})")
     await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.client.wait_for_ready(timeout=60)
+    await kernel.wait_for_ready(timeout=60)
     await kernel.wait_idle()
     await kernel.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(7, 7)).decode()})")
     listing = await images(jp_fetch, kernel.kernel_id)
@@ -204,18 +202,14 @@ async def test_images_survive_a_restart_marked_with_their_epoch(jp_fetch, new_ke
     assert epochs[7] > epochs[6]
 
 
-async def test_images_from_a_non_python_kernel(jp_fetch, jp_serverapp, other_language_kernelspec):  # type: ignore[no-untyped-def]
+async def test_images_from_a_non_python_kernel(jp_fetch, user_client, other_language_kernelspec):  # type: ignore[no-untyped-def]
     kernel_id = await start_kernel(jp_fetch, other_language_kernelspec)
-    client = UserClient(jp_serverapp, kernel_id)
-    try:
-        await client.ready()
-        await client.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(8, 8)).decode()})")
-        listing = await images(jp_fetch, kernel_id)
-        assert [i["width"] for i in listing["images"]] == [8]
-        history = await get_history(jp_fetch, kernel_id)
-        assert history["total"] == 1
-    finally:
-        client.stop()
+    client = await user_client(kernel_id)
+    await client.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(8, 8)).decode()})")
+    listing = await images(jp_fetch, kernel_id)
+    assert [i["width"] for i in listing["images"]] == [8]
+    history = await get_history(jp_fetch, kernel_id)
+    assert history["total"] == 1
 
 
 @pytest.mark.parametrize("image_id", ["0123456789abcdef", "0123456789ABCDEF", "x" * 300])
@@ -227,20 +221,15 @@ async def test_unknown_images_get_404(jp_fetch, new_kernel, image_id):  # type: 
     assert json.loads(e.value.response.body)["message"].startswith("Image not found")
 
 
-async def test_many_kernels_at_once(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
+async def test_many_kernels_at_once(jp_fetch, user_client):  # type: ignore[no-untyped-def]
     ids = [await start_kernel(jp_fetch) for _ in range(3)]
-    clients = [UserClient(jp_serverapp, kid) for kid in ids]
-    try:
-        await asyncio.gather(*(c.ready() for c in clients))
-        replies = await asyncio.gather(*(
-            c.run(MAKE_PNG + f"png = make_png({n + 2}, 2)\n"
-                  "publish({'image/png': base64.b64encode(png).decode()})")
-            for n, c in enumerate(clients)
-        ))
-        assert [r["status"] for r in replies] == ["ok"] * 3
-        for n, kid in enumerate(ids):
-            listing = await images(jp_fetch, kid)
-            assert [i["width"] for i in listing["images"]] == [n + 2]
-    finally:
-        for c in clients:
-            c.stop()
+    clients = await asyncio.gather(*(user_client(kid) for kid in ids))
+    replies = await asyncio.gather(*(
+        c.run(MAKE_PNG + f"png = make_png({n + 2}, 2)\n"
+              "publish({'image/png': base64.b64encode(png).decode()})")
+        for n, c in enumerate(clients)
+    ))
+    assert [r["status"] for r in replies] == ["ok"] * 3
+    for n, kid in enumerate(ids):
+        listing = await images(jp_fetch, kid)
+        assert [i["width"] for i in listing["images"]] == [n + 2]

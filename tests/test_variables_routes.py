@@ -8,9 +8,10 @@ import json
 import pytest
 from tornado.httpclient import HTTPClientError
 
+from .conftest import BOTH_BACKENDS
 from .kernel_utils import get_json, start_kernel, validate
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
 
 
 async def variables(jp_fetch, kernel, **params):  # type: ignore[no-untyped-def]

@@ -243,6 +243,15 @@ def _connect_error(error: Exception) -> Exception:
     return GatewayUnreachable(f"The kernel's gateway is unreachable ({reason})")
 
 
+def is_remote(kernel_manager: Any) -> bool:
+    """A kernel behind a gateway (its kernelspec and process live there)."""
+    try:
+        from jupyter_server.gateway.managers import GatewayKernelManager
+    except ImportError:  # pragma: no cover - jupyter_server always ships it
+        return False
+    return isinstance(kernel_manager, GatewayKernelManager)
+
+
 def is_gateway_client(client: Any) -> bool:
     try:
         from jupyter_server.gateway.managers import GatewayKernelClient

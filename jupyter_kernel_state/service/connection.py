@@ -70,12 +70,14 @@ class KernelConnection:
         log: logging.Logger,
         *,
         connect_timeout: float,
-        on_reopen: Callable[[], None] | None = None,
+        on_open: Callable[[bool], None] | None = None,
+        on_reply: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self._km = kernel_manager
         self._log = log
         self._on_iopub = on_iopub
-        self._on_reopen = on_reopen
+        self._on_open = on_open
+        self._on_reply = on_reply
         self._connect_timeout = connect_timeout
         source = kernel_manager.session
         self.session = Session(
@@ -94,6 +96,7 @@ class KernelConnection:
         self.gone: str | None = None  # why the kernel is known to be gone
         self.link_error: str | None = None  # why the wire is down now, if it is
         self.reopened = 0  # times the wire was reopened after a drop
+        self._was_open = False
         self._bad_messages = 0
 
     @property
@@ -133,6 +136,9 @@ class KernelConnection:
         self._channels = channels
         self.link_error = None
         self._reader = asyncio.ensure_future(self._read(channels))
+        if self._on_open is not None:
+            self._on_open(self._was_open)
+        self._was_open = True
         return channels
 
     async def ensure_open(self, timeout: float) -> KernelChannels:
@@ -197,6 +203,11 @@ class KernelConnection:
         future = self._pending.pop(parent_id, None)
         if future is not None and not future.done():
             future.set_result(msg)
+        if self._on_reply is not None:
+            try:
+                self._on_reply(msg)
+            except Exception:
+                self._log.exception("jupyter_kernel_state: reply handler failed")
 
     # -- a dropped wire ----------------------------------------------------------------
 
@@ -224,8 +235,6 @@ class KernelConnection:
                 delay = min(delay * 2, RECONNECT_MAX_S)
                 continue
             self.reopened += 1
-            if self._on_reopen is not None:
-                self._on_reopen()
             return
 
     # -- requests ----------------------------------------------------------------------
@@ -243,7 +252,20 @@ class KernelConnection:
         *,
         timeout: float,
     ) -> dict[str, Any]:
-        """Send a silent execute_request and wait for its reply content.
+        """Send a silent execute_request and wait for its reply content."""
+        return await self.request("execute_request", {
+            "code": code,
+            "silent": True,
+            "store_history": False,
+            "user_expressions": user_expressions or {},
+            "allow_stdin": False,
+            "stop_on_error": False,
+        }, timeout=timeout)
+
+    async def request(
+        self, msg_type: str, content: dict[str, Any], *, timeout: float
+    ) -> dict[str, Any]:
+        """Send one shell request from our session and wait for its reply content.
 
         Raises RequestTimeout after ``timeout`` seconds, KernelDied when the kernel stops
         answering liveness checks, LinkDown when the wire drops, KernelGone when the
@@ -251,15 +273,7 @@ class KernelConnection:
         """
         deadline = time.monotonic() + timeout
         channels = await self.ensure_open(timeout)
-        content = {
-            "code": code,
-            "silent": True,
-            "store_history": False,
-            "user_expressions": user_expressions or {},
-            "allow_stdin": False,
-            "stop_on_error": False,
-        }
-        msg = self.session.msg("execute_request", content)
+        msg = self.session.msg(msg_type, content)
         msg_id = msg["header"]["msg_id"]
         self._remember(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()

@@ -17,9 +17,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from jupyter_core.utils import ensure_async
+
 from ..errors import (
     InvalidRequest,
     KernelNotFound,
+    KernelStateError,
     KernelUnavailable,
     KernelUnreachable,
     NotFound,
@@ -27,6 +30,7 @@ from ..errors import (
     ProbeFailed,
 )
 from . import probe_loader
+from .channels import is_remote
 from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
 from .history import HistoryLog
 from .images import ImageStore
@@ -74,8 +78,10 @@ class KernelState:
         kernel_manager: Any,
         limits: Limits,
         log: logging.Logger,
+        kernel_specs: Any = None,
     ) -> None:
         self.kernel_id = kernel_id
+        self._kernel_specs = kernel_specs  # the server's kernelspec manager
         self._km = kernel_manager
         self._limits = limits
         self._log = log
@@ -97,21 +103,63 @@ class KernelState:
         self._probe_lock = asyncio.Lock()
         self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
+        self.prepared = asyncio.Event()  # set once the early probe install has finished
 
     # -- kernel facts ------------------------------------------------------------------
 
     def _language(self) -> str:
+        """The kernelspec's language for a local kernel; "" (ask the kernel) otherwise."""
+        if is_remote(self._km):  # its spec lives on the gateway, not here
+            return ""
         try:
             spec = self._km.kernel_spec
             return str(spec.language or "").lower() if spec is not None else ""
         except Exception:
             return ""
 
+    def _on_reply(self, msg: dict[str, Any]) -> None:
+        """Our own kernel_info replies tell the kernel's language when its spec did not."""
+        if not self.language and msg.get("header", {}).get("msg_type") == "kernel_info_reply":
+            name = ((msg.get("content") or {}).get("language_info") or {}).get("name")
+            if isinstance(name, str) and name:
+                self.language = name.lower()
+
     @property
     def is_python(self) -> bool:
         return self.language == "python"
 
-    def _require_python(self) -> None:
+    async def _remote_spec_language(self) -> str:
+        """A gateway kernel's language, from the gateway's kernelspec of its name."""
+        name = (getattr(self._km, "kernel", None) or {}).get("name")
+        if self._kernel_specs is None or not name:
+            return ""
+        try:
+            spec = await asyncio.wait_for(
+                ensure_async(self._kernel_specs.get_kernel_spec(name)), self._limits.probe_timeout)
+        except Exception:  # the kernel itself will say (kernel_info)
+            return ""
+        spec = spec.get("spec", spec) if isinstance(spec, dict) else spec
+        language = spec.get("language") if isinstance(spec, dict) else getattr(spec, "language", "")
+        return str(language or "").lower()
+
+    async def know_language(self) -> str:
+        """The kernel's language: its kernelspec's, else what the kernel says it runs."""
+        if not self.language and is_remote(self._km):
+            self.language = await self._remote_spec_language()
+        if not self.language:
+            try:
+                content = await self.connection().request(
+                    "kernel_info_request", {}, timeout=self._limits.probe_timeout)
+            except RequestTimeout:
+                raise KernelUnavailable("Kernel did not say its language in time",
+                                        retry_after=2) from None
+            except (KernelDied, LinkDown, KernelGone) as e:
+                raise self._unavailable(e) from None
+            self._on_reply({"header": {"msg_type": "kernel_info_reply"}, "content": content})
+        return self.language
+
+    async def _require_python(self) -> None:
+        await self.know_language()
         if not self.is_python:
             raise NotSupported(
                 f"Kernel language {self.language or 'unknown'!r} is not supported: "
@@ -123,7 +171,8 @@ class KernelState:
         if self._connection is None or self._connection.closed:
             self._connection = KernelConnection(
                 self._km, self._on_iopub, self._log,
-                connect_timeout=self._limits.probe_timeout, on_reopen=self._reopened,
+                connect_timeout=self._limits.probe_timeout, on_open=self._opened,
+                on_reply=self._on_reply,
             )
         self._connection.start()
         return self._connection
@@ -133,9 +182,14 @@ class KernelState:
         """The kernel's gateway said it no longer has this kernel."""
         return self._connection is not None and self._connection.gone is not None
 
-    def _reopened(self) -> None:
-        """The wire came back after a drop: what happened meanwhile was not seen."""
-        self.tracker.resume_unseen()
+    def _opened(self, reopened: bool) -> None:
+        """The wire is open: nothing on IOPub proves yet that our subscription is live, or
+        that no cell is running. Hold the kernel busy until a status for our own
+        kernel_info_request settles it. After a drop, cells may also have run unseen."""
+        if reopened:
+            self.tracker.resume_unseen()
+        else:
+            self.tracker.await_status()
         self._check_still_busy(force=True)
 
     def _on_iopub(self, msg: dict[str, Any], own: bool) -> None:
@@ -192,13 +246,8 @@ class KernelState:
             content = await connection.execute_silently(
                 code, expressions, timeout=self._limits.probe_timeout
             )
-        except KernelDied:
-            raise KernelUnavailable("Kernel is not running (it died or restarted)",
-                                    retry_after=2) from None
-        except LinkDown as e:
-            raise KernelUnreachable(f"{e}; try again", retry_after=2) from None
-        except KernelGone:
-            raise KernelNotFound(self.kernel_id) from None
+        except (KernelDied, LinkDown, KernelGone) as e:
+            raise self._unavailable(e) from None
         self.probe_requests += 1
         status = content.get("status")
         if status == "aborted":
@@ -207,6 +256,14 @@ class KernelState:
             raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
         return content
 
+    def _unavailable(self, error: Exception) -> KernelStateError:
+        """The domain error for a kernel we cannot reach."""
+        if isinstance(error, KernelGone):
+            return KernelNotFound(self.kernel_id)
+        if isinstance(error, LinkDown):
+            return KernelUnreachable(f"{error}; try again", retry_after=2)
+        return KernelUnavailable("Kernel is not running (it died or restarted)", retry_after=2)
+
     async def install_probe(self) -> None:
         content = await self._execute(probe_loader.install_code(), None)
         if content.get("status") != "ok":  # pragma: no cover - _execute raised already
@@ -214,7 +271,7 @@ class KernelState:
 
     async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
         """One probe call; installs the probe first when the kernel has none."""
-        self._require_python()
+        await self._require_python()
         expression = probe_loader.call_expression(request)
         for _attempt in range(2):
             content = await self._execute("", {"r": expression})
@@ -239,13 +296,14 @@ class KernelState:
 
     async def prepare(self) -> None:
         """Install the probe ahead of time so change tracking covers every execution."""
-        if not self.is_python:
-            return
         try:
-            async with self._probe_lock:
-                await self.call_probe({"op": "ping"})
+            if await self.know_language() == "python":
+                async with self._probe_lock:
+                    await self.call_probe({"op": "ping"})
         except Exception as e:  # best effort: the first real request installs it too
             self._log.debug("jupyter_kernel_state: early probe install failed: %s", e)
+        finally:
+            self.prepared.set()
 
     # -- snapshots ---------------------------------------------------------------------
 
@@ -256,7 +314,7 @@ class KernelState:
         return 0 if count is None else count
 
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
-        self._require_python()
+        await self._require_python()
         self.sync()
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
@@ -369,7 +427,7 @@ class KernelState:
     # -- detail ------------------------------------------------------------------------
 
     async def detail(self, options: DetailOptions) -> dict[str, Any]:
-        self._require_python()
+        await self._require_python()
         self.sync()
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._details.get(key)

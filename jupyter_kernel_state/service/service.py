@@ -103,7 +103,8 @@ class KernelStateService:
 
     def _attach(self, kernel_id: str) -> KernelState:
         km = self._multi.get_kernel(kernel_id)
-        state = KernelState(kernel_id, km, self.limits, self.log)
+        state = KernelState(kernel_id, km, self.limits, self.log,
+                            getattr(self._multi, "kernel_spec_manager", None))
         self._states[kernel_id] = state
         state.connection()  # follow IOPub from now on
         return state
@@ -271,7 +272,11 @@ class KernelStateService:
         since_raw = parse_int(get("since"), "since", default=-1, minimum=0) \
             if get("since") not in (None, "") else None
         since = min(since_raw, generation) if since_raw is not None else None  # future → now
-        if not state.is_python:
+        try:
+            python = await state.know_language() == "python"
+        except KernelUnavailable:
+            python = False
+        if not python:
             snapshot = None
         else:
             try:

@@ -104,13 +104,17 @@ class ExecutionTracker:
             return self._ec_by_generation[generation]
         return None
 
+    def await_status(self) -> None:
+        """Until a status says otherwise (the caller asks for one), the kernel counts as
+        busy: a cell may be running that we did not see start."""
+        self._starting_busy = True
+
     def resume_unseen(self) -> None:
         """After a gap in IOPub (a dropped wire reopened): cells may have run unseen, and
-        one may be running now. Move the generation on and hold the kernel busy until a
-        status proves otherwise (the caller asks for one)."""
+        one may be running now. Move the generation on and await a status."""
         self._busy_parents.clear()
-        self._starting_busy = True
         self._bump()
+        self.await_status()
 
     def reset(self) -> None:
         """After a restart: nothing is running, counts start again.
