@@ -114,7 +114,7 @@ class KernelStateApp(ExtensionApp):
             session_manager=serverapp.session_manager,
         )
         self.settings["jupyter_kernel_state"] = self.service
-        mcp_tools.bind(self.service)
+        mcp_tools.bind(self.service, self)
         serverapp.event_logger.add_listener(
             schema_id=KERNEL_ACTIONS_SCHEMA, listener=self.service.on_kernel_action
         )

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from . import mcp_auth
 from .errors import KernelStateError
 from .service import KernelStateService
 
@@ -32,11 +33,14 @@ _service: KernelStateService | None = None
 _image_cursors: dict[str, int] = {}
 
 
-def bind(service: KernelStateService | None) -> None:
-    """Called by the server extension when it starts (and with None when it stops)."""
+def bind(service: KernelStateService | None, app: Any | None = None) -> None:
+    """Called by the server extension when it starts, with its service and itself (and with
+    None when it stops). ``app`` gives the MCP authentication (``mcp_auth``) the server's
+    address and config."""
     global _service
     _service = service
     _image_cursors.clear()
+    mcp_auth.bind(app if service is not None else None)
 
 
 def _get_service() -> KernelStateService:

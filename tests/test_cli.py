@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 
 import pytest
@@ -59,3 +60,24 @@ async def test_cli_errors_are_clear(cli, new_kernel):  # type: ignore[no-untyped
     assert code == 1 and "404: Variable not found: missing" in err
     code, _, err = await cli("kernels", token="wrong")
     assert code == 1 and "403" in err
+
+
+async def test_cli_mcp_config_without_a_running_server_says_so(tmp_path):  # type: ignore[no-untyped-def]
+    # Runtime files left by a server that is gone are not servers.
+    gone = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await gone.wait()
+    (tmp_path / f"jpserver-{gone.pid}.json").write_text(json.dumps(
+        {"pid": gone.pid, "url": "http://localhost:8888/", "base_url": "/", "port": 8888,
+         "token": "t"}))
+    (tmp_path / f"jpserver-mcp-{gone.pid}.json").write_text(json.dumps(
+        {"pid": gone.pid, "url": "http://127.0.0.1:3001/mcp", "port": 3001}))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("JUPYTER_TOKEN", "JUPYTER_SERVER_URL")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "jupyter_kernel_state.cli", "mcp-config",
+        env={**env, "JUPYTER_RUNTIME_DIR": str(tmp_path)},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1 and not out
+    assert "no running Jupyter server with an MCP server found" in err.decode()
