@@ -43,6 +43,7 @@ class KernelGatewayProcess:
         return self.root / "data"
 
     def start(self) -> KernelGatewayProcess:
+        self.root.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
             "JUPYTER_RUNTIME_DIR": str(self.root / "runtime"),
@@ -93,6 +94,7 @@ class Relay:
         self.delay_s = 0.0
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
     def url(self) -> str:
@@ -104,6 +106,10 @@ class Relay:
         return self
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
@@ -133,6 +139,9 @@ class Relay:
 
     async def close(self) -> None:
         self.cut()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):

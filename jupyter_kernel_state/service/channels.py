@@ -44,6 +44,7 @@ class KernelChannels:
 
     alive = True
     bad_messages = 0
+    lost_message = "The connection to the kernel was lost"
 
     def send(self, msg: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -124,6 +125,8 @@ class GatewayChannels(KernelChannels):
     The client's reader thread fills the queues; we are woken by a thread-safe callback
     on each put, never by spinning (the queues' own ``get_msg`` spins the event loop).
     """
+
+    lost_message = "The websocket to the kernel's gateway was lost"
 
     def __init__(self, client: Any, log: logging.Logger) -> None:
         self._client = client

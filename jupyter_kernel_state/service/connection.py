@@ -21,7 +21,7 @@ from typing import Any
 
 from jupyter_client.session import Session
 
-from .channels import GatewayUnreachable, KernelChannels, KernelGone, open_channels
+from .channels import GatewayUnreachable, KernelChannels, KernelGone, is_remote, open_channels
 
 IOPubHandler = Callable[[dict[str, Any], bool], None]
 
@@ -215,7 +215,7 @@ class KernelConnection:
         if self._channels is not channels:
             return
         self._channels = None
-        self.link_error = "The connection to the kernel was lost"
+        self.link_error = channels.lost_message
         self._fail_pending(LinkDown(self.link_error))
         asyncio.ensure_future(channels.close()).add_done_callback(_consume_exception)
         if self._reconnect is None or self._reconnect.done():
@@ -309,6 +309,9 @@ class KernelConnection:
         except Exception:  # a slow or failing answer is not a death certificate
             return
         if not alive:
+            if is_remote(self._km):  # the gateway no longer has it: culled or shut down
+                self.gone = "The gateway has no such kernel (culled or shut down)"
+                raise KernelGone(self.gone)
             raise KernelDied("kernel is not running")
 
     def send_kernel_info(self) -> str | None:

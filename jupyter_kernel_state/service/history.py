@@ -13,6 +13,8 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from jupyter_client.jsonutil import parse_date
+
 # Executions still running that we follow at once (a guard against a flood of inputs).
 MAX_OPEN_EXECUTIONS = 64
 # Image ids kept per entry (a cell can publish thousands); the rest are counted.
@@ -35,6 +37,9 @@ def cut(text: str, limit: int) -> str:
 
 
 def _as_datetime(value: Any) -> datetime.datetime | None:
+    """A header date: a datetime from ZMQ, an ISO string over a gateway's websocket."""
+    if isinstance(value, str):
+        value = parse_date(value)
     if isinstance(value, datetime.datetime):
         return value if value.tzinfo else value.replace(tzinfo=datetime.timezone.utc)
     return None

@@ -117,6 +117,16 @@ class KernelState:
         except Exception:
             return ""
 
+    def _check_link(self) -> None:
+        """Nothing cached is current while the wire is down: cells may be running unseen."""
+        connection = self._connection
+        if connection is None or connection.is_open:
+            return
+        if connection.gone is not None:
+            raise KernelNotFound(self.kernel_id)
+        if connection.link_error is not None:
+            raise KernelUnreachable(f"{connection.link_error}; try again", retry_after=2)
+
     def _on_reply(self, msg: dict[str, Any]) -> None:
         """Our own kernel_info replies tell the kernel's language when its spec did not."""
         if not self.language and msg.get("header", {}).get("msg_type") == "kernel_info_reply":
@@ -316,6 +326,7 @@ class KernelState:
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
         await self._require_python()
         self.sync()
+        self._check_link()
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
             return self._stale(options, "Kernel is busy and no snapshot was taken yet")
@@ -429,6 +440,7 @@ class KernelState:
     async def detail(self, options: DetailOptions) -> dict[str, Any]:
         await self._require_python()
         self.sync()
+        self._check_link()
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._details.get(key)
         if cached is not None:
