@@ -45,6 +45,8 @@ def _now_iso() -> str:
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
+# Longest wait for the first status after connecting (see _settle).
+SETTLE_WAIT_S = 2.0
 
 
 def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
@@ -323,10 +325,19 @@ class KernelState:
         count = self.tracker.execution_count_at(since)
         return 0 if count is None else count
 
+    async def _settle(self) -> None:
+        """Just after (re)connecting, our kernel_info's status is on its way: wait for it
+        briefly rather than answer "busy" for a kernel that is most likely idle."""
+        deadline = time.monotonic() + min(SETTLE_WAIT_S, self._limits.probe_timeout)
+        while self.tracker.awaiting_status and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+            self.sync()
+
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
         await self._require_python()
         self.sync()
         self._check_link()
+        await self._settle()
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
             return self._stale(options, "Kernel is busy and no snapshot was taken yet")
@@ -441,6 +452,7 @@ class KernelState:
         await self._require_python()
         self.sync()
         self._check_link()
+        await self._settle()
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._details.get(key)
         if cached is not None:

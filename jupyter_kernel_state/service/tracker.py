@@ -104,6 +104,11 @@ class ExecutionTracker:
             return self._ec_by_generation[generation]
         return None
 
+    @property
+    def awaiting_status(self) -> bool:
+        """Busy only because no status has been seen since (re)connecting."""
+        return self._starting_busy and not self._busy_parents
+
     def await_status(self) -> None:
         """Until a status says otherwise (the caller asks for one), the kernel counts as
         busy: a cell may be running that we did not see start."""
