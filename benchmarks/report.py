@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import gateway_cases
 import image_cases
 import rest_cases
 from kernel_cases import DEADLINE_S
@@ -98,6 +99,7 @@ class Report:
     rest: list[rest_cases.RestRow]
     micro: list[image_cases.MicroRow]
     flood: list[image_cases.FloodResult]
+    gateway: list[gateway_cases.Row]
     quick: bool
     elapsed_s: float
     command: str
@@ -162,6 +164,7 @@ class Report:
                              f"{f.published:,} published, lost {lost}, rejected {f.rejected}, "
                              f"server RSS {f.rss_before_mb:.0f} → {f.rss_after_mb:.0f} MB",
                              lost == 0 and f.rejected == 0))
+        out += [Check(name, value, ok) for name, value, ok in gateway_cases.checks(self.gateway)]
         return out
 
     # -- tables --------------------------------------------------------------------------
@@ -208,6 +211,8 @@ class Report:
              table(image_cases.MICRO_HEADER, image_cases.micro_rows(self.micro))),
             ("Images flood through a real server",
              table(image_cases.FLOOD_HEADER, image_cases.flood_rows(self.flood))),
+            ("A local kernel and a kernel behind a Kernel Gateway, each against its own floor",
+             table(gateway_cases.HEADER, [r.cells() for r in self.gateway])),
         ]
 
     def text(self) -> str:

@@ -36,7 +36,8 @@ def free_port() -> int:
 class Server:
     """``jupyter server`` as a subprocess; its log goes to a file we parse for request times."""
 
-    def __init__(self, debug_log: bool, profile_to: Path | None = None) -> None:
+    def __init__(self, debug_log: bool, profile_to: Path | None = None,
+                 extra_args: list[str] | None = None) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="jks-bench-")
         root = Path(self.tmp.name)
         self.runtime_dir = root / "runtime"
@@ -54,6 +55,7 @@ class Server:
             "--ServerApp.allow_root=True", "--ServerApp.open_browser=False",
             f"--ServerApp.root_dir={root / 'work'}",
             f"--ServerApp.log_level={'DEBUG' if debug_log else 'WARN'}",
+            *(extra_args or []),
         ]
         self._log_file = open(self.log_path, "wb")
         self.process = subprocess.Popen(cmd, env=env, stdout=self._log_file,
