@@ -11,6 +11,7 @@
  * with the repository's .venv active and `jlpm install` done at the root (the proxy).
  */
 import { defineConfig } from '@playwright/test';
+import chromium = require('./chromium');
 
 const port = process.env.KERNEL_STATE_HUB_UI_PORT || '8897';
 const url = `http://127.0.0.1:${port}`;
@@ -33,19 +34,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     actionTimeout: 30000,
     navigationTimeout: 60000,
-    launchOptions: {
-      executablePath: '/usr/lib/chromium/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync'
-      ]
-    }
+    launchOptions: chromium
   },
   webServer: {
     command: 'python ../tests/hub/hub.py',

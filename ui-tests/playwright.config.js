@@ -5,6 +5,7 @@
  * jupyter_server_test_config.py, because other processes share these machines.
  */
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+const chromium = require('./chromium');
 
 const port = process.env.KERNEL_STATE_UI_PORT || '8898';
 const url = `http://localhost:${port}`;
@@ -24,19 +25,7 @@ module.exports = {
     actionTimeout: 30000,
     trace: 'off',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: '/usr/lib/chromium/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync'
-      ]
-    }
+    launchOptions: chromium
   },
   webServer: {
     command: 'jlpm start',
