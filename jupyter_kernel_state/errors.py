@@ -60,3 +60,12 @@ class KernelUnavailable(KernelStateError):
 class KernelUnreachable(KernelUnavailable):
     """The wire to the kernel is down (its gateway unreachable, a websocket dropped): an
     error, never an old snapshot presented as current."""
+
+
+class InspectionInterrupted(KernelUnavailable):
+    """The kernel was interrupted while the probe was running (the stop button, or a
+    shutdown on its way)."""
+
+    def __init__(self) -> None:
+        super().__init__("Inspection interrupted: the kernel was interrupted during the "
+                         "request; try again", retry_after=1)

@@ -156,6 +156,51 @@ async def test_deleted_kernel_gets_404(jp_fetch, new_kernel):  # type: ignore[no
     assert e.value.code == 404
 
 
+# A pending alarm of the user's keeps the probe's time guard from arming, so this repr runs
+# unguarded and a GET waits on it.
+UNGUARDED_SLOW_REPR = (
+    "import signal, time\nsignal.signal(signal.SIGALRM, lambda *a: None)\n"
+    "signal.setitimer(signal.ITIMER_REAL, 1000)\n"
+    "class Slow:\n    def __repr__(self):\n        time.sleep(3); return 'slow'\n"
+    "s = Slow()"
+)
+
+
+async def waiting_get(jp_fetch, kernel):  # type: ignore[no-untyped-def]
+    """A snapshot GET that is still waiting on the kernel."""
+    await kernel.run(UNGUARDED_SLOW_REPR)
+    pending = asyncio.ensure_future(
+        jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables"))
+    await asyncio.sleep(0.5)
+    assert not pending.done(), "the GET should be waiting on the slow repr"
+    return pending
+
+
+async def test_user_interrupt_during_a_probe_request_gives_503(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    pending = await waiting_get(jp_fetch, kernel)
+    await jp_fetch("api", "kernels", kernel.kernel_id, "interrupt", method="POST", body="")
+    with pytest.raises(HTTPClientError) as e:
+        await pending
+    assert e.value.code == 503
+    assert json.loads(e.value.response.body)["message"].startswith("Inspection interrupted")
+    reply = await kernel.run("still_usable = 1")  # the kernel is fine
+    assert reply["status"] == "ok"
+
+
+async def test_kernel_deleted_while_a_get_waits_gets_404(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    pending = await waiting_get(jp_fetch, kernel)
+    started = time.monotonic()
+    await jp_fetch("api", "kernels", kernel.kernel_id, method="DELETE")
+    with pytest.raises(HTTPClientError) as e:
+        await pending
+    assert e.value.code == 404
+    assert json.loads(e.value.response.body)["message"] == (
+        f"Kernel does not exist: {kernel.kernel_id}")
+    assert time.monotonic() - started < 2.5
+
+
 async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     await kernel.run("import os, signal\nclass Killer:\n    def __repr__(self):\n"

@@ -133,6 +133,8 @@ def call(encoded):
             reply = dispatch(request)
         except BaseException as exc:
             reply = {"ok": False, "error": "probe error: " + type(exc).__name__}
+            if isinstance(exc, KeyboardInterrupt):  # the stop button, or a shutdown
+                reply["interrupted"] = True
         reply.setdefault("ok", True)
         reply["probe_id"] = _state.probe_id
         reply["execution_count"] = _execution_count()

@@ -20,6 +20,7 @@ from typing import Any
 from jupyter_core.utils import ensure_async
 
 from ..errors import (
+    InspectionInterrupted,
     InvalidRequest,
     KernelNotFound,
     KernelStateError,
@@ -47,6 +48,8 @@ def _now_iso() -> str:
 SILENT_BUSY_CHECK_S = 2.0
 # Longest wait for the first status after connecting (see _settle).
 SETTLE_WAIT_S = 2.0
+# How long an interrupted probe request waits to learn whether a shutdown follows.
+INTERRUPT_GRACE_S = 1.0
 
 
 def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
@@ -58,6 +61,8 @@ def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
         raise NotFound(message or f"Variable not found: {name}")
     if reply.get("bad_request"):
         raise InvalidRequest(message or "Invalid request")
+    if reply.get("interrupted"):
+        raise InspectionInterrupted()
     raise ProbeFailed(f"Probe error: {message or 'unknown'}")
 
 
@@ -106,6 +111,7 @@ class KernelState:
         self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
         self.prepared = asyncio.Event()  # set once the early probe install has finished
+        self.removed = False  # the kernel was shut down (see remove)
 
     # -- kernel facts ------------------------------------------------------------------
 
@@ -191,8 +197,9 @@ class KernelState:
 
     @property
     def gone(self) -> bool:
-        """The kernel's gateway said it no longer has this kernel."""
-        return self._connection is not None and self._connection.gone is not None
+        """The kernel was shut down, or its gateway said it no longer has it."""
+        return self.removed or (self._connection is not None
+                                and self._connection.gone is not None)
 
     def _opened(self, reopened: bool) -> None:
         """The wire is open: nothing on IOPub proves yet that our subscription is live, or
@@ -250,6 +257,11 @@ class KernelState:
             self._connection.close()
             self._connection = None
 
+    def remove(self) -> None:
+        """The kernel was shut down: requests still waiting on it end with a 404."""
+        self.removed = True
+        self.close()
+
     # -- probe round trips -------------------------------------------------------------
 
     async def _execute(self, code: str, expressions: dict[str, str] | None) -> dict[str, Any]:
@@ -268,9 +280,25 @@ class KernelState:
             raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
         return content
 
+    async def _raise_for_reply(self, reply: dict[str, Any], name: str) -> None:
+        """A probe's refusal as a domain error. An interruption may be a shutdown on its way
+        (jupyter_server and gateways interrupt a kernel before shutting it down): give it a
+        moment, and answer that the kernel is gone (404) if it was."""
+        try:
+            _raise_for_reply(reply, name)
+        except InspectionInterrupted:
+            grace = time.monotonic() + INTERRUPT_GRACE_S
+            deadline = time.monotonic() + self._limits.probe_timeout
+            while not self.gone and time.monotonic() < deadline and (
+                    time.monotonic() < grace or getattr(self._km, "shutting_down", False)):
+                await asyncio.sleep(0.02)
+            if self.gone:
+                raise KernelNotFound(self.kernel_id) from None
+            raise
+
     def _unavailable(self, error: Exception) -> KernelStateError:
         """The domain error for a kernel we cannot reach."""
-        if isinstance(error, KernelGone):
+        if isinstance(error, KernelGone) or self.removed:
             return KernelNotFound(self.kernel_id)
         if isinstance(error, LinkDown):
             return KernelUnreachable(f"{error}; try again", retry_after=2)
@@ -419,7 +447,7 @@ class KernelState:
                 return self._stale(
                     options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
                 )
-            _raise_for_reply(reply, "")
+            await self._raise_for_reply(reply, "")
             if self.epoch != key[0]:  # the kernel turned out to be a new process
                 generation = self.tracker.generation
             variables = reply.get("variables") or []
@@ -481,7 +509,7 @@ class KernelState:
                     f"Kernel did not answer within {self._limits.probe_timeout:g} s",
                     retry_after=2,
                 ) from None
-            _raise_for_reply(reply, options.name)
+            await self._raise_for_reply(reply, options.name)
             variable: dict[str, Any] = reply["variable"]
             self._details.put((self.epoch, key[1], options.key), variable)
             return variable

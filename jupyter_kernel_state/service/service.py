@@ -350,7 +350,7 @@ class KernelStateService:
             del self._presented[key]
         state = self._states.pop(kernel_id, None)
         if state is not None:
-            state.close()
+            state.remove()
 
     async def stop(self) -> None:
         for task in list(self._tasks):
