@@ -9,7 +9,7 @@ import time
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from .conftest import BOTH_BACKENDS
+from .conftest import BOTH_BACKENDS, server_config
 from .kernel_utils import get_json, validate
 
 pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
@@ -186,6 +186,33 @@ async def test_user_interrupt_during_a_probe_request_gives_503(jp_fetch, new_ker
     assert json.loads(e.value.response.body)["message"].startswith("Inspection interrupted")
     reply = await kernel.run("still_usable = 1")  # the kernel is fine
     assert reply["status"] == "ok"
+
+
+class TestShortDeadline:
+    @pytest.fixture
+    def jp_server_config(self, gateway_url):  # type: ignore[no-untyped-def]
+        return server_config(gateway_url, KernelStateApp={"probe_timeout": 1.0})
+
+    async def test_no_second_request_while_one_is_still_in_the_kernel(self, jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+        kernel = await new_kernel()
+        await kernel.run("a = 1")
+        await kernel.run(UNGUARDED_SLOW_REPR)  # a repr of 3 s; the deadline is 1 s
+        connection = kernel.state.connection()
+        with pytest.raises(HTTPClientError) as e:
+            await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+        assert e.value.code == 503 and "did not answer within 1 s" in e.value.response.body.decode()
+        assert connection.waiting_on == 1
+        sent = connection.sent
+        for route in ("variables", "variables/a"):
+            with pytest.raises(HTTPClientError) as e:
+                await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, *route.split("/"))
+            assert e.value.code == 503 and e.value.response.headers["Retry-After"]
+            assert "An earlier inspection is still running" in json.loads(e.value.response.body)["message"]
+        assert connection.sent == sent, "nothing more was queued in the kernel"
+        await kernel.run("del s")  # runs once our first request has answered
+        assert connection.waiting_on == 0
+        snapshot = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+        assert [v["name"] for v in snapshot["variables"]] == ["a"] and not snapshot["stale"]
 
 
 async def test_kernel_deleted_while_a_get_waits_gets_404(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]

@@ -88,6 +88,9 @@ class KernelConnection:
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._own_ids: collections.deque[str] = collections.deque(maxlen=MAX_OWN_MSG_IDS)
         self._own_set: set[str] = set()
+        # Our requests whose deadline passed before their reply came: still queued or
+        # running in the kernel. Nothing more is sent until they answer (see `waiting_on`).
+        self._overdue: dict[str, float] = {}
         self._channels: KernelChannels | None = None
         self._opening: asyncio.Future[KernelChannels] | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -96,6 +99,7 @@ class KernelConnection:
         self.gone: str | None = None  # why the kernel is known to be gone
         self.link_error: str | None = None  # why the wire is down now, if it is
         self.reopened = 0  # times the wire was reopened after a drop
+        self.sent = 0  # requests sent (for tests and benchmarks)
         self._was_open = False
         self._bad_messages = 0
 
@@ -198,8 +202,15 @@ class KernelConnection:
         except Exception:  # a listener bug must not stop the stream
             self._log.exception("jupyter_kernel_state: IOPub handler failed")
 
+    @property
+    def waiting_on(self) -> int:
+        """How many of our requests the kernel has not answered though their deadline
+        passed (they are still in the kernel: a new one would queue behind them)."""
+        return len(self._overdue)
+
     def _handle_shell(self, msg: dict[str, Any]) -> None:
         parent_id = str((msg.get("parent_header") or {}).get("msg_id"))
+        self._overdue.pop(parent_id, None)
         future = self._pending.pop(parent_id, None)
         if future is not None and not future.done():
             future.set_result(msg)
@@ -215,6 +226,7 @@ class KernelConnection:
         if self._channels is not channels:
             return
         self._channels = None
+        self._overdue.clear()  # their replies went with the wire
         self.link_error = channels.lost_message
         self._fail_pending(LinkDown(self.link_error))
         asyncio.ensure_future(channels.close()).add_done_callback(_consume_exception)
@@ -281,12 +293,14 @@ class KernelConnection:
         try:
             try:
                 channels.send(msg)
+                self.sent += 1
             except Exception as e:  # a websocket closing under us
                 raise LinkDown(f"The connection to the kernel was lost ({type(e).__name__})"
                                ) from None
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
+                    self._overdue[msg_id] = time.monotonic()
                     raise RequestTimeout(f"no reply within {timeout:g} s")
                 try:
                     reply = await asyncio.wait_for(

@@ -266,6 +266,9 @@ class KernelState:
 
     async def _execute(self, code: str, expressions: dict[str, str] | None) -> dict[str, Any]:
         connection = self.connection()
+        overdue = self._overdue_message()
+        if overdue is not None:  # never queue a second request behind our own
+            raise KernelUnavailable(overdue, retry_after=2)
         try:
             content = await connection.execute_silently(
                 code, expressions, timeout=self._limits.probe_timeout
@@ -361,6 +364,14 @@ class KernelState:
             await asyncio.sleep(0.005)
             self.sync()
 
+    def _overdue_message(self) -> str | None:
+        """Why no probe request may be sent now: one of ours is still in the kernel."""
+        connection = self._connection
+        if connection is None or not connection.waiting_on:
+            return None
+        return ("An earlier inspection is still running in the kernel "
+                f"(no answer within {self._limits.probe_timeout:g} s); try again later")
+
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
         await self._require_python()
         self.sync()
@@ -369,6 +380,7 @@ class KernelState:
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
             return self._stale(options, "Kernel is busy and no snapshot was taken yet")
+
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._snapshots.get(key)
         if cached is not None:
@@ -488,6 +500,7 @@ class KernelState:
         if self.tracker.busy:
             self._check_still_busy()
             raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
+
         return await self._shared(("detail", *key), lambda: self._take_detail(key, options))
 
     async def _take_detail(
