@@ -30,8 +30,8 @@ run_suite() {
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
 }
 
-run_suite "lint (ruff, mypy --strict on the server package)" bash -c \
-  'ruff check jupyter_kernel_state tests && mypy jupyter_kernel_state'
+run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
+  'ruff check jupyter_kernel_state tests && mypy jupyter_kernel_state && jlpm lint:check'
 run_suite "jest" jlpm test
 run_suite "pytest" python -m pytest -q -p no:cacheprovider
 # Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).

@@ -6,7 +6,9 @@ import { IVariable } from './tokens';
 /**
  * `3×1` for a shape, the length for a sized value, else an empty string.
  */
-export function formatShape(variable: Pick<IVariable, 'shape' | 'size'>): string {
+export function formatShape(
+  variable: Pick<IVariable, 'shape' | 'size'>
+): string {
   if (variable.shape && variable.shape.length > 0) {
     return variable.shape.map(n => n.toLocaleString('en-US')).join('×');
   }
@@ -38,14 +40,17 @@ export function formatBytes(bytes: number | null | undefined): string {
  * Whether a variable matches a filter on its name or type. Without `*` the filter is a
  * case-insensitive substring; with `*` it is a whole-string wildcard pattern.
  */
-export function makeFilter(pattern: string): (v: Pick<IVariable, 'name' | 'type'>) => boolean {
+export function makeFilter(
+  pattern: string
+): (v: Pick<IVariable, 'name' | 'type'>) => boolean {
   const text = pattern.trim().toLowerCase();
   if (!text) {
     return () => true;
   }
   if (!text.includes('*')) {
     return v =>
-      v.name.toLowerCase().includes(text) || v.type.toLowerCase().includes(text);
+      v.name.toLowerCase().includes(text) ||
+      v.type.toLowerCase().includes(text);
   }
   const source = text
     .split('*')
@@ -64,7 +69,11 @@ const IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_]*$/u;
  * dotted name around `from` — `sales` for a cursor anywhere in `sales.units.sum`.
  * Null when there is none.
  */
-export function identifierAt(source: string, from: number, to: number = from): string | null {
+export function identifierAt(
+  source: string,
+  from: number,
+  to: number = from
+): string | null {
   let text: string;
   if (to > from) {
     text = source.slice(from, to).trim();
@@ -79,5 +88,7 @@ export function identifierAt(source: string, from: number, to: number = from): s
     }
     text = source.slice(start, end).replace(/^\.+/, '').split('.')[0];
   }
-  return text.length > 0 && text.length <= 256 && IDENTIFIER.test(text) ? text : null;
+  return text.length > 0 && text.length <= 256 && IDENTIFIER.test(text)
+    ? text
+    : null;
 }

@@ -47,7 +47,8 @@ const SETTINGS_PLUGIN_ID = 'jupyter-kernel-state:plugin';
  */
 const servicePlugin: JupyterFrontEndPlugin<IKernelStateService> = {
   id: 'jupyter-kernel-state:service',
-  description: 'Follows the active notebook or console kernel and keeps its variables current.',
+  description:
+    'Follows the active notebook or console kernel and keeps its variables current.',
   autoStart: true,
   provides: IKernelStateService,
   optional: [INotebookTracker, IConsoleTracker, ILabShell],
@@ -137,7 +138,10 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
           const result = await service.prompt(sidebar.prompt.query);
           Clipboard.copyToSystem(result.text);
           Notification.success(
-            trans.__('Copied the kernel state for an assistant: %1', sizeText(result, trans)),
+            trans.__(
+              'Copied the kernel state for an assistant: %1',
+              sizeText(result, trans)
+            ),
             { autoClose: 3000 }
           );
         } catch (reason) {
@@ -234,6 +238,9 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-const plugins: JupyterFrontEndPlugin<unknown>[] = [servicePlugin, sidebarPlugin];
+const plugins: JupyterFrontEndPlugin<unknown>[] = [
+  servicePlugin,
+  sidebarPlugin
+];
 
 export default plugins;

@@ -33,7 +33,9 @@ export class KernelStateModel implements IKernelStateModel {
   }
 
   get isBusy(): boolean {
-    return !!this._snapshot && this._snapshot.stale && this._snapshot.kernel_busy;
+    return (
+      !!this._snapshot && this._snapshot.stale && this._snapshot.kernel_busy
+    );
   }
 
   get restarted(): boolean {

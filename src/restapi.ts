@@ -98,7 +98,9 @@ export function snapshotParams(
   query: ISnapshotQuery
 ): Record<string, string | undefined> {
   return {
-    include: query.include?.length ? [...query.include].sort().join(',') : undefined,
+    include: query.include?.length
+      ? [...query.include].sort().join(',')
+      : undefined,
     limit: query.limit === undefined ? undefined : String(query.limit),
     offset: query.offset === undefined ? undefined : String(query.offset),
     sort: query.sort,
@@ -166,10 +168,15 @@ export async function getVariable(
   query: IDetailQuery = {},
   settings: ServerConnection.ISettings = ServerConnection.makeSettings()
 ): Promise<IVariableDetail> {
-  const response = await request(settings, ['kernels', kernelId, 'variables', name], {
-    path: query.path?.length ? JSON.stringify(query.path) : undefined,
-    max_chars: query.max_chars === undefined ? undefined : String(query.max_chars)
-  });
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name],
+    {
+      path: query.path?.length ? JSON.stringify(query.path) : undefined,
+      max_chars:
+        query.max_chars === undefined ? undefined : String(query.max_chars)
+    }
+  );
   if (response.status !== 200) {
     throw await ServerConnection.ResponseError.create(response);
   }
@@ -242,7 +249,12 @@ export async function getImage(
   imageId: string,
   settings: ServerConnection.ISettings = ServerConnection.makeSettings()
 ): Promise<Blob> {
-  const response = await request(settings, ['kernels', kernelId, 'images', imageId]);
+  const response = await request(settings, [
+    'kernels',
+    kernelId,
+    'images',
+    imageId
+  ]);
   if (response.status !== 200) {
     throw await ServerConnection.ResponseError.create(response);
   }

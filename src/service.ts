@@ -163,7 +163,10 @@ export class KernelStateService implements IKernelStateService {
     await this._fetch();
   }
 
-  async inspect(name: string, path: AccessKey[] = []): Promise<IVariableDetail> {
+  async inspect(
+    name: string,
+    path: AccessKey[] = []
+  ): Promise<IVariableDetail> {
     return getVariable(this._requireKernel(), name, { path }, this._settings);
   }
 
@@ -179,7 +182,10 @@ export class KernelStateService implements IKernelStateService {
     return getPrompt(this._requireKernel(), options, this._settings);
   }
 
-  async annotate(name: string, annotation: IAnnotationUpdate): Promise<IAnnotation> {
+  async annotate(
+    name: string,
+    annotation: IAnnotationUpdate
+  ): Promise<IAnnotation> {
     const note = await putAnnotation(
       this._requireKernel(),
       name,
@@ -246,8 +252,9 @@ export class KernelStateService implements IKernelStateService {
     }
     if (!next) {
       next =
-        this._trackers.map(t => t.currentWidget).find(w => w && !w.isDisposed) ??
-        null;
+        this._trackers
+          .map(t => t.currentWidget)
+          .find(w => w && !w.isDisposed) ?? null;
     }
     this._follow(next);
   }
@@ -306,10 +313,7 @@ export class KernelStateService implements IKernelStateService {
     }
   }
 
-  private _onStatusChanged(
-    _: ISessionContext,
-    status: Kernel.Status
-  ): void {
+  private _onStatusChanged(_: ISessionContext, status: Kernel.Status): void {
     if (status === 'restarting' || status === 'autorestarting') {
       this._restarting = true;
       this._staleEpoch = this._model.snapshot?.epoch ?? this._staleEpoch;

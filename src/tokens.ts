@@ -197,11 +197,7 @@ export interface IDetailQuery {
  * The image formats the server captures.
  */
 export type ImageMime =
-  | 'image/png'
-  | 'image/jpeg'
-  | 'image/gif'
-  | 'image/webp'
-  | 'image/svg+xml';
+  'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
 
 /**
  * One image captured from IOPub (`GET kernels/{kernel_id}/images`).
@@ -364,11 +360,7 @@ export const ANNOTATION_MAX_CHARS = 2000;
  * - `error`: the last request failed; `error` holds the server's message.
  */
 export type KernelStateStatus =
-  | 'no-kernel'
-  | 'loading'
-  | 'ready'
-  | 'unsupported'
-  | 'error';
+  'no-kernel' | 'loading' | 'ready' | 'unsupported' | 'error';
 
 /**
  * The kernel the service follows.

@@ -38,7 +38,10 @@ export default defineConfig({
   },
   webServer: {
     command: 'python ../tests/hub/hub.py',
-    env: { ...process.env, KERNEL_STATE_HUB_UI_PORT: port } as Record<string, string>,
+    env: { ...process.env, KERNEL_STATE_HUB_UI_PORT: port } as Record<
+      string,
+      string
+    >,
     // 200 only once both the hub and its proxy answer.
     url: `${url}/hub/health`,
     timeout: 120000,

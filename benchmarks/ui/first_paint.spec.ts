@@ -15,7 +15,12 @@
  *
  *   cd ui-tests && jlpm bench:first-paint        # writes benchmarks/ui/first-paint.json
  */
-import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import {
+  expect,
+  galata,
+  IJupyterLabPageFixture,
+  test
+} from '@jupyterlab/galata';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -60,21 +65,28 @@ async function sample(page: IJupyterLabPageFixture): Promise<ISample> {
       () =>
         page.evaluate(() => {
           const data = performance.getEntriesByName('kernel-state:data')[0];
-          const painted = performance.getEntriesByName('kernel-state:painted')[0];
+          const painted = performance.getEntriesByName(
+            'kernel-state:painted'
+          )[0];
           return !!data && !!painted && painted.startTime >= data.startTime;
         }),
       { timeout: 60_000 }
     )
     .toBe(true);
   return page.evaluate(() => {
-    const data = performance.getEntriesByName('kernel-state:data')[0] as PerformanceMark;
-    const painted = performance.getEntriesByName('kernel-state:painted')[0] as PerformanceMark;
+    const data = performance.getEntriesByName(
+      'kernel-state:data'
+    )[0] as PerformanceMark;
+    const painted = performance.getEntriesByName(
+      'kernel-state:painted'
+    )[0] as PerformanceMark;
     const responses = (
       performance.getEntriesByType('resource') as PerformanceResourceTiming[]
     ).filter(
       entry =>
-        /\/api\/kernel-state\/kernels\/[^/]+\/variables(\?|$)/.test(entry.name) &&
-        entry.responseEnd <= data.startTime
+        /\/api\/kernel-state\/kernels\/[^/]+\/variables(\?|$)/.test(
+          entry.name
+        ) && entry.responseEnd <= data.startTime
     );
     const response = responses[responses.length - 1];
     return {
@@ -83,14 +95,21 @@ async function sample(page: IJupyterLabPageFixture): Promise<ISample> {
       dataToPainted: painted.startTime - data.startTime,
       rows: painted.detail.rows,
       variables: painted.detail.total,
-      domRows: document.querySelectorAll('[data-test-id="kernel-state-row"]').length
+      domRows: document.querySelectorAll('[data-test-id="kernel-state-row"]')
+        .length
     };
   });
 }
 
-function stats(values: number[]): { median: number; p90: number; min: number; max: number } {
+function stats(values: number[]): {
+  median: number;
+  p90: number;
+  min: number;
+  max: number;
+} {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
     median: round(
@@ -126,14 +145,34 @@ async function makeNotebook(
   name: string
 ): Promise<void> {
   const notebook = {
-    cells: [{ cell_type: 'code', source: MAKE, metadata: {}, outputs: [], execution_count: null }],
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: [
+      {
+        cell_type: 'code',
+        source: MAKE,
+        metadata: {},
+        outputs: [],
+        execution_count: null
+      }
+    ],
+    metadata: {
+      kernelspec: {
+        name: 'python3',
+        display_name: 'Python 3',
+        language: 'python'
+      }
+    },
     nbformat: 4,
     nbformat_minor: 5
   };
-  await page.contents.uploadContent(JSON.stringify(notebook), 'text', `${tmpPath}/${name}`);
+  await page.contents.uploadContent(
+    JSON.stringify(notebook),
+    'text',
+    `${tmpPath}/${name}`
+  );
   await page.evaluate(async path => {
-    await (window as any).jupyterapp.commands.execute('docmanager:open', { path });
+    await (window as any).jupyterapp.commands.execute('docmanager:open', {
+      path
+    });
   }, `${tmpPath}/${name}`);
   await page.notebook.activate(name);
   await page.evaluate(async () => {
@@ -146,11 +185,17 @@ async function makeNotebook(
   );
 }
 
-test('first paint of 10,000 variables', async ({ page, browserName, tmpPath }) => {
+test('first paint of 10,000 variables', async ({
+  page,
+  browserName,
+  tmpPath
+}) => {
   await page.sidebar.openTab('jp-kernel-state-sidebar');
   await makeNotebook(page, tmpPath, 'bench-a.ipynb');
   // Only the list is measured: fold the image strip.
-  await page.locator('[data-test-id="kernel-state-images"] .jp-KernelState-foldToggle').click();
+  await page
+    .locator('[data-test-id="kernel-state-images"] .jp-KernelState-foldToggle')
+    .click();
   const execution: ISample[] = [];
   for (let run = 0; run <= RUNS; run++) {
     await resetTimeline(page);

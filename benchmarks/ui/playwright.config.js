@@ -11,7 +11,14 @@ module.exports = {
   ...base,
   testDir: __dirname,
   testMatch: '*.spec.ts',
-  outputDir: path.join(__dirname, '..', '..', 'ui-tests', 'test-results', 'benchmarks'),
+  outputDir: path.join(
+    __dirname,
+    '..',
+    '..',
+    'ui-tests',
+    'test-results',
+    'benchmarks'
+  ),
   timeout: 600000,
   webServer: {
     ...base.webServer,

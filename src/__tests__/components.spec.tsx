@@ -1,7 +1,10 @@
 import { nullTranslator } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import { KernelStatePanel, IKernelStatePanelProps } from '../components/KernelStatePanel';
+import {
+  KernelStatePanel,
+  IKernelStatePanelProps
+} from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
 import { formatShape, identifierAt, makeFilter } from '../format';
 import { makeSnapshot, makeVariable } from './helpers';
@@ -13,7 +16,9 @@ const HOSTILE = '<img src=x onerror=alert(1)>';
 useReactHost();
 
 function rows(): HTMLElement[] {
-  return [...host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-row"]')];
+  return [
+    ...host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-row"]')
+  ];
 }
 
 describe('VariableList', () => {
@@ -21,7 +26,13 @@ describe('VariableList', () => {
 
   it('renders only a window of 10,000 rows', () => {
     render(
-      <VariableList variables={many} sort="name" selected={null} trans={trans} initialHeight={240} />
+      <VariableList
+        variables={many}
+        sort="name"
+        selected={null}
+        trans={trans}
+        initialHeight={240}
+      />
     );
     const rendered = rows();
     expect(rendered.length).toBeGreaterThan(5);
@@ -29,12 +40,20 @@ describe('VariableList', () => {
     expect(rendered[0].dataset.name).toBe('v0');
     const spacer = host.querySelector<HTMLElement>('.jp-KernelState-spacer')!;
     expect(spacer.style.height).toBe(`${10_000 * 24}px`);
-    expect(host.querySelector('[role="grid"]')?.getAttribute('aria-rowcount')).toBe('10001');
+    expect(
+      host.querySelector('[role="grid"]')?.getAttribute('aria-rowcount')
+    ).toBe('10001');
   });
 
   it('renders the rows in view after scrolling', () => {
     render(
-      <VariableList variables={many} sort="name" selected={null} trans={trans} initialHeight={240} />
+      <VariableList
+        variables={many}
+        sort="name"
+        selected={null}
+        trans={trans}
+        initialHeight={240}
+      />
     );
     const body = host.querySelector<HTMLElement>('.jp-KernelState-gridBody')!;
     React.act(() => {
@@ -50,7 +69,9 @@ describe('VariableList', () => {
   it('renders hostile names and previews as text', () => {
     render(
       <VariableList
-        variables={[makeVariable(HOSTILE, { preview: `'${HOSTILE}'`, type: HOSTILE })]}
+        variables={[
+          makeVariable(HOSTILE, { preview: `'${HOSTILE}'`, type: HOSTILE })
+        ]}
         sort="name"
         selected={null}
         trans={trans}
@@ -67,7 +88,10 @@ describe('VariableList', () => {
     render(
       <VariableList
         variables={[
-          makeVariable('api_key', { likely_secret: true, secret_reason: 'its name looks like a credential' }),
+          makeVariable('api_key', {
+            likely_secret: true,
+            secret_reason: 'its name looks like a credential'
+          }),
           makeVariable('n')
         ]}
         sort="name"
@@ -75,12 +99,16 @@ describe('VariableList', () => {
         trans={trans}
       />
     );
-    const badges = host.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-secret"]');
+    const badges = host.querySelectorAll<HTMLElement>(
+      '[data-test-id="kernel-state-secret"]'
+    );
     expect(badges).toHaveLength(1);
     expect(badges[0].title).toBe('its name looks like a credential');
-    expect(badges[0].closest('[data-test-id="kernel-state-row"]')?.getAttribute('data-name')).toBe(
-      'api_key'
-    );
+    expect(
+      badges[0]
+        .closest('[data-test-id="kernel-state-row"]')
+        ?.getAttribute('data-name')
+    ).toBe('api_key');
   });
 
   it('marks new and modified rows with the execution count', () => {
@@ -116,19 +144,25 @@ describe('VariableList', () => {
         trans={trans}
       />
     );
-    const buttons = host.querySelectorAll<HTMLButtonElement>('.jp-KernelState-sortButton');
+    const buttons = host.querySelectorAll<HTMLButtonElement>(
+      '.jp-KernelState-sortButton'
+    );
     React.act(() => buttons[1].click());
     expect(onSort).toHaveBeenCalledWith('type');
     const grid = host.querySelector<HTMLElement>('[role="grid"]')!;
     React.act(() => {
-      grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+      grid.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true })
+      );
     });
     expect(onSelect).toHaveBeenCalledWith('b');
   });
 });
 
 describe('KernelStatePanel', () => {
-  function props(extra: Partial<IKernelStatePanelProps>): IKernelStatePanelProps {
+  function props(
+    extra: Partial<IKernelStatePanelProps>
+  ): IKernelStatePanelProps {
     return {
       status: 'ready',
       kernel: { id: 'k1', name: 'Python 3', source: 'a.ipynb' },
@@ -157,7 +191,11 @@ describe('KernelStatePanel', () => {
       <KernelStatePanel
         {...props({
           isBusy: true,
-          snapshot: makeSnapshot({ stale: true, kernel_busy: true, execution_count: 4 })
+          snapshot: makeSnapshot({
+            stale: true,
+            kernel_busy: true,
+            execution_count: 4
+          })
         })}
       />
     );
@@ -167,21 +205,41 @@ describe('KernelStatePanel', () => {
   });
 
   it('shows the empty, no-kernel, error and unsupported states', () => {
-    render(<KernelStatePanel {...props({ snapshot: makeSnapshot({ variables: [] }) })} />);
-    expect(byTestId('kernel-state-empty')?.textContent).toBe('No variables yet — run a cell');
-    expect(byTestId('kernel-state-total')?.textContent).toContain('0 variables');
+    render(
+      <KernelStatePanel
+        {...props({ snapshot: makeSnapshot({ variables: [] }) })}
+      />
+    );
+    expect(byTestId('kernel-state-empty')?.textContent).toBe(
+      'No variables yet — run a cell'
+    );
+    expect(byTestId('kernel-state-total')?.textContent).toContain(
+      '0 variables'
+    );
 
-    render(<KernelStatePanel {...props({ status: 'no-kernel', kernel: null, snapshot: null })} />);
+    render(
+      <KernelStatePanel
+        {...props({ status: 'no-kernel', kernel: null, snapshot: null })}
+      />
+    );
     expect(byTestId('kernel-state-no-kernel')).not.toBeNull();
 
     render(
       <KernelStatePanel
-        {...props({ status: 'error', snapshot: null, error: 'Kernel does not exist: k1' })}
+        {...props({
+          status: 'error',
+          snapshot: null,
+          error: 'Kernel does not exist: k1'
+        })}
       />
     );
-    expect(byTestId('kernel-state-error')?.textContent).toBe('Kernel does not exist: k1');
+    expect(byTestId('kernel-state-error')?.textContent).toBe(
+      'Kernel does not exist: k1'
+    );
 
-    render(<KernelStatePanel {...props({ status: 'unsupported', snapshot: null })} />);
+    render(
+      <KernelStatePanel {...props({ status: 'unsupported', snapshot: null })} />
+    );
     expect(byTestId('kernel-state-unsupported')).not.toBeNull();
   });
 
@@ -195,7 +253,9 @@ describe('KernelStatePanel', () => {
     });
     render(<KernelStatePanel {...props({ snapshot, filter: 'data*' })} />);
     expect(rows().map(r => r.dataset.name)).toEqual(['df', 'df_small']);
-    expect(byTestId('kernel-state-total')?.textContent).toContain('2 match the filter');
+    expect(byTestId('kernel-state-total')?.textContent).toContain(
+      '2 match the filter'
+    );
   });
 });
 

@@ -15,7 +15,10 @@ import {
   IVariable
 } from '../tokens';
 
-export function makeVariable(name: string, extra: Partial<IVariable> = {}): IVariable {
+export function makeVariable(
+  name: string,
+  extra: Partial<IVariable> = {}
+): IVariable {
   return {
     name,
     type: 'int',
@@ -163,7 +166,9 @@ export function fakeService(kernelId: string | null = 'k1') {
     refresh: jest.fn(async () => undefined),
     inspect: jest.fn(),
     images: jest.fn(),
-    imageBlob: jest.fn(async (id: string) => new Blob([id], { type: 'image/png' })),
+    imageBlob: jest.fn(
+      async (id: string) => new Blob([id], { type: 'image/png' })
+    ),
     prompt: jest.fn(async () => makePrompt()),
     annotate: jest.fn(),
     clearAnnotation: jest.fn(),
@@ -172,4 +177,5 @@ export function fakeService(kernelId: string | null = 'k1') {
   return service;
 }
 
-export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+export const sleep = (ms: number) =>
+  new Promise(resolve => setTimeout(resolve, ms));

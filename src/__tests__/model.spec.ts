@@ -36,7 +36,9 @@ describe('KernelStateModel', () => {
     expect(model.setSnapshot(makeSnapshot({ generation: 4 }))).toBe(false);
     expect(model.snapshot?.generation).toBe(5);
     // A new epoch (restart) starts generations again.
-    expect(model.setSnapshot(makeSnapshot({ epoch: 2, generation: 1 }))).toBe(true);
+    expect(model.setSnapshot(makeSnapshot({ epoch: 2, generation: 1 }))).toBe(
+      true
+    );
   });
 
   it('drops the snapshot when the kernel changes or restarts', () => {
@@ -60,7 +62,9 @@ describe('KernelStateModel', () => {
     expect(model.restarted).toBe(true);
     model.setSnapshot(makeSnapshot({ epoch: 2, execution_count: null }));
     expect(model.restarted).toBe(true);
-    model.setSnapshot(makeSnapshot({ epoch: 2, generation: 9, execution_count: 1 }));
+    model.setSnapshot(
+      makeSnapshot({ epoch: 2, generation: 9, execution_count: 1 })
+    );
     expect(model.restarted).toBe(false);
     model.reset();
     model.setKernel({ ...KERNEL, id: 'k2' });

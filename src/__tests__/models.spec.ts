@@ -1,9 +1,18 @@
 import { ImageStripModel, imageFileName } from '../models/images';
 import { PromptModel } from '../models/prompt';
 import { IImageList } from '../tokens';
-import { fakeService, makeImage, makePrompt, makeSnapshot, sleep } from './helpers';
+import {
+  fakeService,
+  makeImage,
+  makePrompt,
+  makeSnapshot,
+  sleep
+} from './helpers';
 
-function page(images: ReturnType<typeof makeImage>[], extra: Partial<IImageList> = {}): IImageList {
+function page(
+  images: ReturnType<typeof makeImage>[],
+  extra: Partial<IImageList> = {}
+): IImageList {
   return {
     images,
     next_since: images.length ? images[images.length - 1].seq : 0,
@@ -36,7 +45,9 @@ function imageSetup(kernelId: string | null = 'k1') {
 describe('ImageStripModel', () => {
   it('makes no request until active, then lists newest first with their bytes', async () => {
     const { service, model } = imageSetup();
-    service.images.mockResolvedValue(page([makeImage(1), makeImage(2)], { total: 2 }));
+    service.images.mockResolvedValue(
+      page([makeImage(1), makeImage(2)], { total: 2 })
+    );
     await sleep(5);
     expect(service.images).not.toHaveBeenCalled();
     model.setActive(true);
@@ -70,7 +81,9 @@ describe('ImageStripModel', () => {
     const { service, model, revoked } = imageSetup();
     service.images
       .mockResolvedValueOnce(
-        page([makeImage(1), makeImage(2, { display_id: 'd' }), makeImage(3)], { total: 3 })
+        page([makeImage(1), makeImage(2, { display_id: 'd' }), makeImage(3)], {
+          total: 3
+        })
       )
       .mockResolvedValueOnce(
         page(
@@ -161,9 +174,9 @@ describe('ImageStripModel', () => {
     expect(imageFileName(makeImage(3, { mime: 'image/svg+xml' }))).toBe(
       `kernel-state-3-${makeImage(3).id}.svg`
     );
-    expect(imageFileName(makeImage(1, { execution_count: null, mime: 'image/jpeg' }))).toMatch(
-      /^kernel-state-x-[0-9a-f]{16}\.jpg$/
-    );
+    expect(
+      imageFileName(makeImage(1, { execution_count: null, mime: 'image/jpeg' }))
+    ).toMatch(/^kernel-state-x-[0-9a-f]{16}\.jpg$/);
   });
 });
 
@@ -171,7 +184,11 @@ describe('PromptModel', () => {
   function promptSetup() {
     const service = fakeService();
     service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
-    const model = new PromptModel({ service, debounce: 1, query: { budget: 2000 } });
+    const model = new PromptModel({
+      service,
+      debounce: 1,
+      query: { budget: 2000 }
+    });
     return { service, model };
   }
 
@@ -215,10 +232,15 @@ describe('PromptModel', () => {
     const { service, model } = promptSetup();
     model.setActive(true);
     await sleep(10);
-    service.prompt.mockRejectedValueOnce(new Error('budget must be at least 200'));
+    service.prompt.mockRejectedValueOnce(
+      new Error('budget must be at least 200')
+    );
     model.setQuery({ budget: 100 });
     await sleep(10);
-    expect(service.prompt).toHaveBeenLastCalledWith({ budget: 100, history: 0 });
+    expect(service.prompt).toHaveBeenLastCalledWith({
+      budget: 100,
+      history: 0
+    });
     expect(model.error).toBe('budget must be at least 200');
     expect(model.result).toBeNull();
     service.prompt.mockResolvedValueOnce(makePrompt({ text: 'again' }));

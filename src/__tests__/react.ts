@@ -4,7 +4,9 @@
 import * as React from 'react';
 import { createRoot, Root } from 'react-dom/client';
 
-(globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
+(
+  globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+).IS_REACT_ACT_ENVIRONMENT = true;
 
 /**
  * The current test's host element (a live binding: read it inside tests).

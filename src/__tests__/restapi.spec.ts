@@ -33,7 +33,13 @@ describe('restapi', () => {
     ]);
     await getSnapshot(
       'k 1/x',
-      { include: ['modules', 'callables'], limit: 100, offset: 5, sort: 'size', since: 3 },
+      {
+        include: ['modules', 'callables'],
+        limit: 100,
+        offset: 5,
+        sort: 'size',
+        since: 3
+      },
       settings
     );
     expect(urlOf(requests[0])).toBe(
@@ -46,7 +52,9 @@ describe('restapi', () => {
       { status: 200, body: makeSnapshot() }
     ]);
     await getSnapshot('k1', { filter: 'sales*' }, settings);
-    expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k1/variables?filter=sales*`);
+    expect(urlOf(requests[0])).toBe(
+      `${BASE}/kernels/k1/variables?filter=sales*`
+    );
   });
 
   it('omits empty query parameters', async () => {
@@ -95,7 +103,10 @@ describe('restapi', () => {
 
   it('maps error bodies to ResponseError with the server message', async () => {
     const { settings } = scriptedSettings([
-      { status: 404, body: { message: 'Kernel does not exist: nope', reason: null } }
+      {
+        status: 404,
+        body: { message: 'Kernel does not exist: nope', reason: null }
+      }
     ]);
     const error = await getSnapshot('nope', {}, settings).catch(e => e);
     expect(error).toBeInstanceOf(ServerConnection.ResponseError);
@@ -106,7 +117,11 @@ describe('restapi', () => {
 
   it('reads Retry-After from a 503', async () => {
     const { settings } = scriptedSettings([
-      { status: 503, body: { message: 'busy' }, headers: { 'Retry-After': '2' } }
+      {
+        status: 503,
+        body: { message: 'busy' },
+        headers: { 'Retry-After': '2' }
+      }
     ]);
     const error = await getSnapshot('k1', {}, settings).catch(e => e);
     expect(retryAfterSeconds(error)).toBe(2);
@@ -114,7 +129,9 @@ describe('restapi', () => {
   });
 
   it('encodes the variable name and the JSON path', async () => {
-    const { settings, requests } = scriptedSettings([{ status: 200, body: {} }]);
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: {} }
+    ]);
     await getVariable('k1', 'df', { path: ['a', 1], max_chars: 500 }, settings);
     const url = new URL(urlOf(requests[0]));
     expect(url.pathname).toBe('/base/api/kernel-state/kernels/k1/variables/df');
@@ -126,12 +143,14 @@ describe('restapi', () => {
     const ok = scriptedSettings([{ status: 204 }]);
     await deleteAnnotation('k1', 'x', ok.settings);
     expect(ok.requests[0].method).toBe('DELETE');
-    expect(urlOf(ok.requests[0])).toBe(`${BASE}/kernels/k1/variables/x/annotation`);
+    expect(urlOf(ok.requests[0])).toBe(
+      `${BASE}/kernels/k1/variables/x/annotation`
+    );
 
     const wrong = scriptedSettings([{ status: 200, body: {} }]);
-    await expect(deleteAnnotation('k1', 'x', wrong.settings)).rejects.toBeInstanceOf(
-      ServerConnection.ResponseError
-    );
+    await expect(
+      deleteAnnotation('k1', 'x', wrong.settings)
+    ).rejects.toBeInstanceOf(ServerConnection.ResponseError);
 
     const prompt = scriptedSettings([{ status: 200, body: { text: 't' } }]);
     await getPrompt('k1', { budget: 100 }, prompt.settings);
@@ -143,10 +162,15 @@ describe('restapi', () => {
   it('lists images since a cursor and fetches their bytes as a typed blob', async () => {
     const list = scriptedSettings([{ status: 200, body: { images: [] } }]);
     await listImages('k1', { since: 5, limit: 20 }, list.settings);
-    expect(urlOf(list.requests[0])).toBe(`${BASE}/kernels/k1/images?since=5&limit=20`);
+    expect(urlOf(list.requests[0])).toBe(
+      `${BASE}/kernels/k1/images?since=5&limit=20`
+    );
 
     const fetch = async (): Promise<Response> =>
-      new Response('<svg/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } });
+      new Response('<svg/>', {
+        status: 200,
+        headers: { 'Content-Type': 'image/svg+xml' }
+      });
     const settings = ServerConnection.makeSettings({
       baseUrl: 'http://localhost:8888/base/',
       fetch: fetch as typeof window.fetch
@@ -157,14 +181,21 @@ describe('restapi', () => {
     expect(imageUrl('k1', 'ab/c', true, settings)).toBe(
       `${BASE}/kernels/k1/images/ab%2Fc?download=1`
     );
-    expect(imageUrl('k1', 'abc', false, settings)).toBe(`${BASE}/kernels/k1/images/abc`);
+    expect(imageUrl('k1', 'abc', false, settings)).toBe(
+      `${BASE}/kernels/k1/images/abc`
+    );
   });
 
   it('PUTs a note as JSON and surfaces the 400 message', async () => {
     const { settings, requests } = scriptedSettings([
-      { status: 400, body: { message: 'Unknown field: \'x\'' } }
+      { status: 400, body: { message: "Unknown field: 'x'" } }
     ]);
-    const error = await putAnnotation('k1', 'df', { description: 'd' }, settings).catch(e => e);
+    const error = await putAnnotation(
+      'k1',
+      'df',
+      { description: 'd' },
+      settings
+    ).catch(e => e);
     expect(requests[0].method).toBe('PUT');
     expect(JSON.parse(await requests[0].text())).toEqual({ description: 'd' });
     expect(error).toBeInstanceOf(ServerConnection.ResponseError);

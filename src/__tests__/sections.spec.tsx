@@ -14,7 +14,8 @@ const HOSTILE = '<img src=x onerror=alert(1)>';
 
 useReactHost();
 
-const byTestId = (id: string) => host.querySelector<HTMLElement>(`[data-test-id="${id}"]`);
+const byTestId = (id: string) =>
+  host.querySelector<HTMLElement>(`[data-test-id="${id}"]`);
 const allByTestId = (id: string) => [
   ...host.querySelectorAll<HTMLElement>(`[data-test-id="${id}"]`)
 ];
@@ -26,19 +27,34 @@ function item(seq: number, extra: Partial<IImageItem> = {}): IImageItem {
 describe('ImageStrip', () => {
   it('renders the items in order, labelled with their execution count', () => {
     const onOpen = jest.fn();
-    const items = [item(3), item(2, { image: makeImage(2, { execution_count: null }) }), item(1)];
+    const items = [
+      item(3),
+      item(2, { image: makeImage(2, { execution_count: null }) }),
+      item(1)
+    ];
     render(
-      <ImageStrip items={items} dropped={0} rejected={0} error={null} onOpen={onOpen} trans={trans} />
+      <ImageStrip
+        items={items}
+        dropped={0}
+        rejected={0}
+        error={null}
+        onOpen={onOpen}
+        trans={trans}
+      />
     );
     const thumbs = allByTestId('kernel-state-image');
     expect(thumbs.map(t => t.dataset.executionCount)).toEqual(['3', '', '1']);
     expect(
-      [...host.querySelectorAll('.jp-KernelState-thumbLabel')].map(l => l.textContent)
+      [...host.querySelectorAll('.jp-KernelState-thumbLabel')].map(
+        l => l.textContent
+      )
     ).toEqual(['[3]', '[?]', '[1]']);
     const img = thumbs[0].querySelector('img')!;
     expect(img.getAttribute('src')).toBe('blob:3');
     expect(img.alt).toBe('Image from execution 3, image/png 640×480');
-    expect(thumbs[0].getAttribute('aria-label')).toBe('Open image from execution 3 (image/png)');
+    expect(thumbs[0].getAttribute('aria-label')).toBe(
+      'Open image from execution 3 (image/png)'
+    );
     React.act(() => thumbs[2].click());
     expect(onOpen).toHaveBeenCalledWith(items[2]);
     expect(byTestId('kernel-state-image-counters')).toBeNull();
@@ -60,20 +76,35 @@ describe('ImageStrip', () => {
       '3 older images dropped · 1 image rejected'
     );
     render(
-      <ImageStrip items={[]} dropped={0} rejected={0} error={null} onOpen={jest.fn()} trans={trans} />
+      <ImageStrip
+        items={[]}
+        dropped={0}
+        rejected={0}
+        error={null}
+        onOpen={jest.fn()}
+        trans={trans}
+      />
     );
     expect(byTestId('kernel-state-images-empty')).not.toBeNull();
   });
 
   it('offers the bytes for download in the larger view', () => {
-    const image = makeImage(4, { mime: 'image/svg+xml', width: null, height: null });
-    render(<ImageView item={{ image, url: 'blob:4', error: null }} trans={trans} />);
+    const image = makeImage(4, {
+      mime: 'image/svg+xml',
+      width: null,
+      height: null
+    });
+    render(
+      <ImageView item={{ image, url: 'blob:4', error: null }} trans={trans} />
+    );
     const view = byTestId('kernel-state-image-view')!;
     expect(view.querySelector('img')?.getAttribute('src')).toBe('blob:4');
     expect(view.querySelector('svg script')).toBeNull();
     const link = byTestId('kernel-state-image-download') as HTMLAnchorElement;
     expect(link.getAttribute('href')).toBe('blob:4');
-    expect(link.getAttribute('download')).toBe(`kernel-state-4-${image.id}.svg`);
+    expect(link.getAttribute('download')).toBe(
+      `kernel-state-4-${image.id}.svg`
+    );
     expect(view.textContent).toContain('[4] · image/svg+xml · 100 B');
   });
 });
@@ -91,10 +122,21 @@ describe('AssistantView', () => {
       variables_hidden: 1
     });
     render(
-      <AssistantView result={result} error={null} loading={false} budget={6000} onCopy={onCopy} trans={trans} />
+      <AssistantView
+        result={result}
+        error={null}
+        loading={false}
+        budget={6000}
+        onCopy={onCopy}
+        trans={trans}
+      />
     );
-    expect(byTestId('kernel-state-prompt-size')?.textContent).toBe('1,619 characters · ~405 tokens');
-    expect(host.textContent).toContain('12 variables included · 300 omitted · 1 hidden');
+    expect(byTestId('kernel-state-prompt-size')?.textContent).toBe(
+      '1,619 characters · ~405 tokens'
+    );
+    expect(host.textContent).toContain(
+      '12 variables included · 300 omitted · 1 hidden'
+    );
     const pre = byTestId('kernel-state-prompt-text')!;
     expect(pre.tagName).toBe('PRE');
     expect(pre.textContent).toBe(text);
@@ -127,17 +169,30 @@ describe('CollapsibleSection', () => {
   it('folds its body and says so to assistive technology', () => {
     const onToggle = jest.fn();
     render(
-      <CollapsibleSection testId="s" title="Images" summary="2" expanded={false} onToggle={onToggle}>
+      <CollapsibleSection
+        testId="s"
+        title="Images"
+        summary="2"
+        expanded={false}
+        onToggle={onToggle}
+      >
         <div className="body" />
       </CollapsibleSection>
     );
-    const toggle = host.querySelector<HTMLButtonElement>('.jp-KernelState-foldToggle')!;
+    const toggle = host.querySelector<HTMLButtonElement>(
+      '.jp-KernelState-foldToggle'
+    )!;
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(host.querySelector('.body')).toBeNull();
     React.act(() => toggle.click());
     expect(onToggle).toHaveBeenCalled();
     render(
-      <CollapsibleSection testId="s" title="Images" expanded={true} onToggle={onToggle}>
+      <CollapsibleSection
+        testId="s"
+        title="Images"
+        expanded={true}
+        onToggle={onToggle}
+      >
         <div className="body" />
       </CollapsibleSection>
     );
@@ -149,12 +204,17 @@ describe('CollapsibleSection', () => {
 
 describe('AnnotationEditor', () => {
   function setValue(element: HTMLTextAreaElement, value: string): void {
-    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+    const setter = Object.getOwnPropertyDescriptor(
+      HTMLTextAreaElement.prototype,
+      'value'
+    )!.set!;
     setter.call(element, value);
     element.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
-  function editor(extra: Partial<React.ComponentProps<typeof AnnotationEditor>> = {}) {
+  function editor(
+    extra: Partial<React.ComponentProps<typeof AnnotationEditor>> = {}
+  ) {
     return (
       <AnnotationEditor
         name="sales"
@@ -180,7 +240,9 @@ describe('AnnotationEditor', () => {
       setValue(description, '  raw export ');
       setValue(constraints, '');
     });
-    const hide = host.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    const hide = host.querySelector<HTMLInputElement>(
+      'input[type="checkbox"]'
+    )!;
     React.act(() => hide.click());
     await React.act(async () => save.click());
     expect(onSave).toHaveBeenCalledWith({
@@ -188,7 +250,9 @@ describe('AnnotationEditor', () => {
       constraints: null,
       hidden_from_prompt: true
     });
-    expect(byTestId('kernel-state-annotation-status')?.textContent).toBe('Saved');
+    expect(byTestId('kernel-state-annotation-status')?.textContent).toBe(
+      'Saved'
+    );
   });
 
   it('shows the server message when the note is refused', async () => {
@@ -197,10 +261,14 @@ describe('AnnotationEditor', () => {
     });
     render(editor({ onSave }));
     React.act(() => setValue(host.querySelector('textarea')!, 'x'));
-    await React.act(async () => byTestId('kernel-state-annotation-save')!.click());
+    await React.act(async () =>
+      byTestId('kernel-state-annotation-save')!.click()
+    );
     const status = byTestId('kernel-state-annotation-status')!;
     expect(status.getAttribute('role')).toBe('alert');
-    expect(status.textContent).toBe('description is longer than 2000 characters');
+    expect(status.textContent).toBe(
+      'description is longer than 2000 characters'
+    );
   });
 
   it('clears a stored note, and saves with Ctrl+Enter', async () => {
@@ -209,7 +277,9 @@ describe('AnnotationEditor', () => {
     render(editor({ description: 'old', onClear, onSave }));
     const textarea = host.querySelector('textarea')!;
     expect(textarea.value).toBe('old');
-    const clear = byTestId('kernel-state-annotation-clear') as HTMLButtonElement;
+    const clear = byTestId(
+      'kernel-state-annotation-clear'
+    ) as HTMLButtonElement;
     expect(clear.disabled).toBe(false);
     await React.act(async () => clear.click());
     expect(onClear).toHaveBeenCalled();
@@ -217,7 +287,11 @@ describe('AnnotationEditor', () => {
     React.act(() => setValue(textarea, 'new'));
     await React.act(async () => {
       textarea.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true })
+        new KeyboardEvent('keydown', {
+          key: 'Enter',
+          ctrlKey: true,
+          bubbles: true
+        })
       );
     });
     expect(onSave).toHaveBeenCalledWith({
@@ -227,6 +301,8 @@ describe('AnnotationEditor', () => {
     });
 
     render(editor({ name: 'other' }));
-    expect((byTestId('kernel-state-annotation-clear') as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      (byTestId('kernel-state-annotation-clear') as HTMLButtonElement).disabled
+    ).toBe(true);
   });
 });

@@ -1,14 +1,18 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { ISessionWidgetTracker, KernelStateService, SessionWidget } from '../service';
+import {
+  ISessionWidgetTracker,
+  KernelStateService,
+  SessionWidget
+} from '../service';
 import { IScriptedReply, makeSnapshot, scriptedSettings } from './helpers';
 
 class FakeKernel {
   constructor(readonly id: string) {}
   readonly name = 'python3';
   status = 'idle';
-  readonly iopubMessage = new Signal<this, any>(this);
+  readonly iopubMessage = new Signal<this, unknown>(this);
 
   /** IOPub of one execution; a silent probe run has no execute_input. */
   run(msgId: string, silent = false): void {
@@ -30,27 +34,40 @@ class FakeKernel {
   }
 }
 
-function makeWidget(kernel: FakeKernel | null): SessionWidget & {
-  sessionContext: any;
-} {
-  const widget = new Widget() as any;
+/** The parts of a notebook's session context the service reads, writable for tests. */
+interface IFakeSessionContext {
+  session: { kernel: FakeKernel } | null;
+  kernelChanged: Signal<unknown, unknown>;
+  statusChanged: Signal<unknown, unknown>;
+  kernelDisplayName: string;
+}
+
+/** A notebook-like widget whose session context the tests drive. */
+type FakeWidget = Widget & { sessionContext: IFakeSessionContext };
+
+function makeWidget(kernel: FakeKernel | null): FakeWidget {
+  const widget = new Widget() as FakeWidget;
   widget.title.label = 'Untitled.ipynb';
   widget.sessionContext = {
     session: kernel ? { kernel } : null,
-    kernelChanged: new Signal<any, any>(widget),
-    statusChanged: new Signal<any, any>(widget),
+    kernelChanged: new Signal<unknown, unknown>(widget),
+    statusChanged: new Signal<unknown, unknown>(widget),
     kernelDisplayName: 'Python 3'
   };
   return widget;
 }
 
+/** The service's view of a fake widget (it reads only what the fake provides). */
+const asSessionWidget = (widget: FakeWidget): SessionWidget =>
+  widget as unknown as SessionWidget;
+
 function makeTracker(widget: SessionWidget | null): ISessionWidgetTracker & {
   currentWidget: SessionWidget | null;
-  currentChanged: Signal<any, SessionWidget | null>;
+  currentChanged: Signal<unknown, SessionWidget | null>;
 } {
   const tracker = {
     currentWidget: widget,
-    currentChanged: new Signal<any, SessionWidget | null>({}),
+    currentChanged: new Signal<unknown, SessionWidget | null>({}),
     has: (w: Widget) => w === tracker.currentWidget
   };
   return tracker;
@@ -61,7 +78,7 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 function setup(replies: IScriptedReply[], kernel = new FakeKernel('k1')) {
   const { settings, requests } = scriptedSettings(replies);
   const widget = makeWidget(kernel);
-  const tracker = makeTracker(widget);
+  const tracker = makeTracker(asSessionWidget(widget));
   const service = new KernelStateService({
     serverSettings: settings,
     trackers: [tracker],
@@ -87,7 +104,11 @@ describe('KernelStateService', () => {
   it('fetches when shown and after each user execution', async () => {
     const { service, requests, kernel } = setup([
       { status: 200, body: makeSnapshot(), headers: { ETag: '"1"' } },
-      { status: 200, body: makeSnapshot({ generation: 2 }), headers: { ETag: '"2"' } }
+      {
+        status: 200,
+        body: makeSnapshot({ generation: 2 }),
+        headers: { ETag: '"2"' }
+      }
     ]);
     let changes = 0;
     service.changed.connect(() => changes++);
@@ -157,7 +178,11 @@ describe('KernelStateService', () => {
 
   it('retries a 503 after Retry-After, bounded', async () => {
     const { service, requests } = setup([
-      { status: 503, body: { message: 'busy' }, headers: { 'Retry-After': '0' } },
+      {
+        status: 503,
+        body: { message: 'busy' },
+        headers: { 'Retry-After': '0' }
+      },
       { status: 200, body: makeSnapshot() }
     ]);
     service.setVisible(true);
@@ -237,7 +262,7 @@ describe('KernelStateService', () => {
     service.setVisible(true);
     await sleep(20);
     const other = makeWidget(new FakeKernel('k2'));
-    tracker.currentWidget = other;
+    tracker.currentWidget = asSessionWidget(other);
     widget.dispose();
     await sleep(20);
     expect(service.kernelId).toBe('k2');
@@ -259,7 +284,9 @@ describe('KernelStateService', () => {
   });
 
   it('refetches when the options change', async () => {
-    const { service, requests } = setup([{ status: 200, body: makeSnapshot() }]);
+    const { service, requests } = setup([
+      { status: 200, body: makeSnapshot() }
+    ]);
     service.setVisible(true);
     await sleep(20);
     service.setOptions({ include: ['private'] });
@@ -273,7 +300,9 @@ describe('KernelStateService', () => {
   it('emits executed for user runs only, visible or not', async () => {
     const { service, kernel } = setup([{ status: 200, body: makeSnapshot() }]);
     const runs: string[] = [];
-    service.executed.connect((_, args) => runs.push(`${args.kernelId}:${args.msgId}`));
+    service.executed.connect((_, args) =>
+      runs.push(`${args.kernelId}:${args.msgId}`)
+    );
     kernel.run('m1');
     kernel.run('probe', true);
     expect(runs).toEqual(['k1:m1']);
@@ -299,7 +328,11 @@ describe('KernelStateService', () => {
     service.annotationChanged.connect((_, name) => changed.push(name));
     service.setVisible(true);
     await sleep(20);
-    const update = { description: 'raw export', constraints: null, hidden_from_prompt: true };
+    const update = {
+      description: 'raw export',
+      constraints: null,
+      hidden_from_prompt: true
+    };
     expect(await service.annotate('sales', update)).toEqual(note);
     expect(requests[1].method).toBe('PUT');
     expect(requests[1].url).toContain('/kernels/k1/variables/sales/annotation');
@@ -314,20 +347,37 @@ describe('KernelStateService', () => {
 
   it('reads images, image bytes and the prompt of the followed kernel', async () => {
     const { service, requests } = setup([
-      { status: 200, body: { images: [], next_since: 4, total: 0, more: 0, dropped: 0, rejected: 0 } },
+      {
+        status: 200,
+        body: {
+          images: [],
+          next_since: 4,
+          total: 0,
+          more: 0,
+          dropped: 0,
+          rejected: 0
+        }
+      },
       { status: 200, body: { text: 'Kernel state', chars: 12 } }
     ]);
     expect((await service.images(3, 10)).next_since).toBe(4);
     expect(requests[0].url).toMatch(/\/kernels\/k1\/images\?since=3&limit=10/);
-    expect((await service.prompt({ budget: 2000, history: 2 })).text).toBe('Kernel state');
-    expect(requests[1].url).toMatch(/\/kernels\/k1\/prompt\?budget=2000&history=2&format=json/);
+    expect((await service.prompt({ budget: 2000, history: 2 })).text).toBe(
+      'Kernel state'
+    );
+    expect(requests[1].url).toMatch(
+      /\/kernels\/k1\/prompt\?budget=2000&history=2&format=json/
+    );
     await service.imageBlob('abc');
     expect(requests[2].url).toMatch(/\/kernels\/k1\/images\/abc/);
     service.dispose();
   });
 
   it('rejects requests when no kernel is followed', async () => {
-    const { service } = setup([{ status: 200, body: {} }], null as any);
+    const { service } = setup(
+      [{ status: 200, body: {} }],
+      null as unknown as FakeKernel
+    );
     await expect(service.prompt()).rejects.toThrow('No kernel');
     await expect(service.images()).rejects.toThrow('No kernel');
     await expect(service.annotate('x', {})).rejects.toThrow('No kernel');

@@ -1,7 +1,13 @@
 import { Widget } from '@lumino/widgets';
 
 import { KernelStateSidebar, SIDEBAR_ID } from '../widgets/sidebar';
-import { fakeService, makeImage, makePrompt, makeSnapshot, sleep } from './helpers';
+import {
+  fakeService,
+  makeImage,
+  makePrompt,
+  makeSnapshot,
+  sleep
+} from './helpers';
 
 describe('KernelStateSidebar', () => {
   it('tells the service when it is shown and hidden', () => {
@@ -26,7 +32,9 @@ describe('KernelStateSidebar', () => {
     service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
     service.model.setSnapshot(makeSnapshot());
     // ReactWidget renders on the next animation frame.
-    await new Promise(resolve => requestAnimationFrame(() => resolve(undefined)));
+    await new Promise(resolve =>
+      requestAnimationFrame(() => resolve(undefined))
+    );
     await new Promise(resolve => setTimeout(resolve, 20));
     const row = sidebar.node.querySelector('[data-test-id="kernel-state-row"]');
     expect(row?.getAttribute('data-name')).toBe('x');
@@ -34,7 +42,9 @@ describe('KernelStateSidebar', () => {
   });
 
   async function rendered(): Promise<void> {
-    await new Promise(resolve => requestAnimationFrame(() => resolve(undefined)));
+    await new Promise(resolve =>
+      requestAnimationFrame(() => resolve(undefined))
+    );
     await sleep(20);
   }
 
@@ -48,7 +58,9 @@ describe('KernelStateSidebar', () => {
       dropped: 0,
       rejected: 0
     });
-    service.prompt.mockResolvedValue(makePrompt({ text: 'Kernel state — python' }));
+    service.prompt.mockResolvedValue(
+      makePrompt({ text: 'Kernel state — python' })
+    );
     const openImage = jest.fn();
     const copy = jest.fn();
     const sidebar = new KernelStateSidebar({
@@ -65,17 +77,25 @@ describe('KernelStateSidebar', () => {
     expect(service.images).toHaveBeenCalledTimes(1);
     expect(service.prompt).not.toHaveBeenCalled();
     const node = sidebar.node;
-    const thumbs = node.querySelectorAll<HTMLElement>('[data-test-id="kernel-state-image"]');
+    const thumbs = node.querySelectorAll<HTMLElement>(
+      '[data-test-id="kernel-state-image"]'
+    );
     expect([...thumbs].map(t => t.dataset.executionCount)).toEqual(['2', '1']);
     thumbs[1].click();
-    expect(openImage).toHaveBeenCalledWith(expect.objectContaining({ image: makeImage(1) }));
+    expect(openImage).toHaveBeenCalledWith(
+      expect.objectContaining({ image: makeImage(1) })
+    );
 
     sidebar.assistantExpanded = true;
     await rendered();
     expect(service.prompt).toHaveBeenCalledWith({ budget: 3000, history: 2 });
-    const text = node.querySelector('[data-test-id="kernel-state-prompt-text"]');
+    const text = node.querySelector(
+      '[data-test-id="kernel-state-prompt-text"]'
+    );
     expect(text?.textContent).toBe('Kernel state — python');
-    node.querySelector<HTMLElement>('[data-test-id="kernel-state-prompt-copy"]')!.click();
+    node
+      .querySelector<HTMLElement>('[data-test-id="kernel-state-prompt-copy"]')!
+      .click();
     expect(copy).toHaveBeenCalledWith('Kernel state — python');
 
     sidebar.hide();
@@ -122,14 +142,23 @@ describe('KernelStateSidebar', () => {
     service.model.setSnapshot(makeSnapshot());
     sidebar.inspect('x');
     await rendered();
-    const form = sidebar.node.querySelector('[data-test-id="kernel-state-annotation"]')!;
+    const form = sidebar.node.querySelector(
+      '[data-test-id="kernel-state-annotation"]'
+    )!;
     expect(form).not.toBeNull();
     const textarea = form.querySelector('textarea')!;
-    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+    const setter = Object.getOwnPropertyDescriptor(
+      HTMLTextAreaElement.prototype,
+      'value'
+    )!.set!;
     setter.call(textarea, 'the answer');
     textarea.dispatchEvent(new Event('input', { bubbles: true }));
     await rendered();
-    form.querySelector<HTMLButtonElement>('[data-test-id="kernel-state-annotation-save"]')!.click();
+    form
+      .querySelector<HTMLButtonElement>(
+        '[data-test-id="kernel-state-annotation-save"]'
+      )!
+      .click();
     await rendered();
     expect(service.annotate).toHaveBeenCalledWith('x', {
       description: 'the answer',

@@ -18,7 +18,11 @@ export interface IAnnotationEditorProps {
   trans: TranslationBundle;
 }
 
-type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; text: string } | { kind: 'error'; text: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'busy' }
+  | { kind: 'done'; text: string }
+  | { kind: 'error'; text: string };
 
 export function AnnotationEditor(props: IAnnotationEditorProps): JSX.Element {
   const { trans } = props;
@@ -97,7 +101,9 @@ export function AnnotationEditor(props: IAnnotationEditorProps): JSX.Element {
         className="jp-mod-styled"
         rows={2}
         maxLength={ANNOTATION_MAX_CHARS}
-        placeholder={trans.__('What this variable is, e.g. “raw export of the sales table”')}
+        placeholder={trans.__(
+          'What this variable is, e.g. “raw export of the sales table”'
+        )}
         value={description}
         onChange={event => setDescription(event.target.value)}
         onKeyDown={onKeyDown}
@@ -142,7 +148,9 @@ export function AnnotationEditor(props: IAnnotationEditorProps): JSX.Element {
         </button>
         <span
           className={
-            status.kind === 'error' ? 'jp-KernelState-fieldError' : 'jp-KernelState-dim'
+            status.kind === 'error'
+              ? 'jp-KernelState-fieldError'
+              : 'jp-KernelState-dim'
           }
           role={status.kind === 'error' ? 'alert' : 'status'}
           data-test-id="kernel-state-annotation-status"

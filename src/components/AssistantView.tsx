@@ -43,7 +43,9 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
       )}
       {!result && !props.error && (
         <div className="jp-KernelState-note">
-          {props.loading ? trans.__('Loading…') : trans.__('Nothing to show yet')}
+          {props.loading
+            ? trans.__('Loading…')
+            : trans.__('Nothing to show yet')}
         </div>
       )}
       {result && (
@@ -52,7 +54,10 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
             <span
               className="jp-KernelState-dim jp-KernelState-promptSize"
               data-test-id="kernel-state-prompt-size"
-              title={trans.__('Budget: %1 characters', props.budget.toLocaleString('en-US'))}
+              title={trans.__(
+                'Budget: %1 characters',
+                props.budget.toLocaleString('en-US')
+              )}
             >
               {sizeText(result, trans)}
             </span>
@@ -66,7 +71,10 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
                 setCopied(true);
               }}
             >
-              <copyIcon.react tag="span" className="jp-KernelState-buttonIcon" />
+              <copyIcon.react
+                tag="span"
+                className="jp-KernelState-buttonIcon"
+              />
               {copied ? trans.__('Copied') : trans.__('Copy')}
             </button>
           </div>
@@ -90,7 +98,10 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
 /**
  * `1,619 characters · ~405 tokens`.
  */
-export function sizeText(result: IPromptResult, trans: TranslationBundle): string {
+export function sizeText(
+  result: IPromptResult,
+  trans: TranslationBundle
+): string {
   return [
     trans
       ._n('%1 character', '%1 characters', result.chars)
@@ -101,11 +112,16 @@ export function sizeText(result: IPromptResult, trans: TranslationBundle): strin
 
 function countsText(result: IPromptResult, trans: TranslationBundle): string {
   const parts = [
-    trans.__('%1 variables included', result.variables_included.toLocaleString('en-US')),
+    trans.__(
+      '%1 variables included',
+      result.variables_included.toLocaleString('en-US')
+    ),
     trans.__('%1 omitted', result.variables_omitted.toLocaleString('en-US'))
   ];
   if (result.variables_hidden > 0) {
-    parts.push(trans.__('%1 hidden', result.variables_hidden.toLocaleString('en-US')));
+    parts.push(
+      trans.__('%1 hidden', result.variables_hidden.toLocaleString('en-US'))
+    );
   }
   return parts.join(' · ');
 }

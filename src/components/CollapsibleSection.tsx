@@ -25,7 +25,9 @@ export interface ICollapsibleSectionProps {
   children?: React.ReactNode;
 }
 
-export function CollapsibleSection(props: ICollapsibleSectionProps): JSX.Element {
+export function CollapsibleSection(
+  props: ICollapsibleSectionProps
+): JSX.Element {
   const bodyId = React.useId();
   const Caret = props.expanded ? caretDownIcon : caretRightIcon;
   const classes = ['jp-KernelState-fold'];
@@ -36,7 +38,11 @@ export function CollapsibleSection(props: ICollapsibleSectionProps): JSX.Element
     classes.push('jp-mod-expanded');
   }
   return (
-    <section className={classes.join(' ')} data-test-id={props.testId} aria-label={props.title}>
+    <section
+      className={classes.join(' ')}
+      data-test-id={props.testId}
+      aria-label={props.title}
+    >
       <div className="jp-KernelState-foldHeader">
         <button
           className="jp-KernelState-foldToggle"

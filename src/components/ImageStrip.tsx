@@ -32,11 +32,17 @@ export function ImageStrip(props: IImageStripProps): JSX.Element {
         </div>
       )}
       {items.length === 0 ? (
-        <div className="jp-KernelState-note" data-test-id="kernel-state-images-empty">
+        <div
+          className="jp-KernelState-note"
+          data-test-id="kernel-state-images-empty"
+        >
           {trans.__('No images yet — plots the kernel displays appear here')}
         </div>
       ) : (
-        <ul className="jp-KernelState-strip" aria-label={trans.__('Images, newest first')}>
+        <ul
+          className="jp-KernelState-strip"
+          aria-label={trans.__('Images, newest first')}
+        >
           {items.map(item => (
             <li key={item.image.id} className="jp-KernelState-thumb">
               <button
@@ -49,7 +55,11 @@ export function ImageStrip(props: IImageStripProps): JSX.Element {
                 onClick={() => props.onOpen(item)}
               >
                 {item.url ? (
-                  <img src={item.url} alt={imageAlt(item.image, trans)} draggable={false} />
+                  <img
+                    src={item.url}
+                    alt={imageAlt(item.image, trans)}
+                    draggable={false}
+                  />
                 ) : (
                   <span className="jp-KernelState-thumbPlaceholder">
                     {item.error ? trans.__('unavailable') : '…'}
@@ -64,7 +74,10 @@ export function ImageStrip(props: IImageStripProps): JSX.Element {
         </ul>
       )}
       {(props.dropped > 0 || props.rejected > 0) && (
-        <div className="jp-KernelState-dim jp-KernelState-imageCounters" data-test-id="kernel-state-image-counters">
+        <div
+          className="jp-KernelState-dim jp-KernelState-imageCounters"
+          data-test-id="kernel-state-image-counters"
+        >
           {countersText(props.dropped, props.rejected, trans)}
         </div>
       )}
@@ -83,9 +96,13 @@ export interface IImageViewProps {
 export function ImageView(props: IImageViewProps): JSX.Element {
   const { item, trans } = props;
   const { image } = item;
-  const size = image.width && image.height ? `${image.width}×${image.height}` : '';
+  const size =
+    image.width && image.height ? `${image.width}×${image.height}` : '';
   return (
-    <div className="jp-KernelState-imageView" data-test-id="kernel-state-image-view">
+    <div
+      className="jp-KernelState-imageView"
+      data-test-id="kernel-state-image-view"
+    >
       <div className="jp-KernelState-imageFrame">
         {item.url ? (
           <img src={item.url} alt={imageAlt(image, trans)} />
@@ -109,7 +126,10 @@ export function ImageView(props: IImageViewProps): JSX.Element {
             data-test-id="kernel-state-image-download"
             title={trans.__('Download %1', imageFileName(image))}
           >
-            <downloadIcon.react tag="span" className="jp-KernelState-buttonIcon" />
+            <downloadIcon.react
+              tag="span"
+              className="jp-KernelState-buttonIcon"
+            />
             {trans.__('Download')}
           </a>
         )}
@@ -128,20 +148,36 @@ export function executionLabel(image: IImage): string {
 export function imageTitle(image: IImage, trans: TranslationBundle): string {
   return image.execution_count === null
     ? trans.__('image (%1)', image.mime)
-    : trans.__('image from execution %1 (%2)', image.execution_count, image.mime);
+    : trans.__(
+        'image from execution %1 (%2)',
+        image.execution_count,
+        image.mime
+      );
 }
 
 function imageAlt(image: IImage, trans: TranslationBundle): string {
-  const size = image.width && image.height ? ` ${image.width}×${image.height}` : '';
+  const size =
+    image.width && image.height ? ` ${image.width}×${image.height}` : '';
   return image.execution_count === null
     ? trans.__('Image, %1%2', image.mime, size)
-    : trans.__('Image from execution %1, %2%3', image.execution_count, image.mime, size);
+    : trans.__(
+        'Image from execution %1, %2%3',
+        image.execution_count,
+        image.mime,
+        size
+      );
 }
 
-function countersText(dropped: number, rejected: number, trans: TranslationBundle): string {
+function countersText(
+  dropped: number,
+  rejected: number,
+  trans: TranslationBundle
+): string {
   const parts: string[] = [];
   if (dropped > 0) {
-    parts.push(trans._n('%1 older image dropped', '%1 older images dropped', dropped));
+    parts.push(
+      trans._n('%1 older image dropped', '%1 older images dropped', dropped)
+    );
   }
   if (rejected > 0) {
     parts.push(trans._n('%1 image rejected', '%1 images rejected', rejected));

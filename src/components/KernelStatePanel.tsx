@@ -72,7 +72,9 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
           role="status"
           data-test-id="kernel-state-restart-notice"
         >
-          {trans.__('The kernel restarted: variables from before the restart are gone.')}
+          {trans.__(
+            'The kernel restarted: variables from before the restart are gone.'
+          )}
         </div>
       )}
       <Body {...props} snapshot={snapshot} />
@@ -85,8 +87,13 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
   const { trans, snapshot, status } = props;
   if (status === 'no-kernel') {
     return (
-      <div className="jp-KernelState-message" data-test-id="kernel-state-no-kernel">
-        {trans.__('Open a notebook or console with a running kernel to see its variables.')}
+      <div
+        className="jp-KernelState-message"
+        data-test-id="kernel-state-no-kernel"
+      >
+        {trans.__(
+          'Open a notebook or console with a running kernel to see its variables.'
+        )}
       </div>
     );
   }
@@ -96,10 +103,10 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
         className="jp-KernelState-message"
         data-test-id="kernel-state-unsupported"
       >
-        {trans.__('This kernel’s language is not supported; only Python kernels can be inspected.')}
-        {props.error && (
-          <div className="jp-KernelState-dim">{props.error}</div>
+        {trans.__(
+          'This kernel’s language is not supported; only Python kernels can be inspected.'
         )}
+        {props.error && <div className="jp-KernelState-dim">{props.error}</div>}
       </div>
     );
   }
@@ -127,7 +134,14 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
       </>
     );
   }
-  return <SnapshotView {...props} snapshot={snapshot} error={null} errorNode={error} />;
+  return (
+    <SnapshotView
+      {...props}
+      snapshot={snapshot}
+      error={null}
+      errorNode={error}
+    />
+  );
 }
 
 function SnapshotView(
@@ -173,7 +187,11 @@ function SnapshotView(
           value={props.filter}
           onChange={event => props.onFilter(event.target.value)}
         />
-        <div className="jp-KernelState-toggles" role="group" aria-label={trans.__('Also show')}>
+        <div
+          className="jp-KernelState-toggles"
+          role="group"
+          aria-label={trans.__('Also show')}
+        >
           {groups.map(([group, label]) => (
             <label key={group} className="jp-KernelState-toggle">
               <input
@@ -190,7 +208,10 @@ function SnapshotView(
         {totalText(trans, snapshot, variables.length, !!props.filter)}
       </div>
       {snapshot.total === 0 ? (
-        <div className="jp-KernelState-message" data-test-id="kernel-state-empty">
+        <div
+          className="jp-KernelState-message"
+          data-test-id="kernel-state-empty"
+        >
           {trans.__('No variables yet — run a cell')}
         </div>
       ) : (
@@ -221,7 +242,10 @@ function totalText(
   const parts = [total];
   if (snapshot.variables.length < snapshot.total) {
     parts.push(
-      trans.__('first %1 loaded', snapshot.variables.length.toLocaleString('en-US'))
+      trans.__(
+        'first %1 loaded',
+        snapshot.variables.length.toLocaleString('en-US')
+      )
     );
   }
   if (filtered) {

@@ -42,7 +42,10 @@ export function VariableInspector(props: IVariableInspectorProps): JSX.Element {
       aria-label={trans.__('Variable inspector')}
     >
       <div className="jp-KernelState-inspectorHeader">
-        <nav className="jp-KernelState-breadcrumb" aria-label={trans.__('Path')}>
+        <nav
+          className="jp-KernelState-breadcrumb"
+          aria-label={trans.__('Path')}
+        >
           {props.crumbs.map((label, depth) => (
             <React.Fragment key={depth}>
               {depth > 0 && <span className="jp-KernelState-crumbSep">›</span>}
@@ -86,7 +89,9 @@ function DetailBody(
   return (
     <div className="jp-KernelState-inspectorBody">
       <div className="jp-KernelState-summary">
-        <span className="jp-KernelState-type">{detail.qualname || detail.type}</span>
+        <span className="jp-KernelState-type">
+          {detail.qualname || detail.type}
+        </span>
         {shape && <span> · {shape}</span>}
         {detail.dtype && <span> · {detail.dtype}</span>}
       </div>
@@ -94,7 +99,10 @@ function DetailBody(
         <div className="jp-KernelState-fieldError">{detail.error}</div>
       )}
       {detail.likely_secret && (
-        <div className="jp-KernelState-secretNote" data-test-id="kernel-state-secret-note">
+        <div
+          className="jp-KernelState-secretNote"
+          data-test-id="kernel-state-secret-note"
+        >
           <lockIcon.react tag="span" className="jp-KernelState-secretIcon" />
           {trans.__(
             'Looks like a credential (%1): masked in the assistant’s text.',
@@ -197,7 +205,9 @@ function DetailBody(
                 >
                   <span className="jp-KernelState-name">{child.label}</span>{' '}
                   <span className="jp-KernelState-dim">{child.type}</span>{' '}
-                  <span className="jp-KernelState-preview">{child.preview}</span>
+                  <span className="jp-KernelState-preview">
+                    {child.preview}
+                  </span>
                 </button>
               </li>
             ))}

@@ -112,7 +112,8 @@ export function VariableList(props: IVariableListProps): JSX.Element {
   // Keep the selected row in view (keyboard, a selection made elsewhere, a resize).
   React.useEffect(() => {
     const element = body.current;
-    const index = selected === null ? -1 : variables.findIndex(v => v.name === selected);
+    const index =
+      selected === null ? -1 : variables.findIndex(v => v.name === selected);
     if (!element || index < 0) {
       return;
     }
@@ -158,7 +159,9 @@ export function VariableList(props: IVariableListProps): JSX.Element {
             role="columnheader"
             className={`jp-KernelState-cell jp-KernelState-col-${column.key}`}
             aria-sort={
-              column.sort && column.sort === props.sort ? 'ascending' : undefined
+              column.sort && column.sort === props.sort
+                ? 'ascending'
+                : undefined
             }
           >
             {column.sort && props.onSort ? (
@@ -204,9 +207,7 @@ interface IVariableRowProps {
   trans: TranslationBundle;
 }
 
-const VariableRow = React.memo(function VariableRow(
-  props: IVariableRowProps
-): JSX.Element {
+function VariableRowView(props: IVariableRowProps): JSX.Element {
   const { variable, trans } = props;
   const changed = variable.change === 'new' || variable.change === 'modified';
   const classes = ['jp-KernelState-row'];
@@ -243,7 +244,9 @@ const VariableRow = React.memo(function VariableRow(
           <span
             className="jp-KernelState-secretBadge"
             data-test-id="kernel-state-secret"
-            title={variable.secret_reason ?? trans.__('Looks like a credential')}
+            title={
+              variable.secret_reason ?? trans.__('Looks like a credential')
+            }
             aria-label={trans.__(
               'Likely secret: %1',
               variable.secret_reason ?? trans.__('looks like a credential')
@@ -295,4 +298,6 @@ const VariableRow = React.memo(function VariableRow(
       )}
     </div>
   );
-});
+}
+
+const VariableRow = React.memo(VariableRowView);

@@ -8,7 +8,12 @@
  * listed; object URLs are revoked when an image leaves the strip or the model is
  * disposed.
  */
-import { IExecutedArgs, IImage, IImageList, IKernelStateService } from '../tokens';
+import {
+  IExecutedArgs,
+  IImage,
+  IImageList,
+  IKernelStateService
+} from '../tokens';
 import { KernelSectionModel } from './section';
 
 /**
@@ -36,8 +41,10 @@ export interface IImageItem {
 export class ImageStripModel extends KernelSectionModel {
   constructor(options: ImageStripModel.IOptions) {
     super(options.service, options.debounce);
-    this._createUrl = options.createObjectURL ?? (blob => URL.createObjectURL(blob));
-    this._revokeUrl = options.revokeObjectURL ?? (url => URL.revokeObjectURL(url));
+    this._createUrl =
+      options.createObjectURL ?? (blob => URL.createObjectURL(blob));
+    this._revokeUrl =
+      options.revokeObjectURL ?? (url => URL.revokeObjectURL(url));
   }
 
   /**
@@ -61,7 +68,10 @@ export class ImageStripModel extends KernelSectionModel {
     return this._rejected;
   }
 
-  protected async load(kernelId: string, isCurrent: () => boolean): Promise<void> {
+  protected async load(
+    kernelId: string,
+    isCurrent: () => boolean
+  ): Promise<void> {
     let pages = 0;
     let page: IImageList;
     do {
@@ -115,9 +125,12 @@ export class ImageStripModel extends KernelSectionModel {
       const replaced = items.filter(
         item =>
           item.image.id === image.id ||
-          (image.display_id !== null && item.image.display_id === image.display_id)
+          (image.display_id !== null &&
+            item.image.display_id === image.display_id)
       );
-      const same = replaced.find(item => item.image.id === image.id && item.url);
+      const same = replaced.find(
+        item => item.image.id === image.id && item.url
+      );
       for (const item of replaced) {
         if (item.url && item !== same) {
           this._revokeUrl(item.url);

@@ -10,7 +10,9 @@
 import { IKernelStateService, IPromptQuery, IPromptResult } from '../tokens';
 import { KernelSectionModel, snapshotKey } from './section';
 
-export const DEFAULT_PROMPT_QUERY: Required<Pick<IPromptQuery, 'budget' | 'history'>> = {
+export const DEFAULT_PROMPT_QUERY: Required<
+  Pick<IPromptQuery, 'budget' | 'history'>
+> = {
   budget: 6000,
   history: 0
 };
@@ -42,7 +44,10 @@ export class PromptModel extends KernelSectionModel {
     this.schedule(0);
   }
 
-  protected async load(_kernelId: string, isCurrent: () => boolean): Promise<void> {
+  protected async load(
+    _kernelId: string,
+    isCurrent: () => boolean
+  ): Promise<void> {
     this._dirty = false;
     const key = snapshotKey(this.service);
     try {

@@ -92,7 +92,8 @@ export abstract class KernelSectionModel implements IDisposable {
       })
       .catch(reason => {
         if (isCurrent()) {
-          this._error = reason instanceof Error ? reason.message : String(reason);
+          this._error =
+            reason instanceof Error ? reason.message : String(reason);
         }
       });
     this._inFlight = done;
@@ -127,7 +128,10 @@ export abstract class KernelSectionModel implements IDisposable {
    * Fetch and store the section's data for `kernelId`; store nothing once
    * `isCurrent()` is false. Errors are shown as the model's `error`.
    */
-  protected abstract load(kernelId: string, isCurrent: () => boolean): Promise<void>;
+  protected abstract load(
+    kernelId: string,
+    isCurrent: () => boolean
+  ): Promise<void>;
 
   /**
    * Forget the data of the previous kernel.
@@ -228,7 +232,11 @@ export abstract class KernelSectionModel implements IDisposable {
 /**
  * `kernel:epoch:generation` of the service's snapshot, or '' when there is none.
  */
-export function snapshotKey(service: Pick<IKernelStateService, 'snapshot'>): string {
+export function snapshotKey(
+  service: Pick<IKernelStateService, 'snapshot'>
+): string {
   const snapshot = service.snapshot;
-  return snapshot ? `${snapshot.kernel_id}:${snapshot.epoch}:${snapshot.generation}` : '';
+  return snapshot
+    ? `${snapshot.kernel_id}:${snapshot.epoch}:${snapshot.generation}`
+    : '';
 }

@@ -5,7 +5,11 @@
  * no request is made while the panel is hidden or a section is folded.
  */
 import { Clipboard, Dialog, showDialog } from '@jupyterlab/apputils';
-import { ITranslator, nullTranslator, TranslationBundle } from '@jupyterlab/translation';
+import {
+  ITranslator,
+  nullTranslator,
+  TranslationBundle
+} from '@jupyterlab/translation';
 import { ReactWidget, refreshIcon } from '@jupyterlab/ui-components';
 import { Message } from '@lumino/messaging';
 import * as React from 'react';
@@ -37,9 +41,12 @@ export class KernelStateSidebar extends ReactWidget {
   constructor(options: KernelStateSidebar.IOptions) {
     super();
     this._service = options.service;
-    this._trans = (options.translator ?? nullTranslator).load('jupyter_kernel_state');
+    this._trans = (options.translator ?? nullTranslator).load(
+      'jupyter_kernel_state'
+    );
     this._onOptionsChange = options.onOptionsChange;
-    this._openImageView = options.openImage ?? (item => this._showImageDialog(item));
+    this._openImageView =
+      options.openImage ?? (item => this._showImageDialog(item));
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
     this.images =
       options.imageModel ?? new ImageStripModel({ service: this._service });
@@ -48,7 +55,9 @@ export class KernelStateSidebar extends ReactWidget {
       new PromptModel({ service: this._service, query: options.promptQuery });
     this.id = SIDEBAR_ID;
     this.addClass('jp-KernelState-sidebar');
-    this.title.caption = this._trans.__('Kernel State: the variables of the active kernel');
+    this.title.caption = this._trans.__(
+      'Kernel State: the variables of the active kernel'
+    );
     this._service.changed.connect(this._onServiceChanged, this);
     this.images.changed.connect(this._onSectionChanged, this);
     this.prompt.changed.connect(this._onSectionChanged, this);
@@ -259,7 +268,9 @@ export class KernelStateSidebar extends ReactWidget {
         }
         annotated={
           top &&
-          (!!detail.description || !!detail.constraints || detail.hidden_from_prompt)
+          (!!detail.description ||
+            !!detail.constraints ||
+            detail.hidden_from_prompt)
         }
         trans={this._trans}
       />
@@ -281,7 +292,11 @@ export class KernelStateSidebar extends ReactWidget {
       return;
     }
     await this._service.clearAnnotation(name);
-    this._setNote(name, { description: null, constraints: null, hidden_from_prompt: false });
+    this._setNote(name, {
+      description: null,
+      constraints: null,
+      hidden_from_prompt: false
+    });
   };
 
   /**
@@ -289,7 +304,11 @@ export class KernelStateSidebar extends ReactWidget {
    */
   private _setNote(
     name: string,
-    note: { description: string | null; constraints: string | null; hidden_from_prompt: boolean }
+    note: {
+      description: string | null;
+      constraints: string | null;
+      hidden_from_prompt: boolean;
+    }
   ): void {
     if (this._detail && this._detail.name === name && this._selected === name) {
       this._detail = {
@@ -328,7 +347,9 @@ export class KernelStateSidebar extends ReactWidget {
 
   private _onServiceChanged(): void {
     const snapshot = this._service.snapshot;
-    const generation = snapshot ? `${snapshot.kernel_id}:${snapshot.epoch}:${snapshot.generation}` : '';
+    const generation = snapshot
+      ? `${snapshot.kernel_id}:${snapshot.epoch}:${snapshot.generation}`
+      : '';
     if (this._selected && generation !== this._generation) {
       const row = snapshot?.variables.find(v => v.name === this._selected);
       const complete = snapshot && snapshot.variables.length >= snapshot.total;
@@ -370,7 +391,10 @@ export class KernelStateSidebar extends ReactWidget {
     this._changeOptions({ include: next });
   };
 
-  private _changeOptions(options: { sort?: SnapshotSort; include?: IncludeGroup[] }): void {
+  private _changeOptions(options: {
+    sort?: SnapshotSort;
+    include?: IncludeGroup[];
+  }): void {
     if (this._onOptionsChange) {
       this._onOptionsChange(options);
     } else {
@@ -433,7 +457,8 @@ export class KernelStateSidebar extends ReactWidget {
     } catch (error) {
       if (request === this._request) {
         this._detail = null;
-        this._detailError = error instanceof Error ? error.message : String(error);
+        this._detailError =
+          error instanceof Error ? error.message : String(error);
       }
     } finally {
       if (request === this._request) {

@@ -5,10 +5,13 @@
 import { expect, test } from '@playwright/test';
 
 const user = process.env.KERNEL_STATE_HUB_UI_USER || 'alice';
-const password = process.env.KERNEL_STATE_HUB_UI_PASSWORD || 'kernel-state-hub-test';
+const password =
+  process.env.KERNEL_STATE_HUB_UI_PASSWORD || 'kernel-state-hub-test';
 const SIDEBAR_TAB = `.lm-TabBar.jp-SideBar li.lm-TabBar-tab[data-id="jp-kernel-state-sidebar"]`;
 
-test('the sidebar shows the variables of a notebook in /user/<name>/lab', async ({ page }) => {
+test('the sidebar shows the variables of a notebook in /user/<name>/lab', async ({
+  page
+}) => {
   await page.goto('/hub/login');
   await page.getByLabel('Username:').fill(user);
   await page.getByLabel('Password:', { exact: true }).fill(password);
@@ -16,7 +19,9 @@ test('the sidebar shows the variables of a notebook in /user/<name>/lab', async 
 
   // The hub spawns the server, then OAuth brings the browser to the user's JupyterLab.
   await page.waitForURL(new RegExp(`/user/${user}/lab`), { timeout: 150000 });
-  const card = page.locator('.jp-LauncherCard[data-category="Notebook"]').first();
+  const card = page
+    .locator('.jp-LauncherCard[data-category="Notebook"]')
+    .first();
   await expect(card).toBeVisible({ timeout: 90000 });
   await card.click();
 
@@ -47,14 +52,22 @@ test('the sidebar shows the variables of a notebook in /user/<name>/lab', async 
   await page.locator(SIDEBAR_TAB).click();
   const panel = page.getByTestId('kernel-state-panel');
   await expect(panel).toBeVisible();
-  await expect(page.getByRole('grid', { name: 'Kernel variables' })).toBeVisible();
-  const answer = panel.locator('[data-test-id="kernel-state-row"][data-name="hub_answer"]');
+  await expect(
+    page.getByRole('grid', { name: 'Kernel variables' })
+  ).toBeVisible();
+  const answer = panel.locator(
+    '[data-test-id="kernel-state-row"][data-name="hub_answer"]'
+  );
   await expect(answer).toBeVisible();
   await expect(answer).toContainText('42');
-  const frame = panel.locator('[data-test-id="kernel-state-row"][data-name="hub_frame"]');
+  const frame = panel.locator(
+    '[data-test-id="kernel-state-row"][data-name="hub_frame"]'
+  );
   await expect(frame.getByRole('gridcell').nth(1)).toContainText('DataFrame');
   await expect(frame.getByRole('gridcell').nth(2)).toHaveText('3×1');
-  await expect(panel.getByTestId('kernel-state-total')).toContainText('2 variables');
+  await expect(panel.getByTestId('kernel-state-total')).toContainText(
+    '2 variables'
+  );
 
   // The sidebar reached the API through the hub's proxy, under the user's prefix.
   await variables;

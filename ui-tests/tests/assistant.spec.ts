@@ -9,10 +9,16 @@ test.describe('Kernel State assistant view', () => {
     const panel = await openPanel(page);
     await page.notebook.createNew('assistant.ipynb');
     const section = panel.getByTestId('kernel-state-assistant');
-    await expect(section.getByTestId('kernel-state-prompt-text')).toHaveCount(0);
+    await expect(section.getByTestId('kernel-state-prompt-text')).toHaveCount(
+      0
+    );
     await expand(section);
 
-    await run(page, 0, "api_key = 'sk-demo-abcdefghijklmnop'\nrows = [1, 2, 3]");
+    await run(
+      page,
+      0,
+      "api_key = 'sk-demo-abcdefghijklmnop'\nrows = [1, 2, 3]"
+    );
     const text = section.getByTestId('kernel-state-prompt-text');
     await expect(text).toContainText('Kernel state — python');
     await expect(text).toContainText('rows');
@@ -37,9 +43,13 @@ test.describe('Kernel State assistant view', () => {
     await run(page, 1, 'later = 7');
     await expect(text).toContainText('later');
 
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write']);
     await section.getByTestId('kernel-state-prompt-copy').click();
-    await expect(section.getByTestId('kernel-state-prompt-copy')).toHaveText('Copied');
+    await expect(section.getByTestId('kernel-state-prompt-copy')).toHaveText(
+      'Copied'
+    );
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await text.textContent());
   });
@@ -60,7 +70,9 @@ test.describe('Kernel State assistant view', () => {
     await editor.getByLabel('Description').fill('quarterly revenue in kEUR');
     await editor.getByLabel('Constraints').fill('read-only');
     await editor.getByTestId('kernel-state-annotation-save').click();
-    await expect(editor.getByTestId('kernel-state-annotation-status')).toHaveText('Saved');
+    await expect(
+      editor.getByTestId('kernel-state-annotation-status')
+    ).toHaveText('Saved');
     await expect(text).toContainText('quarterly revenue in kEUR');
     await expect(text).toContainText('read-only');
 
@@ -69,16 +81,22 @@ test.describe('Kernel State assistant view', () => {
     await inspector.getByText('Note for the assistant').click();
     await editor.getByLabel('Hide from assistant').check();
     await editor.getByTestId('kernel-state-annotation-save').click();
-    await expect(editor.getByTestId('kernel-state-annotation-status')).toHaveText('Saved');
+    await expect(
+      editor.getByTestId('kernel-state-annotation-status')
+    ).toHaveText('Saved');
     await expect(text).not.toContainText('scratch');
     await expect(section).toContainText('1 hidden');
 
     await editor.getByTestId('kernel-state-annotation-clear').click();
-    await expect(editor.getByTestId('kernel-state-annotation-status')).toHaveText('Cleared');
+    await expect(
+      editor.getByTestId('kernel-state-annotation-status')
+    ).toHaveText('Cleared');
     await expect(text).toContainText('scratch');
   });
 
-  test('inspects the name under the cursor from the cell context menu', async ({ page }) => {
+  test('inspects the name under the cursor from the cell context menu', async ({
+    page
+  }) => {
     const panel = await openPanel(page);
     await page.notebook.createNew('context.ipynb');
     await run(page, 0, "target_table = {'a': 1}\nother = 2");
@@ -89,20 +107,30 @@ test.describe('Kernel State assistant view', () => {
     // Left of the line is inside `target_table`.
     await line.click({ position: { x: 20, y: 5 } });
     await line.click({ position: { x: 20, y: 5 }, button: 'right' });
-    const item = page.getByRole('menuitem', { name: /Inspect “target_table” in Kernel State/ });
+    const item = page.getByRole('menuitem', {
+      name: /Inspect “target_table” in Kernel State/
+    });
     await expect(item).toBeVisible();
     await item.click();
     const inspector = panel.getByTestId('kernel-state-inspector');
-    await expect(inspector.getByTestId('kernel-state-repr')).toHaveText("{'a': 1}");
+    await expect(inspector.getByTestId('kernel-state-repr')).toHaveText(
+      "{'a': 1}"
+    );
   });
 
-  test('copies the assistant text from the command palette command', async ({ page }) => {
+  test('copies the assistant text from the command palette command', async ({
+    page
+  }) => {
     await openPanel(page);
     await page.notebook.createNew('copy.ipynb');
     await run(page, 0, 'copied_value = 42');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.evaluate(async () => {
-      await (window as any).jupyterapp.commands.execute('kernel-state:copy-prompt');
+      await (window as any).jupyterapp.commands.execute(
+        'kernel-state:copy-prompt'
+      );
     });
     await expect
       .poll(() => page.evaluate(() => navigator.clipboard.readText()))

@@ -6,7 +6,9 @@ import { Locator } from '@playwright/test';
 
 export const SIDEBAR = 'jp-kernel-state-sidebar';
 
-export async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
+export async function openPanel(
+  page: IJupyterLabPageFixture
+): Promise<Locator> {
   await page.sidebar.openTab(SIDEBAR);
   const panel = page.getByTestId('kernel-state-panel');
   await expect(panel).toBeVisible();
@@ -14,7 +16,9 @@ export async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> 
 }
 
 export function row(panel: Locator, name: string): Locator {
-  return panel.locator(`[data-test-id="kernel-state-row"][data-name="${name}"]`);
+  return panel.locator(
+    `[data-test-id="kernel-state-row"][data-name="${name}"]`
+  );
 }
 
 /**

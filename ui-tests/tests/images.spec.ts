@@ -32,7 +32,10 @@ test.describe('Kernel State images', () => {
     await expect(thumbs.first()).toHaveAttribute('data-execution-count', '2');
     await expect(strip).toContainText('[2]');
     const thumb = thumbs.first().locator('img');
-    await expect(thumb).toHaveAttribute('alt', /Image from execution 2, image\/png/);
+    await expect(thumb).toHaveAttribute(
+      'alt',
+      /Image from execution 2, image\/png/
+    );
     await expect
       .poll(() => thumb.evaluate(img => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
@@ -51,15 +54,22 @@ test.describe('Kernel State images', () => {
       .poll(() => large.evaluate(img => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
     expect(
-      await large.evaluate(img => (img as HTMLImageElement).getBoundingClientRect().width)
+      await large.evaluate(
+        img => (img as HTMLImageElement).getBoundingClientRect().width
+      )
     ).toBeGreaterThan(
-      await thumbs.nth(1).locator('img').evaluate(img => img.getBoundingClientRect().width)
+      await thumbs
+        .nth(1)
+        .locator('img')
+        .evaluate(img => img.getBoundingClientRect().width)
     );
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       view.getByTestId('kernel-state-image-download').click()
     ]);
-    expect(download.suggestedFilename()).toMatch(/^kernel-state-2-[0-9a-f]{16}\.png$/);
+    expect(download.suggestedFilename()).toMatch(
+      /^kernel-state-2-[0-9a-f]{16}\.png$/
+    );
     const path = await download.path();
     expect(path).toBeTruthy();
 
@@ -82,18 +92,24 @@ test.describe('Kernel State images', () => {
       .toBeGreaterThan(0);
     // Never inlined into the page.
     await expect(panel.locator('svg script')).toHaveCount(0);
-    expect(await page.evaluate(() => (window as any).__svgPwned)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as any).__svgPwned)
+    ).toBeUndefined();
 
     await thumb.click();
     const view = page.getByTestId('kernel-state-image-view');
     await expect(view).toBeVisible();
     await expect(view).toContainText('image/svg+xml');
     await expect
-      .poll(() => view.locator('img').evaluate(i => (i as HTMLImageElement).naturalWidth))
+      .poll(() =>
+        view.locator('img').evaluate(i => (i as HTMLImageElement).naturalWidth)
+      )
       .toBeGreaterThan(0);
     await expect(view.locator('svg script')).toHaveCount(0);
     await page.waitForTimeout(500);
-    expect(await page.evaluate(() => (window as any).__svgPwned)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as any).__svgPwned)
+    ).toBeUndefined();
     await page.keyboard.press('Escape');
 
     // Control: the same markup put into the page as HTML does run, so the checks
@@ -104,10 +120,14 @@ test.describe('Kernel State images', () => {
         '<svg xmlns="http://www.w3.org/2000/svg"><image href="x" onerror="window.__svgPwned = 3"/></svg>';
       document.body.appendChild(frame);
     });
-    await expect.poll(() => page.evaluate(() => (window as any).__svgPwned)).toBe(3);
+    await expect
+      .poll(() => page.evaluate(() => (window as any).__svgPwned))
+      .toBe(3);
   });
 
-  test('makes no image requests while the section is folded', async ({ page }) => {
+  test('makes no image requests while the section is folded', async ({
+    page
+  }) => {
     const panel = await openPanel(page);
     await page.notebook.createNew('folded.ipynb');
     const strip = panel.getByTestId('kernel-state-images');
@@ -158,7 +178,9 @@ test.describe('Kernel State images across a restart', () => {
     await expect(thumbs).toHaveCount(1);
     await expect(thumbs.first()).toHaveAttribute('data-execution-count', '1');
     await page.evaluate(async () => {
-      await (window as any).jupyterapp.shell.currentWidget.sessionContext.shutdown();
+      await (
+        window as any
+      ).jupyterapp.shell.currentWidget.sessionContext.shutdown();
     });
   });
 });

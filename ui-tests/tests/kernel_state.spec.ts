@@ -8,7 +8,9 @@ test.describe('Kernel State sidebar', () => {
   }) => {
     const panel = await openPanel(page);
     await expect(panel.getByTestId('kernel-state-no-kernel')).toBeVisible();
-    await expect(page.getByRole('grid', { name: 'Kernel variables' })).toHaveCount(0);
+    await expect(
+      page.getByRole('grid', { name: 'Kernel variables' })
+    ).toHaveCount(0);
 
     await page.notebook.createNew('state.ipynb');
     await expect(panel.getByTestId('kernel-state-empty')).toHaveText(
@@ -26,8 +28,12 @@ test.describe('Kernel State sidebar', () => {
     await expect(df.getByRole('gridcell').nth(2)).toHaveText('3×1');
     await expect(row(panel, 'x')).toBeVisible();
     await expect(row(panel, 'x')).toContainText('42');
-    await expect(panel.getByTestId('kernel-state-total')).toContainText('2 variables');
-    await expect(page.getByRole('grid', { name: 'Kernel variables' })).toBeVisible();
+    await expect(panel.getByTestId('kernel-state-total')).toContainText(
+      '2 variables'
+    );
+    await expect(
+      page.getByRole('grid', { name: 'Kernel variables' })
+    ).toBeVisible();
 
     await run(page, 1, 'x = 43; y = [1, 2]');
     await expect(row(panel, 'x')).toHaveAttribute('data-change', 'modified');
@@ -48,7 +54,9 @@ test.describe('Kernel State sidebar', () => {
     await run(page, 1, 'import time; time.sleep(6); b = 2', false);
     const banner = panel.getByTestId('kernel-state-busy-banner');
     await expect(banner).toBeVisible({ timeout: 5000 });
-    await expect(banner).toContainText('Kernel busy — showing state as of execution');
+    await expect(banner).toContainText(
+      'Kernel busy — showing state as of execution'
+    );
     await expect(row(panel, 'b')).toHaveCount(0);
 
     await expect(row(panel, 'b')).toBeVisible({ timeout: 20000 });
@@ -78,11 +86,15 @@ test.describe('Kernel State sidebar', () => {
       '<img src=x onerror="window.__pwned=1">'
     );
     await row(panel, 'd').click();
-    await expect(inspector).toContainText('<img src=y onerror="window.__pwned=2">');
+    await expect(inspector).toContainText(
+      '<img src=y onerror="window.__pwned=2">'
+    );
     await expect(panel.locator('img')).toHaveCount(0);
     // A column name reaches the list preview and the inspector's columns and head.
     await row(panel, 'frame').click();
-    await expect(inspector).toContainText('<img src=z onerror="window.__pwned=3">');
+    await expect(inspector).toContainText(
+      '<img src=z onerror="window.__pwned=3">'
+    );
     await expect(panel.locator('img')).toHaveCount(0);
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   });
@@ -135,11 +147,13 @@ test.describe('Kernel State inspector', () => {
     await filter.fill('');
     await expect(panel.getByTestId('kernel-state-row')).toHaveCount(3);
 
-    await panel.getByRole('columnheader', { name: /^Type/ }).getByRole('button').click();
-    await expect(panel.getByRole('columnheader', { name: /Type/ })).toHaveAttribute(
-      'aria-sort',
-      'ascending'
-    );
+    await panel
+      .getByRole('columnheader', { name: /^Type/ })
+      .getByRole('button')
+      .click();
+    await expect(
+      panel.getByRole('columnheader', { name: /Type/ })
+    ).toHaveAttribute('aria-sort', 'ascending');
     await expect(panel.getByTestId('kernel-state-row').first()).toHaveAttribute(
       'data-name',
       'df'
@@ -153,13 +167,21 @@ test.describe('Kernel State inspector', () => {
 
     await row(panel, 'cfg').click();
     await inspector.getByRole('button', { name: /'outer'/ }).click();
-    const crumbs = inspector.getByRole('navigation', { name: 'Path' }).getByRole('button');
+    const crumbs = inspector
+      .getByRole('navigation', { name: 'Path' })
+      .getByRole('button');
     await expect(crumbs).toHaveCount(2);
-    await expect(inspector.getByTestId('kernel-state-repr')).toHaveText("{'inner': [1, 2]}");
+    await expect(inspector.getByTestId('kernel-state-repr')).toHaveText(
+      "{'inner': [1, 2]}"
+    );
     await crumbs.first().click();
     await expect(crumbs).toHaveCount(1);
-    await expect(inspector.getByTestId('kernel-state-repr')).toContainText("{'outer':");
-    await inspector.getByRole('button', { name: 'Close the inspector' }).click();
+    await expect(inspector.getByTestId('kernel-state-repr')).toContainText(
+      "{'outer':"
+    );
+    await inspector
+      .getByRole('button', { name: 'Close the inspector' })
+      .click();
     await expect(inspector).toHaveCount(0);
   });
 
@@ -170,7 +192,9 @@ test.describe('Kernel State inspector', () => {
         kernelPreference: { name: 'python3' }
       });
     });
-    const prompt = page.locator('.jp-CodeConsole-promptCell .jp-InputArea-editor');
+    const prompt = page.locator(
+      '.jp-CodeConsole-promptCell .jp-InputArea-editor'
+    );
     await prompt.waitFor();
     await expect(panel.getByTestId('kernel-state-empty')).toBeVisible();
     await prompt.click();
@@ -198,7 +222,9 @@ test.describe('Kernel State at scale', () => {
     expect(await rows.count()).toBeLessThan(100);
 
     // Beyond the loaded page, the filter asks the server.
-    await panel.getByRole('searchbox', { name: 'Filter variables' }).fill('v0999*');
+    await panel
+      .getByRole('searchbox', { name: 'Filter variables' })
+      .fill('v0999*');
     await expect(row(panel, 'v09999')).toBeVisible();
     await expect(rows).toHaveCount(10);
   });
@@ -220,15 +246,21 @@ test.describe('Kernel State restart', () => {
       await widget.sessionContext.session.kernel.restart();
     });
     await expect(panel.getByTestId('kernel-state-empty')).toBeVisible();
-    await expect(panel.getByTestId('kernel-state-restart-notice')).toBeVisible();
+    await expect(
+      panel.getByTestId('kernel-state-restart-notice')
+    ).toBeVisible();
     await expect(row(panel, 'before_restart')).toHaveCount(0);
 
     await run(page, 0, 'after_restart = 2');
     await expect(row(panel, 'after_restart')).toBeVisible();
-    await expect(panel.getByTestId('kernel-state-restart-notice')).toHaveCount(0);
+    await expect(panel.getByTestId('kernel-state-restart-notice')).toHaveCount(
+      0
+    );
     await expect(row(panel, 'before_restart')).toHaveCount(0);
     await page.evaluate(async () => {
-      await (window as any).jupyterapp.shell.currentWidget.sessionContext.shutdown();
+      await (
+        window as any
+      ).jupyterapp.shell.currentWidget.sessionContext.shutdown();
     });
   });
 });

@@ -23,7 +23,10 @@ test.describe('README screenshots', () => {
     'set KERNEL_STATE_SCREENSHOTS=1 to write docs/images/sidebar-*.png'
   );
 
-  test('the panel on the demo notebook, light and dark', async ({ page, tmpPath }) => {
+  test('the panel on the demo notebook, light and dark', async ({
+    page,
+    tmpPath
+  }) => {
     test.setTimeout(240_000);
     await page.contents.uploadFile(
       path.join(ROOT, 'examples', 'demo.ipynb'),
@@ -50,12 +53,14 @@ test.describe('README screenshots', () => {
     await expand(assistant);
     await inspector.getByText('Note for the assistant').click();
     const note = inspector.getByTestId('kernel-state-annotation');
-    await note.getByLabel('Description').fill('raw export, one row per order line');
+    await note
+      .getByLabel('Description')
+      .fill('raw export, one row per order line');
     await note.getByLabel('Constraints').fill('read-only');
     await note.getByTestId('kernel-state-annotation-save').click();
-    await expect(assistant.getByTestId('kernel-state-prompt-text')).toContainText(
-      'raw export, one row per order line'
-    );
+    await expect(
+      assistant.getByTestId('kernel-state-prompt-text')
+    ).toContainText('raw export, one row per order line');
     // Fold the note again so the columns show.
     await inspector.getByText('Note for the assistant').click();
     await expect(row(panel, 'sales')).toBeInViewport();
@@ -66,20 +71,29 @@ test.describe('README screenshots', () => {
       const at = text.data.indexOf('- sales:');
       range.setStart(text, at);
       range.setEnd(text, at + 1);
-      pre.scrollTop += range.getBoundingClientRect().top - pre.getBoundingClientRect().top - 4;
+      pre.scrollTop +=
+        range.getBoundingClientRect().top - pre.getBoundingClientRect().top - 4;
     });
     // Scroll the notebook to the plot so the page shows where the image came from.
-    await page.notebook.getCellLocator(8).then(cell => cell?.scrollIntoViewIfNeeded());
+    await page.notebook
+      .getCellLocator(8)
+      .then(cell => cell?.scrollIntoViewIfNeeded());
     await page.mouse.move(0, 0);
 
     await page.screenshot({ path: path.join(OUTPUT, 'sidebar-light.png') });
 
     await page.evaluate(async () => {
-      await (window as any).jupyterapp.commands.execute('apputils:change-theme', {
-        theme: 'JupyterLab Dark'
-      });
+      await (window as any).jupyterapp.commands.execute(
+        'apputils:change-theme',
+        {
+          theme: 'JupyterLab Dark'
+        }
+      );
     });
-    await expect(page.locator('body')).toHaveAttribute('data-jp-theme-light', 'false');
+    await expect(page.locator('body')).toHaveAttribute(
+      'data-jp-theme-light',
+      'false'
+    );
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(OUTPUT, 'sidebar-dark.png') });
   });
