@@ -18,9 +18,12 @@ MODULES = (
     "tables",
     "third_party",
     "namespace",
+    "fragments",
+    "static",
     "summary",
     "tracking",
     "detail",
+    "quiet",
     "entry",
 )
 

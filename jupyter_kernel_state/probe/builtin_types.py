@@ -98,6 +98,7 @@ _TAIL = slice(-8, None)
 
 class BytesInspector(NoneInspector):
     kind = "bytes"
+    size_safe = True
 
     def __init__(self, base=bytes):
         self.base = base
@@ -154,6 +155,7 @@ class SequenceInspector(Inspector):
     """list / tuple / deque (exact or subclasses with the base repr)."""
 
     kind = "sequence"
+    size_safe = True
 
     def __init__(self, base, opener="[", closer="]", prefix=""):
         self.base = base
@@ -241,6 +243,7 @@ class MappingInspector(Inspector):
     def __init__(self, base=dict, prefix=""):
         self.base = base
         self.prefix = prefix
+        self.size_safe = base is dict  # a mappingproxy's len is its mapping's
 
     def size(self, v):
         return self.base.__len__(v)
@@ -352,6 +355,7 @@ def key_access(k, pos):
 
 class SetInspector(Inspector):
     kind = "set"
+    size_safe = True
 
     def __init__(self, base):
         self.base = base

@@ -6,12 +6,11 @@ own time guard, so one slow part marks its error and the others are still filled
 
 import keyword
 
-from . import summary
+from . import guard, summary
 from .display import cut
-from .guard import BudgetExhausted, ProbeTimeout
+from .guard import BudgetExhausted, GuardUnavailable, ProbeTimeout
 from .inspectors import (
     MISSING,
-    error_name,
     inspector_for,
     instance_dict,
     lookup_static,
@@ -67,9 +66,10 @@ def resolve_path(value, path, session):
         insp = inspector_for(type(value))
         try:
             value = session.run(insp.child, value, key)
-        except (ProbeTimeout, BudgetExhausted):
+        except (ProbeTimeout, BudgetExhausted, GuardUnavailable):
             raise NotFound(key) from None
-        except Exception:
+        except BaseException as exc:
+            guard.check(exc)
             raise NotFound(key) from None
     return value
 
@@ -92,8 +92,10 @@ def build(name, value, max_chars, preview_chars, session):
             errors.append(label + " timed out")
         except BudgetExhausted:
             errors.append(label + " skipped: probe time budget exhausted")
-        except Exception as exc:
-            errors.append(label + " raised " + error_name(exc))
+        except GuardUnavailable:
+            pass  # said once, by the summary's error
+        except BaseException as exc:
+            errors.append(guard.user_error(label, exc))
         return None
 
     llm = summary.llm_method(type(value))
@@ -102,7 +104,7 @@ def build(name, value, max_chars, preview_chars, session):
         out["llm_repr"] = result[0] if result else None
     result = part("repr", insp.detail_repr, value, max_chars)
     if result is None:
-        result = summary.fallback_text(value, max_chars), False
+        result = ("" if not session.active else summary.fallback_text(value, max_chars)), False
     out["repr"], out["repr_truncated"] = result
     result = part("attributes", attributes, value)
     if result is not None:
@@ -125,8 +127,10 @@ def build(name, value, max_chars, preview_chars, session):
             errors.append("signature timed out")
         except BudgetExhausted:
             errors.append("signature skipped: probe time budget exhausted")
-        except Exception as exc:
-            errors.append("signature raised " + error_name(exc))
+        except GuardUnavailable:
+            pass
+        except BaseException as exc:
+            errors.append(guard.user_error("signature", exc))
         out["doc"] = part("doc", insp.doc, value)
     out["error"] = "; ".join(errors) if errors else None
     return out
@@ -141,8 +145,10 @@ def collect_children(result, session, errors):
         except (ProbeTimeout, BudgetExhausted):
             errors.append("children timed out")
             break
-        except Exception as exc:
-            errors.append("children raised " + error_name(exc))
+        except GuardUnavailable:
+            break
+        except BaseException as exc:
+            errors.append(guard.user_error("children", exc))
             break
         if item is None:
             break
@@ -151,8 +157,10 @@ def collect_children(result, session, errors):
             preview = session.run(preview_of, child, CHILD_PREVIEW)[0]
         except ProbeTimeout:
             preview = "<repr timed out>"
-        except BudgetExhausted:
+        except (BudgetExhausted, GuardUnavailable):
             preview = "<not inspected>"
+        except BaseException as exc:
+            preview = "<" + guard.user_error("repr", exc) + ">"
         children.append(
             {
                 "access_key": key,

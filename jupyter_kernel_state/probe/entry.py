@@ -10,7 +10,7 @@ import sys
 import time
 import uuid
 
-from . import builtin_types, guard, objects, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
+from . import builtin_types, guard, objects, quiet, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
 from . import detail as detail_mod
 from . import namespace as visibility
 from .inspectors import MISSING
@@ -24,8 +24,6 @@ MAX_GUARD_MS = 5_000
 #: Total time for user code in one call: the server's deadline is 5 s.
 DEFAULT_BUDGET_MS = 2_000
 MAX_REMOVED = 1_000
-#: Output a repr prints while the probe runs is swallowed (and bounded).
-MAX_CAPTURED = 64 * 1024
 INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
 SORTS = frozenset(("name", "type", "size", "changed"))
 
@@ -99,32 +97,14 @@ class Reply:
         p.text(self.text)
 
 
-class _Sink:
-    """A bounded stand-in for stdout/stderr while the probe runs."""
-
-    def __init__(self):
-        self.size = 0
-        self.parts = []
-
-    def write(self, text):
-        if type(text) is str and self.size < MAX_CAPTURED:
-            self.parts.append(text[: MAX_CAPTURED - self.size])
-            self.size += len(self.parts[-1])
-        return len(text) if type(text) is str else 0
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
-
-
 def call(encoded):
     """Decode a request, run it, return a :class:`Reply`.  Never raises."""
     t0 = time.perf_counter()
-    saved = sys.stdout, sys.stderr
-    sink = _Sink()
-    sys.stdout = sys.stderr = sink
+    muted = quiet.Quiet(_state.shell)
+    try:
+        muted.__enter__()
+    except BaseException:
+        muted = None
     try:
         try:
             request = json.loads(base64.urlsafe_b64decode(encoded.encode("ascii")))
@@ -132,8 +112,10 @@ def call(encoded):
                 raise ValueError("request is not an object")
             reply = dispatch(request)
         except BaseException as exc:
+            # A real interrupt (the stop button, see guard.py) is a ProbeInterrupted, or
+            # a KeyboardInterrupt outside any guard session: the request ends.
             reply = {"ok": False, "error": "probe error: " + type(exc).__name__}
-            if isinstance(exc, KeyboardInterrupt):  # the stop button, or a shutdown
+            if isinstance(exc, KeyboardInterrupt):
                 reply["interrupted"] = True
         reply.setdefault("ok", True)
         reply["probe_id"] = _state.probe_id
@@ -143,7 +125,8 @@ def call(encoded):
     except BaseException as exc:
         return Reply('{"ok":false,"error":"probe error: %s"}' % type(exc).__name__)
     finally:
-        sys.stdout, sys.stderr = saved
+        if muted is not None:
+            muted.__exit__(None, None, None)
 
 
 def dispatch(request, ns=None):

@@ -10,7 +10,7 @@ subclass overrides are not called.
 import itertools
 import types
 
-from . import display
+from . import display, guard
 from .display import cut
 
 _type_name = type.__dict__["__name__"].__get__
@@ -115,6 +115,8 @@ class Inspector:
     safe = False
     #: False for immutable types: the object's id is a complete fingerprint.
     mutable = True
+    #: True when ``size`` is a base C method (``list.__len__``): no timer needed.
+    size_safe = False
 
     def safe_for(self, v):
         """True when summarising this value runs no user code although the type may
@@ -177,9 +179,9 @@ def preview_of(v, limit, depth=0, ctx=None):
         ctx = display.Ctx()
     try:
         return inspector_for(type(v)).preview(v, limit, depth, ctx)
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit … from an element: marked inline
         return cut(
-            "<{} object: repr raised {}>".format(type_name(type(v)), error_name(exc)), limit
+            "<{} object: {}>".format(type_name(type(v)), guard.user_error("repr", exc)), limit
         )[0], True
 
 
@@ -257,6 +259,7 @@ class SubclassInspector(Inspector):
     def __init__(self, base_inspector, t, base):
         self.inner = base_inspector
         self.kind = base_inspector.kind
+        self.size_safe = base_inspector.size_safe
         self.mutable = True
         own_repr = lookup_static(t, "__repr__", None)
         self.own_repr = own_repr is not _class_dict(base).get("__repr__")

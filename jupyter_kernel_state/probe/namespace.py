@@ -9,6 +9,7 @@ import itertools
 import operator
 import re
 
+from . import guard
 from .inspectors import MISSING, inspector_for, type_name
 
 #: IPython's own names: never shown, never found by ``detail``.
@@ -334,6 +335,7 @@ class Sorter:
 def cheap_size(value):
     try:
         size = inspector_for(type(value)).cheap_size(value)
-    except Exception:
+    except BaseException as exc:
+        guard.check(exc)
         return None
     return size if type(size) is int else None

@@ -2,38 +2,24 @@
 
 import collections
 import itertools
-import json
 import types
 import weakref
 
-from . import display, guard
+from . import display, fragments, guard, static
 from .display import cut
 from .guard import BudgetExhausted, ProbeTimeout
-from .inspectors import error_name, inspector_for, lookup_static, qualname, type_name
-
-#: Variable keys, in order (the REST contract).
-VARIABLE_KEYS = (
-    "name",
-    "type",
-    "qualname",
-    "kind",
-    "size",
-    "shape",
-    "dtype",
-    "nbytes",
-    "preview",
-    "truncated",
-    "error",
-    "change",
-    "changed_at",
-    "changes",
-    "description",
-    "constraints",
-    "hidden_from_prompt",
+from .inspectors import (
+    GENERIC,
+    Inspector,
+    error_name,
+    inspector_for,
+    lookup_static,
+    qualname,
+    type_name,
 )
-#: Keys the server always sets (from the user's annotations): a snapshot's variables
-#: leave them out of the probe's reply (``summarize`` and ``detail`` still have them).
-SERVER_KEYS = ("description", "constraints", "hidden_from_prompt")
+
+VARIABLE_KEYS = fragments.VARIABLE_KEYS
+SERVER_KEYS = fragments.SERVER_KEYS
 #: Exact builtin containers summarised without a time guard when their first items are
 #: plain scalars (nothing of the user's runs: base methods, builtin reprs).
 PLAIN_CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
@@ -140,34 +126,86 @@ def complete(out):
     return out
 
 
-def _fill(insp, v, out, errors, limit, step, llm):
-    step[0] = "len"
+def _fill(insp, v, out, errors, limit):
+    """Every field of a value whose summary runs no user code (``safe``/``safe_for``)."""
+    step = "len"
     try:
         out["size"] = _int_or_none(insp.size(v))
-    except Exception as exc:
-        errors.append("len raised " + error_name(exc))
-    step[0] = "shape"
-    try:
+        step = "shape"
         out["shape"] = insp.shape(v)
-        step[0] = "dtype"
+        step = "dtype"
         out["dtype"] = insp.dtype(v)
-        step[0] = "nbytes"
+        step = "nbytes"
         out["nbytes"] = _int_or_none(insp.nbytes(v))
-    except Exception as exc:
-        errors.append(step[0] + " raised " + error_name(exc))
-    if llm is not None:
-        step[0] = "llm repr"
-        try:
-            out["preview"], out["truncated"] = call_llm_repr(llm, v, limit)
-            return
-        except Exception as exc:
-            errors.append("llm repr raised " + error_name(exc))
-    step[0] = "repr"
-    try:
+        step = "repr"
         out["preview"], out["truncated"] = insp.preview(v, limit, 0, display.Ctx())
     except Exception as exc:
-        errors.append("repr raised " + error_name(exc))
-        out["preview"] = fallback_text(v, limit)
+        errors.append(step + " raised " + error_name(exc))
+
+
+#: Optional fields, each computed under its own timer: one that raises or times out
+#: leaves the others (and the preview) standing.
+_FIELD_STEPS = (("size", "len"), ("shape", "shape"), ("dtype", "dtype"), ("nbytes", "nbytes"))
+_BASE_METHODS = {f: getattr(Inspector, f) for f, _ in _FIELD_STEPS}
+_own_steps = {}
+
+
+def _steps_of(insp):
+    """The field steps ``insp`` overrides (the base ones return None: nothing to run)."""
+    key = type(insp)
+    steps = _own_steps.get(key)
+    if steps is None:
+        steps = _own_steps[key] = tuple(
+            (f, label) for f, label in _FIELD_STEPS if getattr(key, f) is not _BASE_METHODS[f]
+        )
+    return steps
+
+
+def _fill_guarded(insp, v, out, errors, limit, llm, session):
+    t = type(v)
+    for field, label in _steps_of(insp):
+        if field == "size":
+            if insp.size_safe:  # a base C method: no user code, no timer
+                out["size"] = insp.size(v)
+                continue
+            if insp is GENERIC and lookup_static(t, "__len__", None) is None:
+                continue
+        result = _step(session, errors, label, getattr(insp, field), v)
+        if result is _FAILED:
+            if errors[-1] is _EXHAUSTED:
+                return
+            continue
+        try:
+            out[field] = result if field in ("shape", "dtype") else _int_or_none(result)
+        except Exception as exc:  # a lying __len__ (exact int checked first: no user code)
+            errors.append(label + " raised " + error_name(exc))
+    if llm is not None:
+        result = _step(session, errors, "llm repr", call_llm_repr, llm, v, limit)
+        if result is not _FAILED:
+            out["preview"], out["truncated"] = result
+            return
+        if errors[-1] is _EXHAUSTED:
+            return
+    result = _step(session, errors, "repr", insp.preview, v, limit, 0, display.Ctx())
+    if result is not _FAILED:
+        out["preview"], out["truncated"] = result
+
+
+_FAILED = object()
+_EXHAUSTED = "not inspected: probe time budget exhausted"
+
+
+def _step(session, errors, label, fn, *args):
+    """``session.run(fn, *args)``, or ``_FAILED`` with the reason in ``errors``."""
+    try:
+        return session.run(fn, *args)
+    except ProbeTimeout:
+        errors.append(label + " timed out")
+    except BudgetExhausted:
+        errors.append(_EXHAUSTED)
+    except BaseException as exc:  # SystemExit, a user's KeyboardInterrupt …: marked
+        errors.append(guard.user_error(label, exc))
+    return _FAILED
 
 
 def _int_or_none(x):
@@ -177,8 +215,8 @@ def _int_or_none(x):
 
 
 def build(name, v, limit, session=None):
-    """The snapshot fields (``FRAGMENT_KEYS``) of ``v``; never raises for a hostile value.
-    ``complete`` adds the rest of the Variable fields."""
+    """The snapshot fields (``FRAGMENT_KEYS``) of ``v``; never raises for a hostile value
+    (only for the probe's own interrupt).  ``complete`` adds the rest of the fields."""
     t = type(v)
     insp = inspector_for(t)
     out = base_fields(name, v, insp)
@@ -196,22 +234,20 @@ def build(name, v, limit, session=None):
             return out
     errors = []
     llm = llm_method(t)
-    step = ["len"]
     if llm is None and (insp.safe or insp.safe_for(v)):
-        _fill(insp, v, out, errors, limit, step, None)
-    else:
-        session = session or guard.current()
-        try:
-            if session is None:
-                _fill(insp, v, out, errors, limit, step, llm)
-            else:
-                session.run(_fill, insp, v, out, errors, limit, step, llm)
-        except ProbeTimeout:
-            errors.append(step[0] + " timed out")
-        except BudgetExhausted:
-            errors.append("not inspected: probe time budget exhausted")
+        _fill(insp, v, out, errors, limit)
         if not out["preview"]:
             out["preview"] = fallback_text(v, limit)
+    else:
+        session = session or guard.current()
+        if session is None or not session.active:
+            # No time guard: nothing of the user's is called (see static.py).
+            static.fill(v, out, errors, limit)
+            errors.append(session.unavailable if session is not None else guard.UNAVAILABLE)
+        else:
+            _fill_guarded(insp, v, out, errors, limit, llm, session)
+            if not out["preview"]:
+                out["preview"] = fallback_text(v, limit)
     if errors:
         out["error"] = "; ".join(errors)
     return out
@@ -235,82 +271,9 @@ _SCALAR_PREVIEW = {
     str: display.text_repr,
 }
 
-CHANGE_KEYS = ("change", "changed_at", "changes")
-#: What a snapshot fragment holds: the summary without change fields (added per
-#: request) and without the fields the server fills.
-FRAGMENT_KEYS = tuple(k for k in VARIABLE_KEYS if k not in CHANGE_KEYS and k not in SERVER_KEYS)
-
-
-def _opaque(o):
-    return "<" + type_name(type(o)) + ">"
-
-
-_encoder = json.JSONEncoder(
-    ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque
-)
-
-
-def encode_fragments(summaries):
-    """JSON objects of ``FRAGMENT_KEYS`` without the closing brace.
-
-    Filled into one template per summary (the same text ``json`` would write, at twice
-    its speed); anything unusual (a NaN, an odd type) goes through the encoder.
-    """
-    out = []
-    append = out.append
-    enc, value = _enc_str, _json_value
-    for s in summaries:
-        try:
-            append(
-                _TEMPLATE
-                % (
-                    enc(s["name"]),
-                    enc(s["type"]),
-                    enc(s["qualname"]),
-                    enc(s["kind"]),
-                    value(s["size"]),
-                    value(s["shape"]),
-                    value(s["dtype"]),
-                    value(s["nbytes"]),
-                    enc(s["preview"]),
-                    value(s["truncated"]),
-                    value(s["error"]),
-                )
-            )
-        except (TypeError, ValueError):
-            append(_encode_one(s))
-    return out
-
-
-_enc_str = json.encoder.encode_basestring_ascii
-_TEMPLATE = "{" + ",".join('"%s":%%s' % k for k in FRAGMENT_KEYS)
-_LITERALS = {None: "null", True: "true", False: "false"}
-
-
-def _json_value(x):
-    t = type(x)
-    if x is None or t is bool:
-        return _LITERALS[x]
-    if t is str:
-        return _enc_str(x)
-    if t is int:
-        return int.__repr__(x)
-    return _encoder.encode(x)  # lists (shape) and anything else; ValueError on NaN
-
-
-def _encode_one(s):
-    fixed = {k: s[k] for k in FRAGMENT_KEYS}
-    try:
-        return _encoder.encode(fixed)[:-1]
-    except ValueError:  # NaN somewhere: sanitised
-        return _encoder.encode(_finite(fixed))[:-1]
-
-
-def _finite(d):
-    return {
-        k: (None if (type(v) is float and v != v) or v in (float("inf"), float("-inf")) else v)
-        for k, v in d.items()
-    }
+CHANGE_KEYS = fragments.CHANGE_KEYS
+FRAGMENT_KEYS = fragments.FRAGMENT_KEYS
+encode_fragments = fragments.encode_fragments
 
 
 #: Small immutable values: the cache holds them, so "the same object" is exact and cheap.
@@ -366,7 +329,8 @@ class SummaryCache:
             held = _NOT_HELD
             try:
                 fp = inspector_for(t).fingerprint(v)
-            except Exception:
+            except BaseException as exc:
+                guard.check(exc)
                 fp = ("error",)
             if observe is not None:
                 observe(name, v, t, fp)

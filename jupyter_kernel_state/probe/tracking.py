@@ -40,6 +40,7 @@ import itertools
 import operator
 import time
 
+from . import guard
 from .inspectors import MISSING, inspector_for, type_name
 from .namespace import (
     INTERNAL_NAME,
@@ -85,7 +86,8 @@ def _held_flags(values, types):
 def _fingerprint(value, t):
     try:
         return inspector_for(t).fingerprint(value)
-    except Exception:
+    except BaseException as exc:
+        guard.check(exc)
         return ("error",)
 
 

@@ -19,7 +19,7 @@ MODULE_NAME = "_jupyter_kernel_state_probe"
 #: Probe submodules in dependency order (mirrors ``probe.MODULES``; a test checks it).
 PROBE_MODULES = (
     "guard", "display", "inspectors", "builtin_types", "objects", "tables", "third_party",
-    "namespace", "summary", "tracking", "detail", "entry",
+    "namespace", "fragments", "static", "summary", "tracking", "detail", "quiet", "entry",
 )
 #: Longest evalue kept in a ProbeFailed message.
 MAX_ERROR_CHARS = 200
