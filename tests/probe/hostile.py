@@ -173,3 +173,51 @@ class EqRaises:
 
     def __repr__(self) -> str:
         raise RuntimeError("no repr")
+
+
+class CustomBase(BaseException):
+    """A user's own BaseException subclass."""
+
+
+#: Every BaseException a user method may raise (the process keeps running).
+BASE_EXCEPTIONS = (SystemExit, KeyboardInterrupt, GeneratorExit, CustomBase)
+
+
+def raising(kind: type[BaseException], where: str) -> object:
+    """An object whose ``where`` (repr, len, llm) raises ``kind``; the rest works."""
+
+    class Raises:
+        def __repr__(self) -> str:
+            if where == "repr":
+                raise kind("from repr")
+            return "Raises()"
+
+        def __len__(self) -> int:
+            if where == "len":
+                raise kind("from len")
+            return 3
+
+        if where == "llm":
+
+            def _repr_llm_(self) -> str:
+                raise kind("from llm")
+
+    return Raises()
+
+
+class DisplaysFromRepr:
+    """Calls IPython's ``display``, warns and logs inside ``__repr__``."""
+
+    def __repr__(self) -> str:
+        import logging
+        import warnings
+
+        try:
+            from IPython.display import display
+
+            display("DISPLAYED FROM REPR")
+        except ImportError:
+            pass
+        warnings.warn("warned from repr", UserWarning, stacklevel=1)
+        logging.getLogger("hostile").error("logged from repr")
+        return "DisplaysFromRepr()"

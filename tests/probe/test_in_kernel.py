@@ -194,3 +194,54 @@ def test_silent_additions_and_rebinding_to_a_module(kc):  # type: ignore[no-unty
     assert "sv_a" not in by_name(reply) and "sv_b" in by_name(reply)
     assert by_name(probe(kc, {"op": "snapshot", "include": ["modules"]})[0])["sv_a"]["kind"] == "module"
     execute(kc, "del sv_a, sv_b, sv_silent")
+
+
+def test_pending_user_timer_no_user_code(kc):  # type: ignore[no-untyped-def]
+    install(kc)
+    execute(kc, "import signal, time\nclass Slow3:\n    def __repr__(self):\n        time.sleep(3); return 'Slow3()'\npt_slow = Slow3()\npt_ok = [1, 2]\nsignal.signal(signal.SIGALRM, lambda *a: None)\nsignal.setitimer(signal.ITIMER_REAL, 1000)")
+    try:
+        t0 = time.perf_counter()
+        reply, messages = probe(kc, {"op": "snapshot", "time_guard_ms": 100})
+        elapsed = time.perf_counter() - t0
+        v = by_name(reply)
+        assert elapsed < 1.0, elapsed
+        assert v["pt_slow"]["error"] == "not inspected: time guard unavailable (a timer of the user's is pending)"
+        assert v["pt_slow"]["preview"] == "" and v["pt_ok"]["preview"] == "[1, 2]" and messages == []
+        content, _ = execute(kc, silent=True, expressions={"left": "signal.getitimer(signal.ITIMER_REAL)[0]"})
+        assert float(content["user_expressions"]["left"]["data"]["text/plain"]) > 900  # untouched
+    finally:
+        execute(kc, "signal.setitimer(signal.ITIMER_REAL, 0)\nsignal.signal(signal.SIGALRM, signal.SIG_DFL)\ndel pt_slow, pt_ok")
+
+
+def test_repr_that_displays_warns_and_logs_is_silent(kc):  # type: ignore[no-untyped-def]
+    install(kc)
+    execute(kc, "import logging, warnings\nlogging.basicConfig()\nfrom IPython.display import display\nclass Noisy:\n    def __repr__(self):\n        display('DISPLAYED'); warnings.warn('WARNED'); logging.getLogger('x').error('LOGGED'); return 'Noisy()'\nnoisy = Noisy()")
+    reply, messages = probe(kc, {"op": "snapshot"})
+    assert by_name(reply)["noisy"]["preview"] == "Noisy()"
+    assert messages == []
+    detail, messages = probe(kc, {"op": "detail", "name": "noisy"})
+    assert detail["variable"]["repr"] == "Noisy()" and messages == []
+    # Everything is restored: the user's own display and logging still reach clients.
+    content, messages = execute(kc, "display('visible'); logging.getLogger('x').error('seen')")
+    kinds = sorted(m["msg_type"] for m in messages)
+    assert content["status"] == "ok" and kinds == ["display_data", "stream"], kinds
+    execute(kc, "del noisy")
+
+
+def test_user_keyboardinterrupt_vs_real_sigint(kc):  # type: ignore[no-untyped-def]
+    install(kc)
+    execute(kc, "import os, signal, time\nclass UserKI:\n    def __repr__(self):\n        raise KeyboardInterrupt('mine')\nclass RealSigint:\n    def __repr__(self):\n        os.kill(os.getpid(), signal.SIGINT); time.sleep(1); return 'late'\nki_user = UserKI()\nki_ok = 5")
+    before, _ = execute(kc, silent=True, expressions={"h": "repr(signal.getsignal(signal.SIGINT))"})
+    reply, messages = probe(kc, {"op": "snapshot"})
+    assert reply["ok"] is True and messages == []
+    v = by_name(reply)
+    assert v["ki_user"]["error"] == "repr raised KeyboardInterrupt" and v["ki_ok"]["preview"] == "5"
+    execute(kc, "ki_real = RealSigint()")
+    t0 = time.perf_counter()
+    reply, messages = probe(kc, {"op": "snapshot", "time_guard_ms": 3000})
+    assert reply["ok"] is False and reply["interrupted"] is True
+    assert time.perf_counter() - t0 < 0.9
+    after, _ = execute(kc, silent=True, expressions={"h": "repr(signal.getsignal(signal.SIGINT))"})
+    assert after["user_expressions"]["h"] == before["user_expressions"]["h"]
+    content, _ = execute(kc, "del ki_real, ki_user, ki_ok\n1 + 1")
+    assert content["status"] == "ok"
