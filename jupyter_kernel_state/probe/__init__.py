@@ -15,6 +15,7 @@ MODULES = (
     "inspectors",
     "builtin_types",
     "objects",
+    "arrays",
     "tables",
     "third_party",
     "namespace",

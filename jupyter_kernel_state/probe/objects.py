@@ -15,6 +15,7 @@ from .inspectors import (
     NotEvaluated,
     callable_name,
     instance_dict,
+    isinstance_type,
     lookup_static,
     preview_of,
     qualname,
@@ -36,6 +37,8 @@ CALLABLE_TYPES = (
     types.MethodDescriptorType,
     types.ClassMethodDescriptorType,
     functools.partial,
+    staticmethod,
+    classmethod,
 )
 
 
@@ -84,14 +87,30 @@ class CallableInspector(Inspector):
     mutable = False
 
     def preview(self, v, limit, depth=0, ctx=None):
-        name = callable_name(v.func if type(v) is functools.partial else v)
-        if type(v) is functools.partial:
-            name = "partial(" + name + ", …)"
+        t = type(v)
+        suffix = ""
+        if t is types.MethodType:
+            # A bound method: its function's name and what it is bound to (never the
+            # method's own forwarding attributes, never the instance's repr).
+            owner = _method_self(v)
+            name = callable_name(_method_func(v))
+            if isinstance_type(owner, (type,)):
+                name, suffix = "classmethod " + name, " of <class '" + qualname(owner) + "'>"
+            else:
+                name, suffix = "method " + name, " of <" + type_name(type(owner)) + " object>"
+        elif t in (staticmethod, classmethod):
+            func = _wrapped_func(v)
+            name = type_name(t) + " " + callable_name(func)
+            v = func
+        else:
+            name = callable_name(v.func if t is functools.partial else v)
+            if t is functools.partial:
+                name = "partial(" + name + ", …)"
         try:
-            sig = signature_text(v, max(10, limit - len(name)))[0]
+            sig = signature_text(v, max(10, limit - len(name) - len(suffix)))[0]
         except (ValueError, TypeError):
             sig = "(…)"
-        return cut(name + sig, limit)
+        return cut(name + sig + suffix, limit)
 
     def fingerprint(self, v):
         return None
@@ -105,6 +124,15 @@ class CallableInspector(Inspector):
             return first_paragraph(static_attr(target, "__doc__"))
         except (AttributeError, NotEvaluated):
             return None
+
+
+_method_func = types.MethodType.__func__.__get__
+_method_self = types.MethodType.__self__.__get__
+
+
+def _wrapped_func(v):
+    """``__func__`` of an exact staticmethod/classmethod object (a C member)."""
+    return type.__dict__["__dict__"].__get__(type(v))["__func__"].__get__(v)
 
 
 class ClassInspector(CallableInspector):
@@ -276,12 +304,42 @@ def _dataclass_fields(dc):
             yield name
 
 
+class DictViewInspector(Inspector):
+    """``dict_keys``/``dict_values``/``dict_items``: the first items, never the whole
+    view's repr (which would be the whole dict's)."""
+
+    size_safe = True
+    mutable = True
+
+    def __init__(self, label, kind):
+        self.label = label
+        self.kind = kind
+
+    def size(self, v):
+        return len(v)  # the dict's C length
+
+    cheap_size = size
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        ctx = ctx or display.Ctx()
+        opener, closer = self.label + "([", "])"
+        return display.items_repr(
+            opener, closer, iter(v), len(v), limit, depth, ctx, preview_of, opener + closer
+        )
+
+    def fingerprint(self, v):
+        return ("len", len(v), None)
+
+
 CLASS = ClassInspector()
 MODULE = ModuleInspector()
 CALLABLE = CallableInspector()
 for _t in CALLABLE_TYPES:
     DISPATCH[_t] = CALLABLE
 DISPATCH[type] = CLASS
+_VIEWS = ((type({}.keys()), "set"), (type({}.values()), "sequence"), (type({}.items()), "set"))
+for _t, _kind in _VIEWS:
+    DISPATCH[_t] = DictViewInspector(type_name(_t), _kind)
 DISPATCH[types.ModuleType] = MODULE
 RESOLVERS.append(_resolve)
-del _t
+del _t, _kind

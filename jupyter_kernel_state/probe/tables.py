@@ -12,6 +12,7 @@ import math
 import sys
 
 from . import display
+from .arrays import Raw, elem_text, values_repr
 from .display import cut
 from .inspectors import Inspector, preview_of
 
@@ -23,11 +24,6 @@ HEAD_COLUMNS = 50
 MAX_CELL = 100
 #: Columns fingerprinted by the change tracker.
 FINGERPRINT_COLUMNS = 200
-
-
-def values_repr(values, total, limit, ctx):
-    ctx = ctx or display.Ctx()
-    return display.items_repr("[", "]", iter(values), total, limit, 0, ctx, preview_of, "[]")
 
 
 def label_text(x, limit=40):
@@ -67,6 +63,34 @@ def _table_preview(rows, cols, names_dtypes, limit):
     return cut(text, limit)[0], len(parts) < cols or len(text) > limit
 
 
+def dtype_summary(counts):
+    if not counts:
+        return None
+    if len(counts) == 1:
+        return next(iter(counts))
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    parts = ["{} ×{:,}".format(name, n) for name, n in ranked[:4]]
+    if len(ranked) > 4:
+        parts.append("…")
+    return cut("mixed: " + ", ".join(parts), 100)[0]
+
+
+#: pandas dtypes whose values read best as their ``str``: 2024-01-01 12:00:00, NaT,
+#: 0 days 01:00:00, 2024-01, (0, 1].
+_TEXT_DTYPE_KINDS = frozenset("mM")
+_TEXT_DTYPE_NAMES = ("period", "interval")
+
+
+def pandas_values(head):
+    """``head.tolist()``, dates and spans as their readable text."""
+    values = head.tolist()
+    dtype = head.dtype
+    kind = getattr(dtype, "kind", "O")
+    if kind in _TEXT_DTYPE_KINDS or str(dtype).startswith(_TEXT_DTYPE_NAMES):
+        return [Raw(str(x)) for x in values]
+    return values
+
+
 def _head(columns, rows, index):
     return {
         "columns": [label_text(c, MAX_CELL) for c in columns],
@@ -90,7 +114,27 @@ class PandasFrameInspector(Inspector):
         return list(v.shape)
 
     def nbytes(self, v):
+        # From the blocks (O(blocks)), as memory_usage(index=True, deep=False) sums them
+        # column by column (a Series per column: seconds on 10,000 columns).
+        mgr = getattr(v, "_mgr", None)
+        blocks = getattr(mgr, "blocks", None)
+        if type(blocks) is tuple:
+            index = v.index.memory_usage(deep=False)
+            return int(sum(b.values.nbytes for b in blocks)) + int(index)
         return int(v.memory_usage(index=True, deep=False).sum())
+
+    def dtype(self, v):
+        """``float64`` when all columns share it, else ``mixed: int64 ×2, object ×1``."""
+        counts = {}
+        blocks = getattr(getattr(v, "_mgr", None), "blocks", None)
+        if type(blocks) is tuple:
+            for b in blocks:
+                name = str(b.dtype)
+                counts[name] = counts.get(name, 0) + len(b.mgr_locs)
+        else:
+            for d in itertools.islice(v.dtypes, MAX_COLUMNS):
+                counts[str(d)] = counts.get(str(d), 0) + 1
+        return dtype_summary(counts)
 
     def _dtypes(self, v, k):
         if v.shape[1] <= 2000:
@@ -175,7 +219,7 @@ class PandasSeriesInspector(Inspector):
         ctx = ctx or display.Ctx()
         n = len(v)
         head = v.iloc[: ctx.max_items]
-        values = head.tolist()
+        values = pandas_values(head)
         index = head.index
         pandas = sys.modules.get("pandas")
         default = (
@@ -186,8 +230,8 @@ class PandasSeriesInspector(Inspector):
         )
         if default:
             return values_repr(values, n, limit, ctx)
-        pairs = zip(index.tolist(), values)
-        return display.pairs_repr("{", "}", pairs, n, limit, 0, ctx, preview_of)
+        pairs = zip(pandas_values(index), values)
+        return display.pairs_repr("{", "}", pairs, n, limit, 0, ctx, elem_text)
 
     def detail_repr(self, v, limit):
         sub = v.iloc[: HEAD_ROWS * 2]
@@ -223,7 +267,7 @@ class PandasIndexInspector(PandasSeriesInspector):
         pandas = sys.modules.get("pandas")
         if pandas is not None and type(v) is pandas.RangeIndex:
             return cut(repr(v), limit)
-        return values_repr(v[: ctx.max_items].tolist(), len(v), limit, ctx)
+        return values_repr(pandas_values(v[: ctx.max_items]), len(v), limit, ctx)
 
     def detail_repr(self, v, limit):
         return self.preview(v, limit, 0, display.Ctx(max_items=min(1000, limit // 4)))
@@ -241,8 +285,20 @@ class PandasIndexInspector(PandasSeriesInspector):
 
 
 class PolarsFrameInspector(PandasFrameInspector):
+    def size(self, v):
+        rows, cols = v.shape
+        return rows * cols
+
+    cheap_size = size
+
     def nbytes(self, v):
         return int(v.estimated_size())
+
+    def dtype(self, v):
+        counts = {}
+        for d in itertools.islice(v.schema.values(), MAX_COLUMNS):
+            counts[str(d)] = counts.get(str(d), 0) + 1
+        return dtype_summary(counts)
 
     def _dtypes(self, v, k):
         return [str(d) for d in itertools.islice(v.schema.values(), k)]
@@ -282,6 +338,24 @@ class PolarsFrameInspector(PandasFrameInspector):
         raise LookupError(key)
 
 
+class PolarsLazyInspector(Inspector):
+    """A LazyFrame is a query plan: nothing is collected, and its schema is not resolved
+    (``collect_schema`` runs the planner, which may read files or call user code)."""
+
+    kind = "dataframe"
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut("LazyFrame (lazy query, not computed)", limit)
+
+    detail_repr = preview
+
+    def fingerprint(self, v):
+        return None
+
+    def children(self, v):
+        return None
+
+
 class PolarsSeriesInspector(PandasSeriesInspector):
     def nbytes(self, v):
         return int(v.estimated_size())
@@ -308,3 +382,4 @@ PANDAS_SERIES = PandasSeriesInspector()
 PANDAS_INDEX = PandasIndexInspector()
 POLARS_FRAME = PolarsFrameInspector()
 POLARS_SERIES = PolarsSeriesInspector()
+POLARS_LAZY = PolarsLazyInspector()

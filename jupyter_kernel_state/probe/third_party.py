@@ -10,6 +10,13 @@ import json
 import sys
 
 from . import display
+from .arrays import (
+    NDARRAY,
+    NdarrayInspector,
+    NumpyScalarInspector,
+    numpy_scalar_kind,
+    short_floats,
+)
 from .display import cut
 from .inspectors import RESOLVERS, Inspector
 from .tables import (
@@ -17,93 +24,13 @@ from .tables import (
     PANDAS_INDEX,
     PANDAS_SERIES,
     POLARS_FRAME,
+    POLARS_LAZY,
     POLARS_SERIES,
     PREVIEW_COLUMNS,
     label_text,
     plain_label,
     values_repr,
 )
-
-# --- numpy ----------------------------------------------------------------------------
-
-
-def short_floats(values):
-    """Floats at 6 significant digits: a float32 preview shows 1.564, not 1.5639986991882324."""
-    return [float("%.6g" % x) if type(x) is float else x for x in values]
-
-
-#: dtype kinds whose ``tolist()`` items are plain Python numbers (bool, int, float, complex).
-_PLAIN_DTYPE_KINDS = frozenset("biufc")
-
-
-class NdarrayInspector(Inspector):
-    kind = "array"
-
-    def safe_for(self, v):
-        # An exact ndarray of numbers: numpy's own code on known attributes, O(first items).
-        np = sys.modules.get("numpy")
-        return np is not None and type(v) is np.ndarray and v.dtype.kind in _PLAIN_DTYPE_KINDS
-
-    def size(self, v):
-        return int(v.size)
-
-    cheap_size = size
-
-    def shape(self, v):
-        return list(v.shape)
-
-    def dtype(self, v):
-        return str(v.dtype)
-
-    def nbytes(self, v):
-        return int(v.nbytes)
-
-    def preview(self, v, limit, depth=0, ctx=None):
-        ctx = ctx or display.Ctx()
-        k = min(ctx.max_items, int(v.size))
-        return values_repr(short_floats(v.flat[:k].tolist()), int(v.size), limit, ctx)
-
-    def fingerprint(self, v):
-        return ("array", tuple(v.shape), str(v.dtype), v.__array_interface__["data"][0])
-
-    def children(self, v):
-        if v.ndim == 0:
-            return None
-        n = int(v.shape[0])
-        return ((("i:%d" % i, "[%d]" % i, v[i]) for i in range(n)), n)
-
-    def child(self, v, key):
-        if key.startswith("i:") and key[2:].isdigit() and v.ndim > 0:
-            i = int(key[2:])
-            if i < v.shape[0]:
-                return v[i]
-        raise LookupError(key)
-
-
-class NumpyScalarInspector(Inspector):
-    safe = True
-    mutable = False
-
-    def __init__(self, kind):
-        self.kind = kind
-
-    def dtype(self, v):
-        return str(v.dtype)
-
-    def nbytes(self, v):
-        return int(v.nbytes)
-
-    def preview(self, v, limit, depth=0, ctx=None):
-        if self.kind == "string":
-            return display.text_repr(str(v), limit)
-        return cut(str(v), limit)
-
-    def fingerprint(self, v):
-        if self.kind in ("number", "boolean"):
-            x = v.item()
-            return (str(v.dtype), x if x == x else "nan")
-        return (str(v.dtype), id(v))
-
 
 # --- torch ----------------------------------------------------------------------------
 
@@ -222,18 +149,6 @@ class DatasetInspector(Inspector):
         raise LookupError(key)
 
 
-def _numpy_scalar_kind(m, np):
-    if np.bool_ in m:
-        return "boolean"
-    if np.str_ in m:
-        return "string"
-    if np.bytes_ in m:
-        return "bytes"
-    if np.number in m:
-        return "number"
-    return "object"
-
-
 def _resolve(t, m):
     modules = sys.modules
     np = modules.get("numpy")
@@ -241,7 +156,7 @@ def _resolve(t, m):
         if np.ndarray in m:
             return NDARRAY
         if np.generic in m:
-            return NumpyScalarInspector(_numpy_scalar_kind(m, np))
+            return _numpy_scalar(numpy_scalar_kind(m, np))
     pd = modules.get("pandas")
     if pd is not None and hasattr(pd, "Index"):
         if pd.DataFrame in m:
@@ -256,6 +171,9 @@ def _resolve(t, m):
             return POLARS_FRAME
         if pl.Series in m:
             return POLARS_SERIES
+        lazy = getattr(pl, "LazyFrame", None)
+        if lazy is not None and lazy in m:
+            return POLARS_LAZY
     torch = modules.get("torch")
     if torch is not None and hasattr(torch, "Tensor") and torch.Tensor in m:
         return TENSOR
@@ -268,7 +186,16 @@ def _resolve(t, m):
     return None
 
 
-NDARRAY = NdarrayInspector()
+_NUMPY_SCALARS = {}
+
+
+def _numpy_scalar(kind):
+    insp = _NUMPY_SCALARS.get(kind)
+    if insp is None:
+        insp = _NUMPY_SCALARS[kind] = NumpyScalarInspector(kind)
+    return insp
+
+
 TENSOR = TensorInspector()
 DATA_ARRAY = DataArrayInspector()
 DATASET = DatasetInspector()

@@ -18,7 +18,7 @@ from typing import Any
 MODULE_NAME = "_jupyter_kernel_state_probe"
 #: Probe submodules in dependency order (mirrors ``probe.MODULES``; a test checks it).
 PROBE_MODULES = (
-    "guard", "display", "inspectors", "builtin_types", "objects", "tables", "third_party",
+    "guard", "display", "inspectors", "builtin_types", "objects", "arrays", "tables", "third_party",
     "namespace", "fragments", "static", "summary", "tracking", "detail", "quiet", "entry",
 )
 #: Longest evalue kept in a ProbeFailed message.
