@@ -6,7 +6,6 @@ Only the first items along each axis are read (``a[i]`` views, ``a[:k]``); never
 full repr.  numpy comes from ``sys.modules``: nothing is imported here.
 """
 
-import datetime
 import sys
 
 from . import display
@@ -20,6 +19,20 @@ PLAIN_DTYPE_KINDS = frozenset("biufc")
 SAFE_DTYPE_KINDS = frozenset("biufcmM")
 MASKED = "--"
 _NS_PER_DAY = 86_400 * 10**9
+#: Nanoseconds per numpy time unit (finer ones as fractions, then cut by ``_ns_text``).
+_NS_PER_UNIT = {
+    "W": 7 * _NS_PER_DAY,
+    "D": _NS_PER_DAY,
+    "h": 3600 * 10**9,
+    "m": 60 * 10**9,
+    "s": 10**9,
+    "ms": 10**6,
+    "us": 10**3,
+    "ns": 1,
+    "ps": 1e-3,
+    "fs": 1e-6,
+    "as": 1e-9,
+}
 
 
 def short_floats(values):
@@ -69,19 +82,13 @@ def leaf_values(np, a, k):
     if kind == "M":
         return [Raw(t) for t in np.datetime_as_string(head, unit="auto").tolist()]
     if kind == "m":
-        unit = np.datetime_data(a.dtype)[0]
-        out = []
-        for x in head:
-            if np.isnat(x):
-                out.append(Raw("NaT"))
-            elif unit in ("Y", "M", "generic"):
-                out.append(Raw(str(x)))
-            elif unit in ("ns", "ps", "fs", "as"):
-                out.append(Raw(_ns_text(int(x.astype("timedelta64[ns]").astype("int64")))))
-            else:
-                td = x.astype("timedelta64[us]").item()
-                out.append(Raw(str(td) if type(td) is datetime.timedelta else str(x)))
-        return out
+        unit, count = np.datetime_data(a.dtype)
+        if unit in ("Y", "M", "generic"):
+            return [Raw(str(x)) for x in head]  # calendar spans: 3 months
+        scale = _NS_PER_UNIT[unit] * count
+        ints = head.view("int64").tolist()
+        nat = np.isnat(head).tolist()
+        return [Raw("NaT" if n else _ns_text(int(i * scale))) for i, n in zip(ints, nat)]
     values = head.tolist()
     if kind in PLAIN_DTYPE_KINDS:
         values = short_floats(values)
