@@ -49,6 +49,7 @@ class ProbeInterrupted(KeyboardInterrupt):
 OURS = (ProbeTimeout, ProbeInterrupted, BudgetExhausted, GuardUnavailable)
 UNAVAILABLE = "not inspected: time guard unavailable (a timer of the user's is pending)"
 UNAVAILABLE_THREAD = "not inspected: time guard unavailable (not the main thread)"
+UNAVAILABLE_PLATFORM = "not inspected: time guard unavailable (no SIGALRM timer here)"
 
 
 _current = None  # the active GuardSession, so nested helpers reuse it
@@ -112,6 +113,8 @@ class GuardSession:
             _current = self
             return self
         main = threading.current_thread() is threading.main_thread()
+        if not hasattr(signal, "setitimer") or not hasattr(signal, "SIGALRM"):
+            self.unavailable = UNAVAILABLE_PLATFORM
         if not main:
             self.unavailable = UNAVAILABLE_THREAD
         else:

@@ -101,6 +101,54 @@ def test_a_user_property_raising_systemexit_marks_its_field():  # type: ignore[n
     assert "Frame object at" in s["preview"]
 
 
+class DirExits(type):
+    def __dir__(cls):  # type: ignore[no-untyped-def]
+        raise SystemExit("from dir")
+
+
+class EqExits:
+    def __hash__(self) -> int:
+        return 1
+
+    def __eq__(self, other: object) -> bool:
+        raise SystemExit("from eq")
+
+    def __repr__(self) -> str:
+        raise GeneratorExit("from repr")
+
+
+class ShapeInterrupts(np.ndarray):
+    @property
+    def shape(self):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt("from shape")
+
+
+def test_dir_eq_and_shape_raising_base_exceptions():  # type: ignore[no-untyped-def]
+    value = DirExits("WithDir", (), {"x": 1})()
+    out = entry.detail({"name": "v"}, namespace={"v": value})["variable"]
+    assert out["error"] == "attributes raised SystemExit" and out["repr"].startswith("<")
+    verify_summary({EqExits(): 1, 2: 2}, {"size": 2, "error": None, "preview": contains("<EqExits object: repr raised GeneratorExit>: 1")})
+    s = verify_summary(np.arange(3).view(ShapeInterrupts), {"dtype": "int64", "nbytes": 24, "size": 3})
+    assert "shape raised KeyboardInterrupt" in s["error"]
+
+
+class FloatEqSleeps(float):
+    def __eq__(self, other: object) -> bool:
+        time.sleep(5)
+        raise SystemExit("from eq")
+
+    __hash__ = float.__hash__
+
+
+def test_a_number_subclass_is_never_compared(shell):  # type: ignore[no-untyped-def]
+    shell.user_ns["f"] = FloatEqSleeps(1.5)
+    t0 = time.perf_counter()
+    for _ in range(2):  # the second snapshot checks the cached fingerprint
+        reply = call({"op": "snapshot"})
+        assert reply["ok"] is True and reply["variables"][0]["preview"] == "1.5"
+    assert time.perf_counter() - t0 < 1.0
+
+
 def test_the_time_guard_still_works_after_user_base_exceptions():  # type: ignore[no-untyped-def]
     t0 = time.perf_counter()
     verify_summary([hostile.raising(SystemExit, "repr"), hostile.ReprSleeps()], {"error": "repr timed out"}, time_guard_ms=50)
