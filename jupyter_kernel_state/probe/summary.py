@@ -137,10 +137,12 @@ def _fill(insp, v, out, errors, limit):
         out["dtype"] = insp.dtype(v)
         step = "nbytes"
         out["nbytes"] = _int_or_none(insp.nbytes(v))
-        step = "repr"
-        out["preview"], out["truncated"] = insp.preview(v, limit, 0, display.Ctx())
     except Exception as exc:
         errors.append(step + " raised " + error_name(exc))
+    try:
+        out["preview"], out["truncated"] = insp.preview(v, limit, 0, display.Ctx())
+    except Exception as exc:
+        errors.append("repr raised " + error_name(exc))
 
 
 #: Optional fields, each computed under its own timer: one that raises or times out
