@@ -27,7 +27,7 @@ import {
 import { KernelStateSidebar } from './widgets/sidebar';
 
 export * from './tokens';
-export { KernelStateModel } from './model';
+export { KernelStateModel } from './models/kernel';
 export { KernelStateService } from './service';
 export * as restapi from './restapi';
 export { ImageStripModel } from './models/images';

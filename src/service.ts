@@ -20,7 +20,7 @@ import { ServerConnection, Kernel, KernelMessage } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { KernelStateModel } from './model';
+import { KernelStateModel } from './models/kernel';
 import { markSnapshotData } from './perf';
 import {
   deleteAnnotation,

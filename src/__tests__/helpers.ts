@@ -4,7 +4,7 @@
 import { ServerConnection } from '@jupyterlab/services';
 import { Signal } from '@lumino/signaling';
 
-import { KernelStateModel } from '../model';
+import { KernelStateModel } from '../models/kernel';
 import { DEFAULT_OPTIONS } from '../service';
 import {
   IExecutedArgs,

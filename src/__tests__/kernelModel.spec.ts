@@ -1,4 +1,4 @@
-import { KernelStateModel } from '../model';
+import { KernelStateModel } from '../models/kernel';
 import { makeSnapshot } from './helpers';
 
 const KERNEL = { id: 'k1', name: 'Python 3', source: 'a.ipynb' };

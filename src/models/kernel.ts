@@ -9,7 +9,7 @@ import {
   IKernelStateModel,
   ISnapshot,
   KernelStateStatus
-} from './tokens';
+} from '../tokens';
 
 export class KernelStateModel implements IKernelStateModel {
   get changed(): ISignal<IKernelStateModel, void> {
