@@ -15,6 +15,14 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { sizeText } from './components/AssistantView';
+import {
+  DEFAULT_INCLUDE,
+  DEFAULT_LIMIT,
+  DEFAULT_PROMPT_BUDGET,
+  DEFAULT_PROMPT_HISTORY,
+  DEFAULT_SHOW_PREVIEW,
+  DEFAULT_SORT
+} from './defaults';
 import { identifierAt } from './format';
 import { kernelStateIcon } from './icon';
 import { ISessionWidgetTracker, KernelStateService } from './service';
@@ -213,15 +221,18 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       const apply = (loaded: ISettingRegistry.ISettings) => {
         const composite = loaded.composite as Record<string, unknown>;
         const options: Partial<IKernelStateOptions> = {
-          include: (composite.include as IncludeGroup[]) ?? [],
-          sort: (composite.sort as SnapshotSort) ?? 'name',
-          limit: (composite.limit as number) ?? 2000
+          include: (composite.include as IncludeGroup[]) ?? [
+            ...DEFAULT_INCLUDE
+          ],
+          sort: (composite.sort as SnapshotSort) ?? DEFAULT_SORT,
+          limit: (composite.limit as number) ?? DEFAULT_LIMIT
         };
         service.setOptions(options);
-        sidebar.showPreview = composite.showPreview !== false;
+        sidebar.showPreview =
+          (composite.showPreview as boolean) ?? DEFAULT_SHOW_PREVIEW;
         sidebar.setPromptQuery({
-          budget: (composite.promptBudget as number) ?? 6000,
-          history: (composite.promptHistory as number) ?? 0
+          budget: (composite.promptBudget as number) ?? DEFAULT_PROMPT_BUDGET,
+          history: (composite.promptHistory as number) ?? DEFAULT_PROMPT_HISTORY
         });
       };
       settingRegistry

@@ -20,6 +20,7 @@ import { ServerConnection, Kernel, KernelMessage } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
+import { DEFAULT_OPTIONS } from './defaults';
 import { KernelStateModel } from './models/kernel';
 import { markSnapshotData } from './perf';
 import {
@@ -70,11 +71,7 @@ export interface ICurrentWidgetShell {
   readonly currentChanged?: ISignal<unknown, unknown>;
 }
 
-export const DEFAULT_OPTIONS: IKernelStateOptions = {
-  include: [],
-  limit: 2000,
-  sort: 'name'
-};
+export { DEFAULT_OPTIONS };
 
 export class KernelStateService implements IKernelStateService {
   constructor(options: KernelStateService.IOptions = {}) {

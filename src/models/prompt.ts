@@ -7,14 +7,15 @@
  * snapshot cached, so the prompt costs no extra kernel message), when a note changes
  * and when the query (budget, history) changes.
  */
+import { DEFAULT_PROMPT_BUDGET, DEFAULT_PROMPT_HISTORY } from '../defaults';
 import { IKernelStateService, IPromptQuery, IPromptResult } from '../tokens';
 import { KernelSectionModel, snapshotKey } from './section';
 
 export const DEFAULT_PROMPT_QUERY: Required<
   Pick<IPromptQuery, 'budget' | 'history'>
 > = {
-  budget: 6000,
-  history: 0
+  budget: DEFAULT_PROMPT_BUDGET,
+  history: DEFAULT_PROMPT_HISTORY
 };
 
 export class PromptModel extends KernelSectionModel {

@@ -20,6 +20,7 @@ import { CollapsibleSection } from '../components/CollapsibleSection';
 import { ImageStrip, ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
 import { VariableInspector } from '../components/VariableInspector';
+import { DEFAULT_PROMPT_BUDGET, DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { PromptModel } from '../models/prompt';
 import {
@@ -228,7 +229,7 @@ export class KernelStateSidebar extends ReactWidget {
             result={prompt.result}
             error={prompt.error}
             loading={prompt.loading}
-            budget={prompt.query.budget ?? 6000}
+            budget={prompt.query.budget ?? DEFAULT_PROMPT_BUDGET}
             onCopy={this._copy}
             trans={trans}
           />
@@ -476,7 +477,7 @@ export class KernelStateSidebar extends ReactWidget {
   private _imagesExpanded = true;
   private _assistantExpanded = false;
   private _onOptionsChange?: KernelStateSidebar.IOptions['onOptionsChange'];
-  private _showPreview = true;
+  private _showPreview = DEFAULT_SHOW_PREVIEW;
   private _filter = '';
   private _filterTimer = 0;
   private _selected: string | null = null;
