@@ -1,9 +1,10 @@
 /**
  * Public types and the service token of jupyter_kernel_state.
  *
- * The payload interfaces mirror the REST contract as implemented (`docs/openapi.json`,
- * generated from the server's JSON Schema) and keep its snake_case names so a payload
- * can be used as it arrives. Fields marked "addition" extend DESIGN.md section 3.
+ * The payload interfaces mirror the REST contract,
+ * `jupyter_kernel_state/schema/rest-v1.json` (`src/__tests__/contract.spec.ts` fails
+ * when a field or its required-ness differs), and keep its snake_case names so a
+ * payload can be used as it arrives. Fields marked "addition" extend DESIGN.md section 3.
  */
 import { Token } from '@lumino/coreutils';
 import { IDisposable } from '@lumino/disposable';
@@ -175,14 +176,18 @@ export interface IVariableDetail extends IVariable {
   attributes_total: number;
   children: IChild[];
   children_total: number;
-  columns: IColumn[] | null;
-  columns_total: number | null;
-  head: ITableHead | null;
-  keys: string[] | null;
-  keys_total: number | null;
-  signature: string | null;
-  doc: string | null;
-  llm_repr: string | null;
+  /*
+   * The contract leaves the fields below optional (the server sends them, null when
+   * they do not apply).
+   */
+  columns?: IColumn[] | null;
+  columns_total?: number | null;
+  head?: ITableHead | null;
+  keys?: string[] | null;
+  keys_total?: number | null;
+  signature?: string | null;
+  doc?: string | null;
+  llm_repr?: string | null;
 }
 
 /**
@@ -271,6 +276,10 @@ export interface IHistoryEntry {
   duration_ms: number | null;
   started_at: string | null;
   image_ids: string[];
+  /**
+   * Images of the step left out of `image_ids` (at most 50 are listed).
+   */
+  images_omitted: number;
 }
 
 /**
