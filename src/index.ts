@@ -40,6 +40,7 @@ export { KernelStateService } from './service';
 export * as restapi from './restapi';
 export { ImageStripModel } from './models/images';
 export { PromptModel } from './models/prompt';
+export { InspectorModel } from './models/inspector';
 
 namespace CommandIDs {
   export const open = 'kernel-state:open';

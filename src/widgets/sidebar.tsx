@@ -1,7 +1,7 @@
 /**
- * The Kernel State sidebar: renders the service's model and the section models (image
- * strip, assistant view) and owns the view state (filter, selection, inspector path,
- * folded sections). It tells the service and the section models when they are seen, so
+ * The Kernel State sidebar: renders the service's model, the inspector's model and the
+ * section models (image strip, assistant view), and keeps what only the view needs
+ * (the typed filter, folded sections). It tells the service and the section models when they are seen, so
  * no request is made while the panel is hidden or a section is folded.
  */
 import { Clipboard, Dialog, showDialog } from '@jupyterlab/apputils';
@@ -10,27 +10,21 @@ import {
   nullTranslator,
   TranslationBundle
 } from '@jupyterlab/translation';
-import { ReactWidget, refreshIcon } from '@jupyterlab/ui-components';
+import { ReactWidget } from '@jupyterlab/ui-components';
 import { Message } from '@lumino/messaging';
 import * as React from 'react';
 
-import { AnnotationEditor } from '../components/AnnotationEditor';
-import { AssistantView, sizeText } from '../components/AssistantView';
-import { CollapsibleSection } from '../components/CollapsibleSection';
-import { ImageStrip, ImageView, imageTitle } from '../components/ImageStrip';
+import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
-import { VariableInspector } from '../components/VariableInspector';
-import { DEFAULT_PROMPT_BUDGET, DEFAULT_SHOW_PREVIEW } from '../defaults';
+import { DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { IImageItem, ImageStripModel } from '../models/images';
+import { InspectorModel } from '../models/inspector';
 import { PromptModel } from '../models/prompt';
+import { InspectorView, SidebarSections } from './views';
 import {
-  AccessKey,
-  IAnnotationUpdate,
-  IChild,
   IKernelStateService,
   IncludeGroup,
   IPromptQuery,
-  IVariableDetail,
   SnapshotSort
 } from '../tokens';
 
@@ -54,6 +48,8 @@ export class KernelStateSidebar extends ReactWidget {
     this.prompt =
       options.promptModel ??
       new PromptModel({ service: this._service, query: options.promptQuery });
+    this.inspector =
+      options.inspectorModel ?? new InspectorModel({ service: this._service });
     this.id = SIDEBAR_ID;
     this.addClass('jp-KernelState-sidebar');
     this.title.caption = this._trans.__(
@@ -62,7 +58,13 @@ export class KernelStateSidebar extends ReactWidget {
     this._service.changed.connect(this._onServiceChanged, this);
     this.images.changed.connect(this._onSectionChanged, this);
     this.prompt.changed.connect(this._onSectionChanged, this);
+    this.inspector.changed.connect(this._onSectionChanged, this);
   }
+
+  /**
+   * The inspector's model.
+   */
+  readonly inspector: InspectorModel;
 
   /**
    * The image strip's model.
@@ -105,7 +107,7 @@ export class KernelStateSidebar extends ReactWidget {
    * Select a variable and show it in the inspector.
    */
   inspect(name: string): void {
-    this._select(name);
+    void this.inspector.select(name);
   }
 
   get showPreview(): boolean {
@@ -126,6 +128,7 @@ export class KernelStateSidebar extends ReactWidget {
     this._setShown(false);
     this.images.dispose();
     this.prompt.dispose();
+    this.inspector.dispose();
     super.dispose();
   }
 
@@ -168,7 +171,7 @@ export class KernelStateSidebar extends ReactWidget {
         onSort={this._setSort}
         include={options.include}
         onToggleInclude={this._toggleInclude}
-        selected={this._selected}
+        selected={this.inspector.selected}
         onSelect={this._select}
         onRefresh={this._refresh}
         showPreview={this._showPreview}
@@ -180,146 +183,27 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _renderSections(): JSX.Element {
-    const trans = this._trans;
-    const images = this.images;
-    const prompt = this.prompt;
-    const count = images.items.length;
     return (
-      <>
-        <CollapsibleSection
-          testId="kernel-state-images"
-          className="jp-KernelState-imagesSection"
-          title={trans.__('Images')}
-          summary={count > 0 ? String(count) : undefined}
-          expanded={this._imagesExpanded}
-          onToggle={() => (this.imagesExpanded = !this._imagesExpanded)}
-        >
-          <ImageStrip
-            items={images.items}
-            dropped={images.dropped}
-            rejected={images.rejected}
-            error={images.error}
-            onOpen={this._openImageView}
-            trans={trans}
-          />
-        </CollapsibleSection>
-        <CollapsibleSection
-          testId="kernel-state-assistant"
-          className="jp-KernelState-assistantSection"
-          title={trans.__('Assistant view')}
-          summary={
-            prompt.result && !this._assistantExpanded
-              ? sizeText(prompt.result, trans)
-              : undefined
-          }
-          expanded={this._assistantExpanded}
-          onToggle={() => (this.assistantExpanded = !this._assistantExpanded)}
-          actions={
-            <button
-              className="jp-KernelState-iconButton"
-              onClick={() => void prompt.refresh()}
-              title={trans.__('Refresh the assistant view')}
-              aria-label={trans.__('Refresh the assistant view')}
-            >
-              <refreshIcon.react tag="span" />
-            </button>
-          }
-        >
-          <AssistantView
-            result={prompt.result}
-            error={prompt.error}
-            loading={prompt.loading}
-            budget={prompt.query.budget ?? DEFAULT_PROMPT_BUDGET}
-            onCopy={this._copy}
-            trans={trans}
-          />
-        </CollapsibleSection>
-      </>
-    );
-  }
-
-  private _renderInspector(): JSX.Element | null {
-    if (!this._selected) {
-      return null;
-    }
-    const detail = this._detail;
-    const top = this._path.length === 0 && detail !== null;
-    return (
-      <VariableInspector
-        crumbs={[this._selected, ...this._path.map(step => step.label)]}
-        detail={detail}
-        loading={this._loading}
-        error={this._detailError}
-        onCrumb={this._crumb}
-        onDrill={this._drill}
-        onClose={this._close}
-        annotation={
-          top ? (
-            <AnnotationEditor
-              key={detail.name}
-              name={detail.name}
-              description={detail.description}
-              constraints={detail.constraints}
-              hidden={detail.hidden_from_prompt}
-              onSave={this._annotate}
-              onClear={this._clearAnnotation}
-              trans={this._trans}
-            />
-          ) : undefined
+      <SidebarSections
+        images={this.images}
+        prompt={this.prompt}
+        imagesExpanded={this._imagesExpanded}
+        onToggleImages={() => (this.imagesExpanded = !this._imagesExpanded)}
+        assistantExpanded={this._assistantExpanded}
+        onToggleAssistant={() =>
+          (this.assistantExpanded = !this._assistantExpanded)
         }
-        annotated={
-          top &&
-          (!!detail.description ||
-            !!detail.constraints ||
-            detail.hidden_from_prompt)
-        }
+        onOpenImage={this._openImageView}
+        onCopy={this._copy}
         trans={this._trans}
       />
     );
   }
 
-  private _annotate = async (annotation: IAnnotationUpdate): Promise<void> => {
-    const name = this._selected;
-    if (!name) {
-      return;
-    }
-    const note = await this._service.annotate(name, annotation);
-    this._setNote(name, note);
-  };
-
-  private _clearAnnotation = async (): Promise<void> => {
-    const name = this._selected;
-    if (!name) {
-      return;
-    }
-    await this._service.clearAnnotation(name);
-    this._setNote(name, {
-      description: null,
-      constraints: null,
-      hidden_from_prompt: false
-    });
-  };
-
-  /**
-   * Show the stored note at once; the snapshot refresh brings it to the list.
-   */
-  private _setNote(
-    name: string,
-    note: {
-      description: string | null;
-      constraints: string | null;
-      hidden_from_prompt: boolean;
-    }
-  ): void {
-    if (this._detail && this._detail.name === name && this._selected === name) {
-      this._detail = {
-        ...this._detail,
-        description: note.description,
-        constraints: note.constraints,
-        hidden_from_prompt: note.hidden_from_prompt
-      };
-      this.update();
-    }
+  private _renderInspector(): JSX.Element | null {
+    return this.inspector.selected ? (
+      <InspectorView model={this.inspector} trans={this._trans} />
+    ) : null;
   }
 
   private _showImageDialog(item: IImageItem): void {
@@ -347,20 +231,6 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _onServiceChanged(): void {
-    const snapshot = this._service.snapshot;
-    const generation = snapshot
-      ? `${snapshot.kernel_id}:${snapshot.epoch}:${snapshot.generation}`
-      : '';
-    if (this._selected && generation !== this._generation) {
-      const row = snapshot?.variables.find(v => v.name === this._selected);
-      const complete = snapshot && snapshot.variables.length >= snapshot.total;
-      if (!snapshot || (!row && complete)) {
-        this._close();
-      } else if (row && row.change !== 'unchanged') {
-        void this._load();
-      }
-    }
-    this._generation = generation;
     this.update();
   }
 
@@ -404,12 +274,7 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _select = (name: string): void => {
-    if (name === this._selected && !this._path.length) {
-      return;
-    }
-    this._selected = name;
-    this._path = [];
-    void this._load();
+    void this.inspector.select(name);
   };
 
   private _refresh = (): void => {
@@ -417,57 +282,6 @@ export class KernelStateSidebar extends ReactWidget {
     void this.images.refresh();
     void this.prompt.refresh();
   };
-
-  private _crumb = (depth: number): void => {
-    this._path = this._path.slice(0, depth);
-    void this._load();
-  };
-
-  private _drill = (child: IChild): void => {
-    this._path = [...this._path, { key: child.access_key, label: child.label }];
-    void this._load();
-  };
-
-  private _close = (): void => {
-    this._selected = null;
-    this._path = [];
-    this._detail = null;
-    this._detailError = null;
-    this._loading = false;
-    this._request++;
-    this.update();
-  };
-
-  private async _load(): Promise<void> {
-    const name = this._selected;
-    if (!name) {
-      return;
-    }
-    const request = ++this._request;
-    this._loading = true;
-    this._detailError = null;
-    this.update();
-    try {
-      const detail = await this._service.inspect(
-        name,
-        this._path.map(step => step.key)
-      );
-      if (request === this._request) {
-        this._detail = detail;
-      }
-    } catch (error) {
-      if (request === this._request) {
-        this._detail = null;
-        this._detailError =
-          error instanceof Error ? error.message : String(error);
-      }
-    } finally {
-      if (request === this._request) {
-        this._loading = false;
-        this.update();
-      }
-    }
-  }
 
   private _service: IKernelStateService;
   private _trans: TranslationBundle;
@@ -480,13 +294,6 @@ export class KernelStateSidebar extends ReactWidget {
   private _showPreview = DEFAULT_SHOW_PREVIEW;
   private _filter = '';
   private _filterTimer = 0;
-  private _selected: string | null = null;
-  private _path: { key: AccessKey; label: string }[] = [];
-  private _detail: IVariableDetail | null = null;
-  private _detailError: string | null = null;
-  private _loading = false;
-  private _request = 0;
-  private _generation = '';
 }
 
 export namespace KernelStateSidebar {
@@ -510,6 +317,7 @@ export namespace KernelStateSidebar {
      */
     imageModel?: ImageStripModel;
     promptModel?: PromptModel;
+    inspectorModel?: InspectorModel;
     /**
      * Open the larger view of an image (default: a dialog with a download link).
      */

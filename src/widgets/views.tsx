@@ -1,0 +1,130 @@
+/**
+ * The sidebar's views of its models: the inspector and the folding sections (image
+ * strip, assistant view). They read a model, render components and call the model's
+ * actions; they hold no state of their own.
+ */
+import { TranslationBundle } from '@jupyterlab/translation';
+import { refreshIcon } from '@jupyterlab/ui-components';
+import * as React from 'react';
+
+import { AnnotationEditor } from '../components/AnnotationEditor';
+import { AssistantView, sizeText } from '../components/AssistantView';
+import { CollapsibleSection } from '../components/CollapsibleSection';
+import { ImageStrip } from '../components/ImageStrip';
+import { VariableInspector } from '../components/VariableInspector';
+import { DEFAULT_PROMPT_BUDGET } from '../defaults';
+import { IImageItem, ImageStripModel } from '../models/images';
+import { InspectorModel } from '../models/inspector';
+import { PromptModel } from '../models/prompt';
+
+export interface IInspectorViewProps {
+  model: InspectorModel;
+  trans: TranslationBundle;
+}
+
+/**
+ * The inspector of the selected variable, with the note editor at the top level.
+ */
+export function InspectorView(props: IInspectorViewProps): JSX.Element {
+  const { model, trans } = props;
+  const detail = model.detail;
+  return (
+    <VariableInspector
+      crumbs={model.crumbs}
+      detail={detail}
+      loading={model.loading}
+      error={model.error}
+      onCrumb={depth => void model.crumb(depth)}
+      onDrill={child => void model.drill(child)}
+      onClose={() => model.close()}
+      annotation={
+        model.atTop && detail ? (
+          <AnnotationEditor
+            key={detail.name}
+            name={detail.name}
+            description={detail.description}
+            constraints={detail.constraints}
+            hidden={detail.hidden_from_prompt}
+            onSave={annotation => model.annotate(annotation)}
+            onClear={() => model.clearAnnotation()}
+            trans={trans}
+          />
+        ) : undefined
+      }
+      annotated={model.annotated}
+      trans={trans}
+    />
+  );
+}
+
+export interface ISidebarSectionsProps {
+  images: ImageStripModel;
+  prompt: PromptModel;
+  imagesExpanded: boolean;
+  onToggleImages: () => void;
+  assistantExpanded: boolean;
+  onToggleAssistant: () => void;
+  onOpenImage: (item: IImageItem) => void;
+  onCopy: (text: string) => void;
+  trans: TranslationBundle;
+}
+
+/**
+ * The folding sections below the variable list: images, then the assistant view.
+ */
+export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
+  const { images, prompt, trans } = props;
+  const count = images.items.length;
+  return (
+    <>
+      <CollapsibleSection
+        testId="kernel-state-images"
+        className="jp-KernelState-imagesSection"
+        title={trans.__('Images')}
+        summary={count > 0 ? String(count) : undefined}
+        expanded={props.imagesExpanded}
+        onToggle={props.onToggleImages}
+      >
+        <ImageStrip
+          items={images.items}
+          dropped={images.dropped}
+          rejected={images.rejected}
+          error={images.error}
+          onOpen={props.onOpenImage}
+          trans={trans}
+        />
+      </CollapsibleSection>
+      <CollapsibleSection
+        testId="kernel-state-assistant"
+        className="jp-KernelState-assistantSection"
+        title={trans.__('Assistant view')}
+        summary={
+          prompt.result && !props.assistantExpanded
+            ? sizeText(prompt.result, trans)
+            : undefined
+        }
+        expanded={props.assistantExpanded}
+        onToggle={props.onToggleAssistant}
+        actions={
+          <button
+            className="jp-KernelState-iconButton"
+            onClick={() => void prompt.refresh()}
+            title={trans.__('Refresh the assistant view')}
+            aria-label={trans.__('Refresh the assistant view')}
+          >
+            <refreshIcon.react tag="span" />
+          </button>
+        }
+      >
+        <AssistantView
+          result={prompt.result}
+          error={prompt.error}
+          loading={prompt.loading}
+          budget={prompt.query.budget ?? DEFAULT_PROMPT_BUDGET}
+          onCopy={props.onCopy}
+          trans={trans}
+        />
+      </CollapsibleSection>
+    </>
+  );
+}
