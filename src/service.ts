@@ -1,11 +1,11 @@
 /**
  * The kernel-state service: follows the active notebook or console kernel and keeps its
- * snapshot current, driven by kernel events (no polling).
+ * snapshot current, driven by kernel events (no polling). It wires three parts:
+ * `KernelFollower` (which kernel, and which executions are the user's),
+ * `RefreshScheduler` (when to ask) and `restapi.ts` (one function per endpoint).
  *
  * Refresh rules:
- * - a user execution finished (IOPub `status: idle` whose parent had an `execute_input`;
- *   the server's own probe runs silently and publishes no `execute_input`, so it never
- *   triggers a refresh of its own) → refresh after a short debounce;
+ * - a user execution finished → refresh after a short debounce;
  * - a user execution still runs after `busyDelay` → refresh once, so the view can say
  *   it shows the state as of an earlier execution;
  * - kernel changed, restarted, options changed, view shown → refresh;
@@ -15,14 +15,20 @@
  * images and of the assistant's prompt, and other extensions, can follow the kernel
  * without listening to IOPub themselves.
  */
-import { ISessionContext } from '@jupyterlab/apputils';
-import { ServerConnection, Kernel, KernelMessage } from '@jupyterlab/services';
+import { Kernel, ServerConnection } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
-import { Widget } from '@lumino/widgets';
 
 import { DEFAULT_OPTIONS } from './defaults';
+import {
+  IAttachedArgs,
+  ICurrentWidgetShell,
+  ISessionWidgetTracker,
+  KernelFollower,
+  SessionWidget
+} from './kernelFollower';
 import { KernelStateModel } from './models/kernel';
 import { markSnapshotData } from './perf';
+import { RefreshScheduler } from './refresh';
 import {
   deleteAnnotation,
   getImage,
@@ -49,45 +55,30 @@ import {
   IVariableDetail
 } from './tokens';
 
-/**
- * A widget with a kernel session: a notebook panel or a console panel.
- */
-export type SessionWidget = Widget & { sessionContext: ISessionContext };
-
-/**
- * The minimal surface of a widget tracker the service needs.
- */
-export interface ISessionWidgetTracker {
-  readonly currentWidget: SessionWidget | null;
-  readonly currentChanged: ISignal<unknown, SessionWidget | null>;
-  has(widget: Widget): boolean;
-}
-
-/**
- * The minimal surface of the application shell the service needs.
- */
-export interface ICurrentWidgetShell {
-  readonly currentWidget: Widget | null;
-  readonly currentChanged?: ISignal<unknown, unknown>;
-}
-
 export { DEFAULT_OPTIONS };
+export type { ICurrentWidgetShell, ISessionWidgetTracker, SessionWidget };
 
 export class KernelStateService implements IKernelStateService {
   constructor(options: KernelStateService.IOptions = {}) {
     this._settings = options.serverSettings ?? ServerConnection.makeSettings();
-    this._trackers = options.trackers ?? [];
-    this._shell = options.shell ?? null;
-    this._debounce = options.debounce ?? 100;
-    this._busyDelay = options.busyDelay ?? 750;
-    this._maxRetries = options.maxRetries ?? 6;
     this._options = { ...DEFAULT_OPTIONS, ...options.options };
-    this._model.changed.connect(this._onModelChanged, this);
-    for (const tracker of this._trackers) {
-      tracker.currentChanged.connect(this._pickWidget, this);
-    }
-    this._shell?.currentChanged?.connect(this._pickWidget, this);
-    this._pickWidget();
+    this._scheduler = new RefreshScheduler({
+      fetch: token => this._request(token),
+      ready: () => this._follower.kernel !== null,
+      debounce: options.debounce,
+      busyDelay: options.busyDelay,
+      maxRetries: options.maxRetries
+    });
+    this._follower = new KernelFollower({
+      trackers: options.trackers,
+      shell: options.shell
+    });
+    this._model.changed.connect(this._emit, this);
+    this._follower.attached.connect(this._onAttached, this);
+    this._follower.statusChanged.connect(this._onStatusChanged, this);
+    this._follower.runStarted.connect(this._onRunStarted, this);
+    this._follower.runEnded.connect(this._onRunEnded, this);
+    this._follower.start();
   }
 
   get changed(): ISignal<IKernelStateService, void> {
@@ -111,7 +102,7 @@ export class KernelStateService implements IKernelStateService {
   }
 
   get kernelId(): string | null {
-    return this._kernel?.id ?? null;
+    return this._follower.kernel?.id ?? null;
   }
 
   get options(): IKernelStateOptions {
@@ -119,14 +110,14 @@ export class KernelStateService implements IKernelStateService {
   }
 
   get visible(): boolean {
-    return this._visible;
+    return this._scheduler.visible;
   }
 
   /**
    * The widget whose kernel is followed.
    */
   get widget(): SessionWidget | null {
-    return this._widget;
+    return this._follower.widget;
   }
 
   get isDisposed(): boolean {
@@ -134,15 +125,7 @@ export class KernelStateService implements IKernelStateService {
   }
 
   setVisible(visible: boolean): void {
-    if (visible === this._visible) {
-      return;
-    }
-    this._visible = visible;
-    if (visible) {
-      void this.refresh();
-    } else {
-      this._cancelTimers();
-    }
+    this._scheduler.setVisible(visible);
   }
 
   setOptions(options: Partial<IKernelStateOptions>): void {
@@ -155,9 +138,8 @@ export class KernelStateService implements IKernelStateService {
     void this.refresh();
   }
 
-  async refresh(): Promise<void> {
-    this._cancelTimers();
-    await this._fetch();
+  refresh(): Promise<void> {
+    return this._scheduler.refresh();
   }
 
   async inspect(
@@ -203,8 +185,8 @@ export class KernelStateService implements IKernelStateService {
       return;
     }
     this._isDisposed = true;
-    this._cancelTimers();
-    this._follow(null);
+    this._scheduler.dispose();
+    this._follower.dispose();
     this._model.dispose();
     Signal.clearData(this);
   }
@@ -228,201 +210,79 @@ export class KernelStateService implements IKernelStateService {
     void this.refresh();
   }
 
-  /**
-   * Follow the shell's current widget when it has a kernel session; otherwise keep the
-   * widget followed so far while it lives (focusing the file browser or an editor does
-   * not blank the panel), else the trackers' current widget.
-   */
-  private _pickWidget(): void {
+  private _onAttached(_: KernelFollower, args: IAttachedArgs): void {
     if (this._isDisposed) {
       return;
     }
-    const current = this._shell?.currentWidget ?? null;
-    let next: SessionWidget | null = null;
-    if (current) {
-      next = this._trackers.find(t => t.has(current))
-        ? (current as SessionWidget)
-        : null;
-    }
-    if (!next && this._widget && !this._widget.isDisposed) {
-      next = this._widget;
-    }
-    if (!next) {
-      next =
-        this._trackers
-          .map(t => t.currentWidget)
-          .find(w => w && !w.isDisposed) ?? null;
-    }
-    this._follow(next);
-  }
-
-  private _follow(widget: SessionWidget | null): void {
-    if (widget === this._widget) {
-      return;
-    }
-    if (this._widget) {
-      const old = this._widget;
-      old.disposed.disconnect(this._onWidgetDisposed, this);
-      old.sessionContext.kernelChanged.disconnect(this._onKernelChanged, this);
-      old.sessionContext.statusChanged.disconnect(this._onStatusChanged, this);
-    }
-    this._widget = widget;
-    if (widget) {
-      widget.disposed.connect(this._onWidgetDisposed, this);
-      widget.sessionContext.kernelChanged.connect(this._onKernelChanged, this);
-      widget.sessionContext.statusChanged.connect(this._onStatusChanged, this);
-    }
-    this._attachKernel(widget?.sessionContext.session?.kernel ?? null);
-  }
-
-  private _onWidgetDisposed(): void {
-    this._widget = null;
-    this._attachKernel(null);
-    this._pickWidget();
-  }
-
-  private _onKernelChanged(): void {
-    this._attachKernel(this._widget?.sessionContext.session?.kernel ?? null);
-  }
-
-  private _attachKernel(kernel: Kernel.IKernelConnection | null): void {
-    if (kernel !== this._kernel) {
-      this._kernel?.iopubMessage.disconnect(this._onIOPub, this);
-      this._kernel = kernel;
-      this._kernel?.iopubMessage.connect(this._onIOPub, this);
-      this._userRuns.clear();
-      this._attempts = 0;
+    if (args.kernelChanged) {
+      this._scheduler.resetAttempts();
+      this._scheduler.invalidate();
       this._staleEpoch = null;
-      this._token++;
-      this._cancelTimers();
     }
-    this._model.setKernel(
-      kernel && this._widget
-        ? {
-            id: kernel.id,
-            name: this._widget.sessionContext.kernelDisplayName || kernel.name,
-            source: this._widget.title.label
-          }
-        : null
-    );
-    if (kernel) {
-      this._schedule(0);
+    this._model.setKernel(args.info);
+    if (args.kernel) {
+      this._scheduler.schedule(0);
     }
   }
 
-  private _onStatusChanged(_: ISessionContext, status: Kernel.Status): void {
+  private _onStatusChanged(_: KernelFollower, status: Kernel.Status): void {
     if (status === 'restarting' || status === 'autorestarting') {
       this._restarting = true;
       this._staleEpoch = this._model.snapshot?.epoch ?? this._staleEpoch;
-      this._userRuns.clear();
-      this._token++;
-      this._cancelTimers();
-      if (this._kernel) {
-        this._cache.forgetKernel(this._kernel.id);
+      this._follower.forgetRuns();
+      this._scheduler.invalidate();
+      const kernel = this._follower.kernel;
+      if (kernel) {
+        this._cache.forgetKernel(kernel.id);
       }
       this._model.reset();
     } else if (status === 'idle' && this._restarting) {
       this._restarting = false;
-      this._schedule(this._debounce);
+      this._scheduler.schedule();
     } else if (status === 'dead') {
-      this._cancelTimers();
+      this._scheduler.cancel();
       this._model.setError('error', 'The kernel is dead.');
     }
   }
 
-  private _onIOPub(
-    _: Kernel.IKernelConnection,
-    msg: KernelMessage.IIOPubMessage
-  ): void {
-    const parent = (msg.parent_header as KernelMessage.IHeader | undefined)
-      ?.msg_id;
-    if (!parent) {
+  private _onRunStarted(follower: KernelFollower, msgId: string): void {
+    this._scheduler.scheduleBusy(() => follower.isRunning(msgId));
+  }
+
+  private _onRunEnded(follower: KernelFollower, msgId: string): void {
+    this._scheduler.resetAttempts();
+    this._scheduler.schedule();
+    const kernel = follower.kernel;
+    if (kernel) {
+      this._executed.emit({ kernelId: kernel.id, msgId });
+    }
+  }
+
+  /**
+   * One snapshot request for the followed kernel; `token` says whether the answer
+   * still matters when it arrives.
+   */
+  private async _request(token: number): Promise<void> {
+    const kernel = this._follower.kernel;
+    if (!kernel) {
       return;
     }
-    if (msg.header.msg_type === 'execute_input') {
-      if (this._userRuns.size > 100) {
-        this._userRuns.clear();
-      }
-      this._userRuns.add(parent);
-      this._scheduleBusy(parent);
-    } else if (
-      msg.header.msg_type === 'status' &&
-      (msg as KernelMessage.IStatusMsg).content.execution_state === 'idle' &&
-      this._userRuns.delete(parent)
-    ) {
-      this._attempts = 0;
-      this._schedule(this._debounce);
-      if (this._kernel) {
-        this._executed.emit({ kernelId: this._kernel.id, msgId: parent });
-      }
-    }
-  }
-
-  private _scheduleBusy(run: string): void {
-    if (!this._visible) {
-      return;
-    }
-    clearTimeout(this._busyTimer);
-    this._busyTimer = setTimeout(() => {
-      if (this._userRuns.has(run)) {
-        void this._fetch();
-      }
-    }, this._busyDelay);
-  }
-
-  private _schedule(delay: number): void {
-    if (!this._visible || this._isDisposed) {
-      return;
-    }
-    clearTimeout(this._timer);
-    this._timer = setTimeout(() => void this._fetch(), delay);
-  }
-
-  private _cancelTimers(): void {
-    clearTimeout(this._timer);
-    clearTimeout(this._busyTimer);
-  }
-
-  private async _fetch(): Promise<void> {
-    const kernel = this._kernel;
-    if (!this._visible || !kernel || this._isDisposed) {
-      return;
-    }
-    if (this._inFlight) {
-      this._again = true;
-      return this._inFlight;
-    }
-    const token = this._token;
-    const done = this._request(kernel.id, token);
-    this._inFlight = done;
-    try {
-      await done;
-    } finally {
-      this._inFlight = null;
-      if (this._again) {
-        this._again = false;
-        void this._fetch();
-      }
-    }
-  }
-
-  private async _request(kernelId: string, token: number): Promise<void> {
+    const scheduler = this._scheduler;
     const { include, limit, sort, filter } = this._options;
     try {
       const snapshot = await getSnapshot(
-        kernelId,
+        kernel.id,
         { include, limit, sort, filter },
         this._settings,
         this._cache
       );
-      if (token !== this._token || this._isDisposed) {
+      if (!scheduler.isCurrent(token)) {
         return;
       }
       // The server may not have noticed a restart yet: never show the old kernel's
       // variables as current; ask again, bounded.
       if (this._staleEpoch !== null && snapshot.epoch <= this._staleEpoch) {
-        if (this._attempts < this._maxRetries) {
-          this._schedule(this._backoff(0.2));
+        if (scheduler.retry(0.2)) {
           return;
         }
       }
@@ -435,49 +295,36 @@ export class KernelStateService implements IKernelStateService {
       const lagging =
         snapshot.stale &&
         snapshot.kernel_busy &&
-        this._userRuns.size === 0 &&
-        this._kernel?.status === 'idle';
-      if (lagging && this._attempts < this._maxRetries) {
-        this._schedule(this._backoff(0.2));
-      } else {
-        this._attempts = 0;
+        !this._follower.isRunning() &&
+        this._follower.kernel?.status === 'idle';
+      if (!(lagging && scheduler.retry(0.2))) {
+        scheduler.resetAttempts();
       }
     } catch (error) {
-      if (token !== this._token || this._isDisposed) {
+      if (!scheduler.isCurrent(token)) {
         return;
       }
       const retryAfter = retryAfterSeconds(error);
-      if (retryAfter !== null && this._attempts < this._maxRetries) {
-        this._schedule(this._backoff(retryAfter));
+      if (retryAfter !== null && scheduler.retry(retryAfter)) {
         return;
       }
-      this._attempts = 0;
-      if (
-        error instanceof ServerConnection.ResponseError &&
-        error.response.status === 501
-      ) {
-        this._model.setError('unsupported', error.message);
-      } else {
-        this._model.setError(
-          'error',
-          error instanceof Error ? error.message : String(error)
-        );
-      }
+      scheduler.resetAttempts();
+      this._showError(error);
     }
   }
 
-  /**
-   * Milliseconds before the next attempt: what the server asked, doubled per attempt,
-   * capped at 10 s.
-   */
-  private _backoff(seconds: number): number {
-    const delay = Math.max(seconds * 1000, 250) * 2 ** this._attempts;
-    this._attempts++;
-    return Math.min(delay, 10_000);
-  }
-
-  private _onModelChanged(): void {
-    this._emit();
+  private _showError(error: unknown): void {
+    if (
+      error instanceof ServerConnection.ResponseError &&
+      error.response.status === 501
+    ) {
+      this._model.setError('unsupported', error.message);
+    } else {
+      this._model.setError(
+        'error',
+        error instanceof Error ? error.message : String(error)
+      );
+    }
   }
 
   private _emit(): void {
@@ -487,43 +334,22 @@ export class KernelStateService implements IKernelStateService {
   }
 
   private _settings: ServerConnection.ISettings;
-  private _trackers: ISessionWidgetTracker[];
-  private _shell: ICurrentWidgetShell | null;
-  private _debounce: number;
-  private _busyDelay: number;
-  private _maxRetries: number;
   private _options: IKernelStateOptions;
+  private _follower: KernelFollower;
+  private _scheduler: RefreshScheduler;
   private _model = new KernelStateModel();
   private _cache = new SnapshotCache();
   private _changed = new Signal<IKernelStateService, void>(this);
   private _executed = new Signal<IKernelStateService, IExecutedArgs>(this);
   private _annotationChanged = new Signal<IKernelStateService, string>(this);
-  private _widget: SessionWidget | null = null;
-  private _kernel: Kernel.IKernelConnection | null = null;
-  private _visible = false;
   private _restarting = false;
   private _staleEpoch: number | null = null;
-  private _userRuns = new Set<string>();
-  private _timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private _busyTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private _inFlight: Promise<void> | null = null;
-  private _again = false;
-  private _attempts = 0;
-  private _token = 0;
   private _isDisposed = false;
 }
 
 export namespace KernelStateService {
-  export interface IOptions {
+  export interface IOptions extends KernelFollower.IOptions {
     serverSettings?: ServerConnection.ISettings;
-    /**
-     * Trackers of widgets with a kernel session (notebooks, consoles).
-     */
-    trackers?: ISessionWidgetTracker[];
-    /**
-     * The application shell; its current widget decides which kernel is followed.
-     */
-    shell?: ICurrentWidgetShell | null;
     options?: Partial<IKernelStateOptions>;
     /**
      * Milliseconds between the end of an execution and the refresh.

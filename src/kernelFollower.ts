@@ -1,0 +1,262 @@
+/**
+ * Follows the kernel of the active notebook or console and tells apart the user's
+ * executions: an execution whose IOPub shows an `execute_input` is the user's (the
+ * server's own probe runs silently and publishes none).
+ */
+import { ISessionContext } from '@jupyterlab/apputils';
+import { Kernel, KernelMessage } from '@jupyterlab/services';
+import { IDisposable } from '@lumino/disposable';
+import { ISignal, Signal } from '@lumino/signaling';
+import { Widget } from '@lumino/widgets';
+
+import { IKernelInfo } from './tokens';
+
+/**
+ * A widget with a kernel session: a notebook panel or a console panel.
+ */
+export type SessionWidget = Widget & { sessionContext: ISessionContext };
+
+/**
+ * The minimal surface of a widget tracker the follower needs.
+ */
+export interface ISessionWidgetTracker {
+  readonly currentWidget: SessionWidget | null;
+  readonly currentChanged: ISignal<unknown, SessionWidget | null>;
+  has(widget: Widget): boolean;
+}
+
+/**
+ * The minimal surface of the application shell the follower needs.
+ */
+export interface ICurrentWidgetShell {
+  readonly currentWidget: Widget | null;
+  readonly currentChanged?: ISignal<unknown, unknown>;
+}
+
+/**
+ * What `attached` says: the kernel followed now (or none), and whether it is another
+ * kernel than before (else only the widget or its labels changed).
+ */
+export interface IAttachedArgs {
+  kernel: Kernel.IKernelConnection | null;
+  info: IKernelInfo | null;
+  kernelChanged: boolean;
+}
+
+export class KernelFollower implements IDisposable {
+  constructor(options: KernelFollower.IOptions = {}) {
+    this._trackers = options.trackers ?? [];
+    this._shell = options.shell ?? null;
+  }
+
+  /**
+   * Start following (separate from the constructor so listeners see the first kernel).
+   */
+  start(): void {
+    for (const tracker of this._trackers) {
+      tracker.currentChanged.connect(this._pickWidget, this);
+    }
+    this._shell?.currentChanged?.connect(this._pickWidget, this);
+    this._pickWidget();
+  }
+
+  /**
+   * Emitted whenever the followed widget or kernel is (re)attached.
+   */
+  get attached(): ISignal<this, IAttachedArgs> {
+    return this._attached;
+  }
+
+  /**
+   * The followed widget's session status (restarting, idle, dead…).
+   */
+  get statusChanged(): ISignal<this, Kernel.Status> {
+    return this._statusChanged;
+  }
+
+  /**
+   * A user execution started (its `execute_input`), with the request's msg id.
+   */
+  get runStarted(): ISignal<this, string> {
+    return this._runStarted;
+  }
+
+  /**
+   * A user execution ended (`status: idle`), with the request's msg id.
+   */
+  get runEnded(): ISignal<this, string> {
+    return this._runEnded;
+  }
+
+  get widget(): SessionWidget | null {
+    return this._widget;
+  }
+
+  get kernel(): Kernel.IKernelConnection | null {
+    return this._kernel;
+  }
+
+  /**
+   * Whether a user execution is running: `msgId` or, without it, any.
+   */
+  isRunning(msgId?: string): boolean {
+    return msgId === undefined
+      ? this._userRuns.size > 0
+      : this._userRuns.has(msgId);
+  }
+
+  /**
+   * Forget the running executions (after a restart their ends never come).
+   */
+  forgetRuns(): void {
+    this._userRuns.clear();
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    for (const tracker of this._trackers) {
+      tracker.currentChanged.disconnect(this._pickWidget, this);
+    }
+    this._shell?.currentChanged?.disconnect(this._pickWidget, this);
+    this._follow(null);
+    this._isDisposed = true;
+    Signal.clearData(this);
+  }
+
+  /**
+   * Follow the shell's current widget when it has a kernel session; otherwise keep the
+   * widget followed so far while it lives (focusing the file browser or an editor does
+   * not blank the panel), else the trackers' current widget.
+   */
+  private _pickWidget(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    const current = this._shell?.currentWidget ?? null;
+    let next: SessionWidget | null = null;
+    if (current) {
+      next = this._trackers.find(t => t.has(current))
+        ? (current as SessionWidget)
+        : null;
+    }
+    if (!next && this._widget && !this._widget.isDisposed) {
+      next = this._widget;
+    }
+    if (!next) {
+      next =
+        this._trackers
+          .map(t => t.currentWidget)
+          .find(w => w && !w.isDisposed) ?? null;
+    }
+    this._follow(next);
+  }
+
+  private _follow(widget: SessionWidget | null): void {
+    if (widget === this._widget) {
+      return;
+    }
+    if (this._widget) {
+      const old = this._widget;
+      old.disposed.disconnect(this._onWidgetDisposed, this);
+      old.sessionContext.kernelChanged.disconnect(this._onKernelChanged, this);
+      old.sessionContext.statusChanged.disconnect(this._onStatusChanged, this);
+    }
+    this._widget = widget;
+    if (widget) {
+      widget.disposed.connect(this._onWidgetDisposed, this);
+      widget.sessionContext.kernelChanged.connect(this._onKernelChanged, this);
+      widget.sessionContext.statusChanged.connect(this._onStatusChanged, this);
+    }
+    this._attachKernel(widget?.sessionContext.session?.kernel ?? null);
+  }
+
+  private _onWidgetDisposed(): void {
+    this._widget = null;
+    this._attachKernel(null);
+    this._pickWidget();
+  }
+
+  private _onKernelChanged(): void {
+    this._attachKernel(this._widget?.sessionContext.session?.kernel ?? null);
+  }
+
+  private _attachKernel(kernel: Kernel.IKernelConnection | null): void {
+    const kernelChanged = kernel !== this._kernel;
+    if (kernelChanged) {
+      this._kernel?.iopubMessage.disconnect(this._onIOPub, this);
+      this._kernel = kernel;
+      this._kernel?.iopubMessage.connect(this._onIOPub, this);
+      this._userRuns.clear();
+    }
+    const widget = this._widget;
+    const info =
+      kernel && widget
+        ? {
+            id: kernel.id,
+            name: widget.sessionContext.kernelDisplayName || kernel.name,
+            source: widget.title.label
+          }
+        : null;
+    if (!this._isDisposed) {
+      this._attached.emit({ kernel, info, kernelChanged });
+    }
+  }
+
+  private _onStatusChanged(_: ISessionContext, status: Kernel.Status): void {
+    this._statusChanged.emit(status);
+  }
+
+  private _onIOPub(
+    _: Kernel.IKernelConnection,
+    msg: KernelMessage.IIOPubMessage
+  ): void {
+    const parent = (msg.parent_header as KernelMessage.IHeader | undefined)
+      ?.msg_id;
+    if (!parent) {
+      return;
+    }
+    if (msg.header.msg_type === 'execute_input') {
+      if (this._userRuns.size > 100) {
+        this._userRuns.clear();
+      }
+      this._userRuns.add(parent);
+      this._runStarted.emit(parent);
+    } else if (
+      msg.header.msg_type === 'status' &&
+      (msg as KernelMessage.IStatusMsg).content.execution_state === 'idle' &&
+      this._userRuns.delete(parent)
+    ) {
+      this._runEnded.emit(parent);
+    }
+  }
+
+  private _trackers: ISessionWidgetTracker[];
+  private _shell: ICurrentWidgetShell | null;
+  private _widget: SessionWidget | null = null;
+  private _kernel: Kernel.IKernelConnection | null = null;
+  private _userRuns = new Set<string>();
+  private _attached = new Signal<this, IAttachedArgs>(this);
+  private _statusChanged = new Signal<this, Kernel.Status>(this);
+  private _runStarted = new Signal<this, string>(this);
+  private _runEnded = new Signal<this, string>(this);
+  private _isDisposed = false;
+}
+
+export namespace KernelFollower {
+  export interface IOptions {
+    /**
+     * Trackers of widgets with a kernel session (notebooks, consoles).
+     */
+    trackers?: ISessionWidgetTracker[];
+    /**
+     * The application shell; its current widget decides which kernel is followed.
+     */
+    shell?: ICurrentWidgetShell | null;
+  }
+}
