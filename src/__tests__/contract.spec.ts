@@ -1,11 +1,11 @@
 /**
- * The payload interfaces of `src/tokens.ts` against the REST contract
- * (`jupyter_kernel_state/schema/rest-v1.json`): every property of every payload, and
- * whether it is required, must be the same on both sides. A field added to one side
- * only fails here.
+ * The payload interfaces of `src/payloads.ts` (re-exported by `tokens.ts`) against the
+ * REST contract (`jupyter_kernel_state/schema/rest-v1.json`): every property of every
+ * payload, and whether it is required, must be the same on both sides. A field added
+ * to one side only fails here.
  *
- * `tokens.ts` is read with the TypeScript compiler API (no type checking, only the
- * declarations), so its doc comments and readable unions stay hand-written.
+ * `payloads.ts` is read with the TypeScript compiler API (declarations only, no type
+ * checking), so its doc comments and readable unions stay hand-written.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -32,7 +32,7 @@ const schema = JSON.parse(
 
 /**
  * Each object of the schema — a `$defs` entry or an inline object found by a path —
- * and the interface of `tokens.ts` that mirrors it.
+ * and the interface of `payloads.ts` that mirrors it.
  */
 const OBJECTS: [string, string][] = [
   ['KernelList', 'IKernelList'],
@@ -100,8 +100,8 @@ function schemaObject(where: string): ISchemaNode {
 }
 
 const source = ts.createSourceFile(
-  'tokens.ts',
-  fs.readFileSync(path.join(ROOT, 'src', 'tokens.ts'), 'utf-8'),
+  'payloads.ts',
+  fs.readFileSync(path.join(ROOT, 'src', 'payloads.ts'), 'utf-8'),
   ts.ScriptTarget.Latest,
   true
 );
@@ -122,7 +122,7 @@ source.forEachChild(node => {
 function tsFields(name: string): Record<string, boolean> {
   const declaration = interfaces.get(name);
   if (!declaration) {
-    throw new Error(`tokens.ts declares no interface ${name}`);
+    throw new Error(`payloads.ts declares no interface ${name}`);
   }
   let fields: Record<string, boolean> = {};
   for (const clause of declaration.heritageClauses ?? []) {
@@ -147,14 +147,14 @@ function tsFields(name: string): Record<string, boolean> {
 function literals(name: string): string[] {
   const alias = aliases.get(name);
   if (!alias || !ts.isUnionTypeNode(alias.type)) {
-    throw new Error(`tokens.ts declares no union ${name}`);
+    throw new Error(`payloads.ts declares no union ${name}`);
   }
   return alias.type.types
     .filter(ts.isLiteralTypeNode)
     .map(type => (type.literal as ts.StringLiteral).text);
 }
 
-describe('tokens.ts against schema/rest-v1.json', () => {
+describe('payloads.ts against schema/rest-v1.json', () => {
   it.each(OBJECTS)(
     '%s ↔ %s: same fields, same required-ness',
     (where, name) => {

@@ -1,0 +1,357 @@
+/**
+ * The REST payloads of `{baseUrl}api/kernel-state/` and their queries.
+ *
+ * The interfaces mirror the contract, `jupyter_kernel_state/schema/rest-v1.json`
+ * (`src/__tests__/contract.spec.ts` fails when a field or its required-ness differs),
+ * and keep its snake_case names so a payload can be used as it arrives. Fields marked
+ * "addition" extend DESIGN.md section 3. `tokens.ts` re-exports every name.
+ */
+
+/**
+ * What kind of value a variable holds (the probe's classification).
+ */
+export type VariableKind =
+  | 'number'
+  | 'boolean'
+  | 'none'
+  | 'string'
+  | 'bytes'
+  | 'sequence'
+  | 'mapping'
+  | 'set'
+  | 'array'
+  | 'dataframe'
+  | 'series'
+  | 'index'
+  | 'tensor'
+  | 'callable'
+  | 'class'
+  | 'module'
+  | 'object';
+
+/**
+ * How a variable changed relative to `since` (or the previous generation).
+ */
+export type VariableChange = 'new' | 'modified' | 'unchanged';
+
+/**
+ * One row of `GET kernels`.
+ */
+export interface IKernelSummary {
+  kernel_id: string;
+  language: string;
+  execution_state: string;
+  epoch: number;
+  generation: number;
+  execution_count: number | null;
+  variables_total: number | null;
+  images_total: number;
+  /**
+   * When the last user execution ended (ISO 8601), or null (addition).
+   */
+  last_execution_at: string | null;
+}
+
+/**
+ * The body of `GET kernels`.
+ */
+export interface IKernelList {
+  kernels: IKernelSummary[];
+}
+
+/**
+ * One variable of a snapshot.
+ */
+export interface IVariable {
+  name: string;
+  type: string;
+  qualname: string;
+  kind: VariableKind | string;
+  size: number | null;
+  shape: number[] | null;
+  dtype: string | null;
+  nbytes: number | null;
+  preview: string;
+  truncated: boolean;
+  error: string | null;
+  change: VariableChange;
+  changed_at: number | null;
+  /**
+   * What changed structurally, e.g. `rows 1,000 → 980` (addition; at most 5).
+   */
+  changes: string[];
+  description: string | null;
+  constraints: string | null;
+  hidden_from_prompt: boolean;
+  /**
+   * The name or value looks like a credential: masked in prompts (addition).
+   */
+  likely_secret: boolean;
+  /**
+   * Why it looks like a credential (addition).
+   */
+  secret_reason: string | null;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables`.
+ */
+export interface ISnapshot {
+  kernel_id: string;
+  language: string;
+  epoch: number;
+  generation: number;
+  execution_count: number | null;
+  stale: boolean;
+  kernel_busy: boolean;
+  taken_at: string;
+  duration_ms: number;
+  total: number;
+  offset: number;
+  limit: number;
+  variables: IVariable[];
+  removed: string[];
+}
+
+/**
+ * Which otherwise hidden groups of names a snapshot includes.
+ */
+export type IncludeGroup = 'private' | 'modules' | 'callables' | 'classes';
+
+/**
+ * Server-side sort orders of a snapshot.
+ */
+export type SnapshotSort = 'name' | 'type' | 'size' | 'changed';
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables`.
+ */
+export interface ISnapshotQuery {
+  include?: IncludeGroup[];
+  limit?: number;
+  offset?: number;
+  sort?: SnapshotSort;
+  since?: number;
+  filter?: string;
+}
+
+/**
+ * An access key produced by the probe to reach a child of a value; opaque to us.
+ */
+export type AccessKey = string | number | boolean | null | AccessKey[];
+
+export interface IAttribute {
+  name: string;
+  type: string;
+}
+
+export interface IChild {
+  access_key: AccessKey;
+  label: string;
+  type: string;
+  preview: string;
+}
+
+export interface IColumn {
+  name: string;
+  dtype: string;
+}
+
+export interface ITableHead {
+  columns: string[];
+  index: string[];
+  rows: string[][];
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}`.
+ */
+export interface IVariableDetail extends IVariable {
+  repr: string;
+  repr_truncated: boolean;
+  attributes: IAttribute[];
+  attributes_total: number;
+  children: IChild[];
+  children_total: number;
+  /*
+   * The contract leaves the fields below optional (the server sends them, null when
+   * they do not apply).
+   */
+  columns?: IColumn[] | null;
+  columns_total?: number | null;
+  head?: ITableHead | null;
+  keys?: string[] | null;
+  keys_total?: number | null;
+  signature?: string | null;
+  doc?: string | null;
+  llm_repr?: string | null;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}`.
+ */
+export interface IDetailQuery {
+  path?: AccessKey[];
+  max_chars?: number;
+}
+
+/**
+ * The image formats the server captures.
+ */
+export type ImageMime =
+  'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
+
+/**
+ * One image captured from IOPub (`GET kernels/{kernel_id}/images`).
+ */
+export interface IImage {
+  /**
+   * The first 16 hex digits of the SHA-256 of the bytes.
+   */
+  id: string;
+  /**
+   * Position in the kernel's capture order; `since` cursors compare against it.
+   */
+  seq: number;
+  mime: ImageMime | string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  sha256: string;
+  execution_count: number | null;
+  msg_id: string | null;
+  display_id: string | null;
+  created_at: string;
+  /**
+   * The kernel epoch (restarts) when captured; images survive restarts (addition).
+   */
+  epoch: number;
+  /**
+   * The kernel generation when captured (addition).
+   */
+  generation: number;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/images`: oldest first.
+ */
+export interface IImageList {
+  images: IImage[];
+  /**
+   * Pass back as `since` to get exactly what is new.
+   */
+  next_since: number;
+  /**
+   * Images the server holds now (addition).
+   */
+  total: number;
+  /**
+   * Images newer than `since` left out by `limit` (addition).
+   */
+  more: number;
+  /**
+   * Images evicted from the server's bounded buffer so far.
+   */
+  dropped: number;
+  /**
+   * Oversized, undecodable or mislabelled images refused so far.
+   */
+  rejected: number;
+}
+
+export interface IImageQuery {
+  since?: number;
+  limit?: number;
+}
+
+export interface IHistoryEntry {
+  execution_count: number | null;
+  code: string;
+  output: string;
+  error: { ename: string; evalue: string } | null;
+  success: boolean;
+  duration_ms: number | null;
+  started_at: string | null;
+  image_ids: string[];
+  /**
+   * Images of the step left out of `image_ids` (at most 50 are listed).
+   */
+  images_omitted: number;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/history`: oldest first.
+ */
+export interface IHistory {
+  total: number;
+  kept: number;
+  entries: IHistoryEntry[];
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/prompt`.
+ */
+export interface IPromptQuery {
+  /**
+   * Characters, 200 to 200,000 (server default 6,000).
+   */
+  budget?: number;
+  /**
+   * The generation of the assistant's last look.
+   */
+  since?: number;
+  /**
+   * Recent steps to include (server default 0).
+   */
+  history?: number;
+  images?: boolean;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/prompt?format=json`.
+ */
+export interface IPromptResult {
+  text: string;
+  chars: number;
+  /**
+   * `ceil(chars / 4)`.
+   */
+  tokens_estimate: number;
+  variables_included: number;
+  variables_omitted: number;
+  /**
+   * Variables marked `hidden_from_prompt`, never named in the text.
+   */
+  variables_hidden: number;
+  /**
+   * Pass back as `since` next time to hear only what changed.
+   */
+  generation: number;
+}
+
+/**
+ * The body of `PUT .../annotation`: what a person says about a variable for the
+ * assistant. The PUT replaces the whole note: a missing field is stored as null/false.
+ * Strings are at most 2,000 characters.
+ */
+export interface IAnnotationUpdate {
+  description?: string | null;
+  constraints?: string | null;
+  hidden_from_prompt?: boolean;
+}
+
+/**
+ * The stored note (the answer of `PUT .../annotation`).
+ */
+export interface IAnnotation {
+  name: string;
+  description: string | null;
+  constraints: string | null;
+  hidden_from_prompt: boolean;
+  updated_at: string;
+}
+
+/**
+ * The maximum length of a description or constraints text.
+ */
+export const ANNOTATION_MAX_CHARS = 2000;
