@@ -15,7 +15,13 @@ from typing import Any
 
 from . import mcp_auth
 from .errors import KernelStateError
-from .service import KernelStateService
+from .service import (
+    DetailOptions,
+    ImagesOptions,
+    KernelStateService,
+    PromptOptions,
+    SnapshotOptions,
+)
 
 TOOLS = [
     "jupyter_kernel_state.mcp_tools:list_kernels",
@@ -55,17 +61,10 @@ def _kernel(service: KernelStateService, kernel_id: str | None) -> str:
     return kid
 
 
-def _query(**values: Any) -> Any:
-    """Turn tool arguments into the query-string getter the service parses."""
-    strings = {k: ("" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
-               for k, v in values.items()}
-    return strings.get
-
-
-async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+async def _run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call a service method; its domain errors become tool errors the model can read."""
     try:
-        result = fn(*args)
+        result = fn(*args, **kwargs)
         return await result if inspect.isawaitable(result) else result
     except KernelStateError as e:
         raise ValueError(e.message) from None
@@ -102,8 +101,8 @@ async def list_variables(
     """
     service = _get_service()
     kid = await _run(_kernel, service, kernel_id)
-    query = _query(include=include, limit=limit, offset=offset, sort=sort)
-    options = await _run(service.snapshot_options, query)
+    options = await _run(SnapshotOptions.create, service.limits, include=include, limit=limit,
+                         offset=offset, sort=sort)
     snapshot = await _run(service.snapshot, kid, options)
     return {
         "kernel_id": kid,
@@ -127,8 +126,8 @@ async def inspect_variable(
     and children you can drill into by passing their access_key values as `path`."""
     service = _get_service()
     kid = await _run(_kernel, service, kernel_id)
-    query = _query(path=json.dumps(path) if path else None, max_chars=max_chars)
-    options = await _run(service.detail_options, name, query)
+    options = await _run(DetailOptions.create, service.limits, name, path=path,
+                         max_chars=max_chars)
     detail = await _run(service.detail, kid, options)
     if detail.get("hidden_from_prompt"):
         raise ValueError(f"The user hid this variable from assistants: {name}")
@@ -155,8 +154,9 @@ async def get_images(
     service = _get_service()
     kid = await _run(_kernel, service, kernel_id)
     cursor = since if since is not None else _image_cursors.get(kid, 0)
-    limit = max(1, min(int(limit), MAX_IMAGES_PER_CALL))
-    listing = await _run(service.images, kid, _query(since=cursor, limit=limit))
+    options = await _run(ImagesOptions.create, service.limits, since=cursor,
+                         limit=min(limit, MAX_IMAGES_PER_CALL))
+    listing = await _run(service.images, kid, options)
     _image_cursors[kid] = listing["next_since"]
     content: list[Any] = [TextContent(type="text", text=json.dumps({
         "kernel_id": kid,
@@ -186,6 +186,7 @@ async def kernel_state_prompt(
     the last `history` steps. Never longer than `budget` characters; secrets are masked."""
     service = _get_service()
     kid = await _run(_kernel, service, kernel_id)
-    query = _query(budget=budget, since=since, history=history, images=images)
-    result = await _run(service.prompt, kid, query)
+    options = await _run(PromptOptions.create, service.limits, budget=budget, since=since,
+                         history=history, images=images)
+    result = await _run(service.prompt, kid, options)
     return str(result.text)

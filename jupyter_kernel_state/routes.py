@@ -16,7 +16,14 @@ from jupyter_server.base.handlers import APIHandler
 from tornado import web
 
 from .errors import KernelStateError
-from .service import KernelStateService
+from .service import (
+    DetailOptions,
+    HistoryOptions,
+    ImagesOptions,
+    KernelStateService,
+    PromptOptions,
+    SnapshotOptions,
+)
 
 T = TypeVar("T")
 
@@ -36,6 +43,10 @@ class KernelStateHandler(APIHandler):
     def query(self, name: str) -> str | None:
         value = self.get_query_argument(name, None)
         return value
+
+    def parse(self, parser: Any, *args: Any) -> Any:
+        """A typed query from this request's query string (400 when a value is bad)."""
+        return self.sync(parser, *args, self.query, self.service.limits)
 
     async def call(self, awaitable: Awaitable[T]) -> T:
         """Await a service call, turning domain errors into JSON HTTP errors."""
@@ -84,7 +95,7 @@ class VariablesHandler(KernelStateHandler):
     @authorized("execute")
     async def get(self, kernel_id: str) -> None:
         self.check_xsrf_cookie()
-        options = self.sync(self.service.snapshot_options, self.query)
+        options = self.parse(SnapshotOptions.from_query)
         response = await self.call(self.service.snapshot_response(kernel_id, options))
         self.set_header("ETag", response.etag)
         self.set_header("Cache-Control", "no-cache")  # revalidate with If-None-Match
@@ -100,7 +111,7 @@ class VariableHandler(KernelStateHandler):
     @authorized("execute")
     async def get(self, kernel_id: str, name: str) -> None:
         self.check_xsrf_cookie()
-        options = self.sync(self.service.detail_options, name, self.query)
+        options = self.parse(DetailOptions.from_query, name)
         detail = await self.call(self.service.detail(kernel_id, options))
         self.write_json(detail)
 
@@ -125,11 +136,9 @@ class PromptHandler(KernelStateHandler):
     @authorized("execute")
     async def get(self, kernel_id: str) -> None:
         self.check_xsrf_cookie()
-        output = self.query("format") or "text"
-        if output not in ("text", "json"):
-            raise web.HTTPError(400, "format must be text or json")
-        result = await self.call(self.service.prompt(kernel_id, self.query))
-        if output == "json":
+        options = self.parse(PromptOptions.from_query)
+        result = await self.call(self.service.prompt(kernel_id, options))
+        if options.format == "json":
             self.write_json(result.as_json())
             return
         self.set_header("Cache-Control", "no-store")
@@ -140,7 +149,8 @@ class ImagesHandler(KernelStateHandler):
     @web.authenticated
     @authorized("read")
     async def get(self, kernel_id: str) -> None:
-        self.write_json(self.sync(self.service.images, kernel_id, self.query))
+        options = self.parse(ImagesOptions.from_query)
+        self.write_json(self.sync(self.service.images, kernel_id, options))
 
 
 class ImageHandler(KernelStateHandler):
@@ -170,7 +180,8 @@ class HistoryHandler(KernelStateHandler):
     @web.authenticated
     @authorized("read")
     async def get(self, kernel_id: str) -> None:
-        self.write_json(self.sync(self.service.history, kernel_id, self.query))
+        options = self.parse(HistoryOptions.from_query)
+        self.write_json(self.sync(self.service.history, kernel_id, options))
 
 
 def build_handlers() -> list[tuple[str, type[APIHandler]]]:

@@ -1,7 +1,21 @@
 """Server-side logic (no tornado.web): kernel connections, snapshots, IOPub data."""
 
 from .limits import Limits
-from .options import DetailOptions, SnapshotOptions
+from .queries import (
+    DetailOptions,
+    HistoryOptions,
+    ImagesOptions,
+    PromptOptions,
+    SnapshotOptions,
+)
 from .service import KernelStateService
 
-__all__ = ["DetailOptions", "KernelStateService", "Limits", "SnapshotOptions"]
+__all__ = [
+    "DetailOptions",
+    "HistoryOptions",
+    "ImagesOptions",
+    "KernelStateService",
+    "Limits",
+    "PromptOptions",
+    "SnapshotOptions",
+]

@@ -36,7 +36,7 @@ from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, Requ
 from .history import HistoryLog
 from .images import ImageStore
 from .limits import Limits
-from .options import DetailOptions, SnapshotOptions
+from .queries import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
 
 

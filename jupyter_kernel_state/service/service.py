@@ -24,12 +24,12 @@ from .annotations import AnnotationStore, parse_annotation
 from .images import StoredImage
 from .kernel_state import KernelState
 from .limits import Limits
-from .options import (
+from .queries import (
     DetailOptions,
-    Getter,
+    HistoryOptions,
+    ImagesOptions,
+    PromptOptions,
     SnapshotOptions,
-    parse_bool,
-    parse_int,
     validate_name,
 )
 
@@ -37,10 +37,6 @@ KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_action
 # How long to wait for a started kernel to be listed (steps × step).
 START_WAIT_STEPS = 600
 START_WAIT_STEP_S = 0.05
-# Prompt budgets (characters).
-DEFAULT_BUDGET = 6000
-MIN_BUDGET = 200
-MAX_BUDGET = 200_000
 # Presented snapshots kept server-wide (each with its encoded body), and how long a
 # kernel's notebook path is trusted before the session list is asked again.
 PRESENTED_CACHE_SIZE = 64
@@ -202,20 +198,6 @@ class KernelStateService:
         notes = self.annotations.for_scope(await self.scope(kernel_id))
         return self._present(detail, notes if not options.path else {})
 
-    def snapshot_options(self, get: Getter) -> SnapshotOptions:
-        return SnapshotOptions.parse(
-            get,
-            default_limit=self.limits.page_size,
-            max_limit=self.limits.max_page_size,
-            preview_chars=self.limits.preview_chars,
-        )
-
-    def detail_options(self, name: str, get: Getter) -> DetailOptions:
-        return DetailOptions.parse(
-            name, get, default_chars=self.limits.detail_chars,
-            max_chars=self.limits.max_detail_chars,
-        )
-
     # -- annotations -------------------------------------------------------------------
 
     async def put_annotation(self, kernel_id: str, name: str, body: bytes) -> dict[str, Any]:
@@ -234,13 +216,10 @@ class KernelStateService:
 
     # -- images and history ------------------------------------------------------------
 
-    def images(self, kernel_id: str, get: Getter) -> dict[str, Any]:
+    def images(self, kernel_id: str, options: ImagesOptions) -> dict[str, Any]:
         state = self.state(kernel_id)
-        cap = self.limits.images.max_images
-        since = parse_int(get("since"), "since", default=0, minimum=0)
-        limit = parse_int(get("limit"), "limit", default=cap, minimum=1, maximum=cap)
         state.sync()
-        return state.images.listing(since=since, limit=limit)
+        return state.images.listing(since=options.since, limit=options.limit)
 
     def image(self, kernel_id: str, image_id: str) -> StoredImage:
         state = self.state(kernel_id)
@@ -250,28 +229,20 @@ class KernelStateService:
             raise NotFound(f"Image not found: {image_id[:40]}")
         return image
 
-    def history(self, kernel_id: str, get: Getter) -> dict[str, Any]:
+    def history(self, kernel_id: str, options: HistoryOptions) -> dict[str, Any]:
         state = self.state(kernel_id)
-        cap = self.limits.history.max_entries
-        limit = parse_int(get("limit"), "limit", default=10, minimum=0, maximum=cap)
         state.sync()
-        return state.history.listing(limit)
+        return state.history.listing(options.limit)
 
     # -- the assistant's prompt --------------------------------------------------------
 
-    async def prompt(self, kernel_id: str, get: Getter) -> PromptResult:
+    async def prompt(self, kernel_id: str, options: PromptOptions) -> PromptResult:
         started = time.perf_counter()
         state = self.state(kernel_id)
-        budget = parse_int(get("budget"), "budget", default=DEFAULT_BUDGET, minimum=MIN_BUDGET,
-                           maximum=MAX_BUDGET)
-        steps = parse_int(get("history"), "history", default=0, minimum=0,
-                          maximum=self.limits.history.max_entries)
-        with_images = parse_bool(get("images"), "images", default=True)
+        steps = options.history
         state.sync()
         generation = state.tracker.generation
-        since_raw = parse_int(get("since"), "since", default=-1, minimum=0) \
-            if get("since") not in (None, "") else None
-        since = min(since_raw, generation) if since_raw is not None else None  # future → now
+        since = None if options.since is None else min(options.since, generation)  # future → now
         try:
             python = await state.know_language() == "python"
         except KernelUnavailable:
@@ -299,11 +270,11 @@ class KernelStateService:
                          if since is not None else None),
             restarted=since is not None and state.epoch > 0 and since < state.epoch_started_at,
             stale=bool(snapshot and snapshot.get("stale")),
-            images=state.images.since_generation(image_from) if with_images else [],
+            images=state.images.since_generation(image_from) if options.images else [],
             history=state.history.listing(steps) if steps else None,
             history_steps=steps,
         )
-        result = build_prompt(data, budget)
+        result = build_prompt(data, options.budget)
         self.log.debug("jupyter_kernel_state: prompt for %s in %.1f ms", kernel_id,
                        (time.perf_counter() - started) * 1000)
         return result

@@ -1,0 +1,87 @@
+"""The typed queries: the same request means the same thing from a query string (REST)
+and from typed arguments (MCP tools), and every bad value is a clear InvalidRequest."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_kernel_state.errors import InvalidRequest
+from jupyter_kernel_state.service import (
+    DetailOptions,
+    HistoryOptions,
+    ImagesOptions,
+    Limits,
+    PromptOptions,
+    SnapshotOptions,
+)
+
+LIMITS = Limits()
+
+
+def getter(**values: str):  # type: ignore[no-untyped-def]
+    return values.get
+
+
+@pytest.mark.parametrize(
+    ("strings", "typed", "expected"),
+    [
+        ({}, {}, SnapshotOptions(limit=500)),
+        ({"limit": "20", "offset": "40", "sort": "size", "include": "modules, private"},
+         {"limit": 20, "offset": 40, "sort": "size", "include": ["modules", "private"]},
+         SnapshotOptions(limit=20, offset=40, sort="size",
+                         include=frozenset({"modules", "private"}))),
+        ({"limit": "99999999"}, {"limit": 99_999_999}, SnapshotOptions(limit=10_000)),
+        ({"since": "3", "filter": "df*"}, {"since": 3, "filter": "df*"},
+         SnapshotOptions(since=3, filter="df*")),
+        ({"limit": " 7 "}, {"limit": 7}, SnapshotOptions(limit=7)),
+    ],
+)
+def test_snapshot_from_strings_and_from_typed_arguments_agree(strings, typed, expected):  # type: ignore[no-untyped-def]
+    assert SnapshotOptions.from_query(getter(**strings), LIMITS) == expected
+    assert SnapshotOptions.create(LIMITS, **typed) == expected
+
+
+@pytest.mark.parametrize(
+    ("strings", "message"),
+    [
+        ({"limit": "0"}, "limit must be ≥ 1"),
+        ({"limit": "ten"}, "limit must be an integer"),
+        ({"offset": "-1"}, "offset must be ≥ 0"),
+        ({"sort": "random"}, "sort must be one of"),
+        ({"include": "secrets"}, "include accepts"),
+        ({"since": "-5"}, "since must be ≥ 0"),
+        ({"filter": "x" * 201}, "filter is longer than 200"),
+    ],
+)
+def test_bad_snapshot_values_are_refused(strings, message):  # type: ignore[no-untyped-def]
+    with pytest.raises(InvalidRequest, match=message):
+        SnapshotOptions.from_query(getter(**strings), LIMITS)
+
+
+def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
+    assert DetailOptions.from_query("df", getter(path='["k1", "k2"]'), LIMITS) == \
+        DetailOptions.create(LIMITS, "df", path=["k1", "k2"]) == \
+        DetailOptions(name="df", path=("k1", "k2"), max_chars=10_000)
+    assert DetailOptions.create(LIMITS, "df", max_chars=10**9).max_chars == 65_536
+    for bad, message in [("1x", "not a Python identifier"), ("class", "not a Python identifier"),
+                         ("x" * 257, "1 to 256 characters")]:
+        with pytest.raises(InvalidRequest, match=message):
+            DetailOptions.create(LIMITS, bad)
+    with pytest.raises(InvalidRequest, match="JSON array"):
+        DetailOptions.from_query("df", getter(path="{"), LIMITS)
+
+    assert PromptOptions.from_query(getter(budget="2000", images="false", format="json"),
+                                    LIMITS) == \
+        PromptOptions.create(LIMITS, budget=2000, images=False, format="json")
+    assert PromptOptions.create(LIMITS, budget=10**9).budget == 200_000
+    for strings, message in [({"budget": "199"}, "budget must be ≥ 200"),
+                             ({"format": "xml"}, "format must be text or json"),
+                             ({"images": "maybe"}, "images must be true or false"),
+                             ({"history": "-1"}, "history must be ≥ 0")]:
+        with pytest.raises(InvalidRequest, match=message):
+            PromptOptions.from_query(getter(**strings), LIMITS)
+
+    assert ImagesOptions.from_query(getter(), LIMITS) == ImagesOptions(since=0, limit=50)
+    assert ImagesOptions.create(LIMITS, limit=500).limit == 50
+    assert HistoryOptions.from_query(getter(limit="1000"), LIMITS) == HistoryOptions(limit=100)
+    assert HistoryOptions.create(LIMITS) == HistoryOptions(limit=10)
