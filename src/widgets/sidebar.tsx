@@ -1,8 +1,9 @@
 /**
  * The Kernel State sidebar: renders the service's model, the inspector's model and the
  * section models (image strip, assistant view), and keeps what only the view needs
- * (the typed filter, folded sections). It tells the service and the section models when they are seen, so
- * no request is made while the panel is hidden or a section is folded.
+ * (the typed filter, folded sections). It tells the service and the section models
+ * when they are seen, so no request is made while the panel is hidden or a section is
+ * folded.
  */
 import { Clipboard, Dialog, showDialog } from '@jupyterlab/apputils';
 import {
@@ -20,13 +21,13 @@ import { DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
 import { PromptModel } from '../models/prompt';
-import { InspectorView, SidebarSections } from './views';
 import {
   IKernelStateService,
   IncludeGroup,
   IPromptQuery,
   SnapshotSort
 } from '../tokens';
+import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
 // Typing pauses this long before the filter goes to the server.
