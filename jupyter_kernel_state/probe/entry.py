@@ -23,7 +23,7 @@ DEFAULT_GUARD_MS = 100
 MAX_GUARD_MS = 5_000
 #: Total time for user code in one call: the server's deadline is 5 s.
 DEFAULT_BUDGET_MS = 2_000
-MAX_REMOVED = 1_000
+MAX_REMOVED = tracking.MAX_REMOVED
 INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
 SORTS = frozenset(("name", "type", "size", "changed"))
 

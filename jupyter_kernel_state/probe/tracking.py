@@ -51,15 +51,14 @@ from .namespace import (
     name_category,
     natural_keys,
 )
+from .summary import HELD_TEXT, HELD_TYPES, MAX_HELD_TEXT
 
 MAX_REMOVED = 1000
 MAX_CHANGES = 5
 HOOK_MARK = "_jupyter_kernel_state_hook"
-#: Small immutable values are held (so their id cannot be reused) and compared by value.
-HELD_TYPES = frozenset((int, float, complex, bool, type(None)))
-HELD_TEXT = frozenset((str, bytes))
+#: Small immutable values are held (so their id cannot be reused) and compared by value:
+#: the same rule as the summary cache's (summary.HELD_TYPES, HELD_TEXT, MAX_HELD_TEXT).
 _HELD_OR_TEXT = HELD_TYPES | HELD_TEXT
-MAX_HELD_TEXT = 4096
 #: Exact types whose ``len`` is C code and a useful fact (compared every cell).
 LEN_TYPES = frozenset((list, dict, set, frozenset, tuple, bytearray, collections.deque, str, bytes))
 #: Of those, the ones whose deep fingerprint starts with ("len", n, …): "len a → b".
