@@ -57,6 +57,13 @@ class KernelStateApp(ExtensionApp):
     max_image_total_bytes = Int(
         50 * 1024 * 1024, min=1, config=True, help="Bytes of images kept per kernel."
     )
+    max_iopub_message_bytes = Int(
+        0, min=0, config=True,
+        help="IOPub messages whose content (plus buffers) is larger than this many bytes are "
+        "not decoded: images in them are counted as rejected and the history notes an output "
+        "not kept. 0 derives it from the other limits: max_image_bytes as base64 (4/3) plus "
+        "1 MiB, or history_output_chars × 4 plus 1 MiB if larger.",
+    )
     history_entries = Int(
         100, min=1, config=True, help="Executions kept in each kernel's history.")
     history_output_chars = Int(
@@ -98,6 +105,7 @@ class KernelStateApp(ExtensionApp):
                 max_output_chars=self.history_output_chars,
                 max_code_chars=self.history_code_chars,
             ),
+            max_iopub_message_bytes=self.max_iopub_message_bytes,
         )
 
     def initialize_settings(self) -> None:

@@ -6,6 +6,15 @@ connection file is read here. Both are wrapped in one small interface: ``send`` 
 ``drain`` what has already arrived (synchronously, in arrival order), ``wait`` until more may
 have arrived, ``alive`` while the wire holds.
 
+IOPub messages are size-checked before they are decoded. One whose content (plus buffers)
+is larger than anything a consumer can keep (``Limits.iopub_message_bytes``) is not
+decoded: on ZMQ only its small frames (header, parent header, metadata) are, its signature is
+checked over every frame as ``Session.deserialize`` does, and it is handed on with an empty
+``content`` and ``UNDECODED_KEY`` set to the bytes dropped; the big frame costs only what
+pyzmq received (read without a copy). Over a gateway the client's reader thread has decoded
+it already; the same message shape is handed on, so consumers behave the same. ``status``
+and ``execute_input`` are always decoded whole (the tracker needs them).
+
 Errors while opening say what a caller needs to know: ``GatewayUnreachable`` (try again
 later) or ``KernelGone`` (the gateway does not know the kernel: culled, shut down, or the
 gateway restarted without it).
@@ -22,13 +31,19 @@ from typing import Any
 
 import zmq
 import zmq.asyncio
-from jupyter_client.session import Session
+from jupyter_client.session import DELIM, Session
+
+from .images import UNDECODED_KEY
 
 # Gateway websocket connects block a thread (websocket-client is synchronous): they get
 # threads of their own, never the server's default executor.
 _CONNECT_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=4, thread_name_prefix="kernel-state-connect"
 )
+
+
+# IOPub messages that are decoded whole whatever their size: the tracker needs their content.
+ALWAYS_DECODED = frozenset({"status", "execute_input"})
 
 
 class GatewayUnreachable(Exception):
@@ -45,6 +60,15 @@ class KernelChannels:
     alive = True
     bad_messages = 0
     lost_message = "The connection to the kernel was lost"
+    #: IOPub content (plus buffers) past which a message is handed on undecoded (None: no limit).
+    max_message_bytes: int | None = None
+    _oversized = 0
+
+    @property
+    def oversized_messages(self) -> int:
+        """IOPub messages whose content was over ``max_message_bytes`` and dropped (on ZMQ:
+        never decoded; over a gateway: decoded by the gateway client, then let go)."""
+        return self._oversized
 
     def send(self, msg: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -66,9 +90,11 @@ class KernelChannels:
 class ZmqChannels(KernelChannels):
     """A local kernel: the client's asyncio sockets, read without waiting by sync shadows."""
 
-    def __init__(self, client: Any, log: logging.Logger) -> None:
+    def __init__(self, client: Any, log: logging.Logger,
+                 max_message_bytes: int | None = None) -> None:
         self._client = client
         self._log = log
+        self.max_message_bytes = max_message_bytes
         self.session: Session = client.session
         client.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
         self._iopub: zmq.asyncio.Socket = client.iopub_channel.socket
@@ -84,29 +110,62 @@ class ZmqChannels(KernelChannels):
     def send(self, msg: dict[str, Any]) -> None:
         self.session.send(self._shell_now, msg)
 
-    def _drain(self, socket: zmq.Socket[Any], limit: int | None) -> list[dict[str, Any]]:
+    def _drain(self, socket: zmq.Socket[Any], limit: int | None,
+               max_bytes: int | None) -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = []
         while self.alive and (limit is None or len(messages) < limit):
             try:
-                frames = socket.recv_multipart(zmq.NOBLOCK)
+                # Without a copy: a frame's size is known before its bytes are copied out.
+                frames = socket.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 break
             except zmq.ZMQError:  # closed under us
                 self.alive = False
                 break
             try:
-                _, parts = self.session.feed_identities(frames)
-                messages.append(self.session.deserialize(parts, content=True))
+                messages.append(self._decode(frames, max_bytes))
             except Exception:  # a malformed or unsigned message never kills the listener
                 self.bad_messages += 1
                 self._log.debug("jupyter_kernel_state: dropped an undecodable message")
         return messages
 
+    def _decode(self, frames: list[zmq.Frame], max_bytes: int | None) -> dict[str, Any]:
+        start = _after_delimiter(frames)
+        size = sum(len(frame) for frame in frames[start + 4:])  # content + buffers
+        if max_bytes is None or size <= max_bytes:  # the usual path: the whole message
+            return self.session.deserialize([frame.bytes for frame in frames[start:]],
+                                            content=True)
+        return self._decode_small_frames(frames[start:], size, max_bytes)
+
+    def _decode_small_frames(self, parts: list[zmq.Frame], size: int,
+                             max_bytes: int) -> dict[str, Any]:
+        """A message too large to keep: decode header, parent header and metadata only."""
+        if len(parts) < 5:
+            raise ValueError("malformed message")
+        small = [frame.bytes for frame in parts[:4]]  # signature, header, parent, metadata
+        if sum(len(part) for part in small) > max_bytes:
+            raise ValueError("oversized message header")
+        header = self.session.unpack(small[1])
+        if isinstance(header, dict) and header.get("msg_type") in ALWAYS_DECODED:
+            return self.session.deserialize([*small, *(frame.bytes for frame in parts[4:])],
+                                            content=True)
+        # The HMAC is computed over the content frame where pyzmq left it (a view, no copy);
+        # the content stays packed and the buffers are not passed on.
+        packed: list[Any] = [*small, parts[4].buffer]
+        msg = self.session.deserialize(packed, content=False)
+        if self.session.auth is not None:
+            self.session._add_digest(small[0])  # as a full decode would: no replays
+        msg["content"] = {}
+        msg["buffers"] = []
+        msg[UNDECODED_KEY] = size
+        self._oversized += 1
+        return msg
+
     def drain_iopub(self, limit: int | None = None) -> list[dict[str, Any]]:
-        return self._drain(self._iopub_now, limit)
+        return self._drain(self._iopub_now, limit, self.max_message_bytes)
 
     def drain_shell(self) -> list[dict[str, Any]]:
-        return self._drain(self._shell_now, None)
+        return self._drain(self._shell_now, None, None)
 
     async def wait(self) -> None:
         await self._poller.poll()
@@ -128,9 +187,11 @@ class GatewayChannels(KernelChannels):
 
     lost_message = "The websocket to the kernel's gateway was lost"
 
-    def __init__(self, client: Any, log: logging.Logger) -> None:
+    def __init__(self, client: Any, log: logging.Logger,
+                 max_message_bytes: int | None = None) -> None:
         self._client = client
         self._log = log
+        self.max_message_bytes = max_message_bytes
         self.session: Session = client.session
         self._loop = asyncio.get_running_loop()
         self._ready = asyncio.Event()
@@ -149,7 +210,8 @@ class GatewayChannels(KernelChannels):
         self._wake()  # messages that arrived before the hooks were in place
 
     @classmethod
-    async def open(cls, client: Any, log: logging.Logger, timeout: float) -> GatewayChannels:
+    async def open(cls, client: Any, log: logging.Logger, timeout: float,
+                   max_message_bytes: int | None = None) -> GatewayChannels:
         loop = asyncio.get_running_loop()
         # start_channels connects synchronously (up to the gateway's launch timeout):
         # run it on a thread of ours, with a loop of its own, and stop waiting at ``timeout``.
@@ -163,7 +225,7 @@ class GatewayChannels(KernelChannels):
             ) from None
         except Exception as e:
             raise _connect_error(e) from None
-        return cls(client, log)
+        return cls(client, log, max_message_bytes)
 
     def _notify_on_put(self, queue: Any) -> None:
         put = queue.put_nowait
@@ -202,7 +264,22 @@ class GatewayChannels(KernelChannels):
     def drain_iopub(self, limit: int | None = None) -> list[dict[str, Any]]:
         for queue in self._others:  # control/stdin/hb replies are not ours: keep them bounded
             self._take(queue, None)
-        return self._take(self._iopub, limit)
+        messages = self._take(self._iopub, limit)
+        if self.max_message_bytes is not None:
+            messages = [self._bounded(msg, self.max_message_bytes) for msg in messages]
+        return messages
+
+    def _bounded(self, msg: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+        """The message as the ZMQ path hands it on when its content is over the limit."""
+        msg_type = (msg.get("header") or {}).get("msg_type")
+        if msg_type in ALWAYS_DECODED:
+            return msg
+        size = _decoded_size(msg.get("content"), max_bytes) + sum(
+            _buffer_size(b) for b in msg.get("buffers") or ())
+        if size <= max_bytes:
+            return msg
+        self._oversized += 1
+        return {**msg, "content": {}, "buffers": [], UNDECODED_KEY: size}
 
     def drain_shell(self) -> list[dict[str, Any]]:
         return self._take(self._shell, None)
@@ -219,6 +296,42 @@ class GatewayChannels(KernelChannels):
         self.alive = False
         await asyncio.get_running_loop().run_in_executor(
             _CONNECT_POOL, _stop_gateway_client, self._client, self._log)
+
+
+def _after_delimiter(frames: list[zmq.Frame]) -> int:
+    """Index of the first frame after ``<IDS|MSG>``; only frames of its length are read."""
+    for index, frame in enumerate(frames):
+        if len(frame) == len(DELIM) and frame.bytes == DELIM:
+            return index + 1
+    raise ValueError("DELIM not in msg_list")
+
+
+def _decoded_size(value: Any, stop_past: int) -> int:
+    """About the size of ``value`` as JSON (its strings' lengths), counted until past
+    ``stop_past``: a cheap walk, never an encoding."""
+    total = 0
+    stack = [value]
+    while stack and total <= stop_past:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            total += 2 * len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            total += len(item)
+            stack.extend(item)
+        else:
+            total += 1
+    return total
+
+
+def _buffer_size(buffer: Any) -> int:
+    try:
+        return memoryview(buffer).nbytes
+    except TypeError:
+        return 0
 
 
 def _start_gateway_client(client: Any) -> None:
@@ -264,10 +377,14 @@ def is_gateway_client(client: Any) -> bool:
 
 
 async def open_channels(
-    kernel_manager: Any, session: Session, log: logging.Logger, timeout: float
+    kernel_manager: Any, session: Session, log: logging.Logger, timeout: float,
+    max_message_bytes: int | None = None,
 ) -> KernelChannels:
-    """Open shell + IOPub through ``kernel_manager.client()``, with our own session."""
+    """Open shell + IOPub through ``kernel_manager.client()``, with our own session.
+
+    IOPub messages whose content (plus buffers) is over ``max_message_bytes`` are handed on
+    undecoded (see the module's docstring)."""
     client = kernel_manager.client(session=session)
     if is_gateway_client(client):
-        return await GatewayChannels.open(client, log, timeout)
-    return ZmqChannels(client, log)
+        return await GatewayChannels.open(client, log, timeout, max_message_bytes)
+    return ZmqChannels(client, log, max_message_bytes)

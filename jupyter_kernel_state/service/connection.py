@@ -72,8 +72,10 @@ class KernelConnection:
         connect_timeout: float,
         on_open: Callable[[bool], None] | None = None,
         on_reply: Callable[[dict[str, Any]], None] | None = None,
+        max_iopub_bytes: int | None = None,
     ) -> None:
         self._km = kernel_manager
+        self._max_iopub_bytes = max_iopub_bytes
         self._log = log
         self._on_iopub = on_iopub
         self._on_open = on_open
@@ -108,6 +110,11 @@ class KernelConnection:
         return self._bad_messages + (self._channels.bad_messages if self._channels else 0)
 
     @property
+    def oversized_messages(self) -> int:
+        """IOPub messages of the current wire dropped for size (see channels.py)."""
+        return self._channels.oversized_messages if self._channels else 0
+
+    @property
     def is_open(self) -> bool:
         return self._channels is not None and self._channels.alive
 
@@ -127,7 +134,7 @@ class KernelConnection:
     async def _open(self) -> KernelChannels:
         try:
             channels = await open_channels(self._km, self.session, self._log,
-                                           self._connect_timeout)
+                                           self._connect_timeout, self._max_iopub_bytes)
         except KernelGone as e:
             self.gone = str(e)
             raise

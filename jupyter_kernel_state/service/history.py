@@ -3,7 +3,8 @@
 One entry per user execution (from any client): code, output (streams, results, errors,
 and a marker for displays), error name and value, duration, start time and the ids of the
 images it produced. Bounded: the last ``max_entries`` executions, output and code cut with
-a marker that says how much was left out.
+a marker that says how much was left out. An output too large to be decoded at all
+(``channels.py``) is recorded as ``[output of N bytes not kept]``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jupyter_client.jsonutil import parse_date
+
+from .images import UNDECODED_KEY
 
 # Executions still running that we follow at once (a guard against a flood of inputs).
 MAX_OPEN_EXECUTIONS = 64
@@ -97,6 +100,10 @@ class HistoryLog:
             return
         current.add_images(image_ids)
         limit = self.limits.max_output_chars
+        undecoded = msg.get(UNDECODED_KEY)
+        if isinstance(undecoded, int):
+            self._not_kept(current, msg_type, undecoded)
+            return
         if msg_type == "stream":
             text = content.get("text")
             if isinstance(text, str):
@@ -109,6 +116,16 @@ class HistoryLog:
             current.add_output(f"{ename}: {evalue}\n", limit)
         elif msg_type == "status" and content.get("execution_state") == "idle":
             self._finish(parent_id, msg)
+
+    def _not_kept(self, current: _Open, msg_type: Any, size: int) -> None:
+        """An output whose content was too large to decode: say it happened, and how big."""
+        limit = self.limits.max_output_chars
+        if msg_type == "error":
+            evalue = f"[error of {size:,} bytes not kept]"
+            current.error = {"ename": "Error", "evalue": evalue}
+            current.add_output(f"Error: {evalue}\n", limit)
+        elif msg_type in ("stream", "execute_result", "display_data"):
+            current.add_output(f"[output of {size:,} bytes not kept]\n", limit)
 
     def _start(self, parent_id: str, msg: dict[str, Any], content: dict[str, Any]) -> None:
         code = content.get("code")

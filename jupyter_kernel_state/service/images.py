@@ -4,6 +4,10 @@ Sources: ``display_data``, ``execute_result`` and ``update_display_data`` carryi
 image/png, image/jpeg, image/gif, image/webp or image/svg+xml, from any client's
 executions (never from our probe's). Oldest images are dropped past the count or total
 byte caps; oversized, undecodable or mislabelled data is rejected; both are counted.
+
+A message too large for any consumer reaches us with its content never decoded
+(``channels.py``): an empty ``content`` and ``UNDECODED_KEY`` giving the size of what was
+dropped. A display of that kind is counted as rejected without being looked at.
 """
 
 from __future__ import annotations
@@ -20,6 +24,13 @@ from . import image_formats
 
 # Parent requests whose execution count we remember to tag their images.
 MAX_PARENTS_REMEMBERED = 1024
+# Set on an IOPub message whose content was too large to decode: the bytes dropped
+# (content frame plus buffers). Its ``content`` is then an empty dict.
+UNDECODED_KEY = "kernel_state_undecoded_bytes"
+# Messages that may carry images.
+DISPLAY_TYPES = ("display_data", "execute_result", "update_display_data")
+# Slack above an image's base64 size for the rest of a display's bundle and metadata.
+MESSAGE_MARGIN_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -27,6 +38,12 @@ class ImageLimits:
     max_images: int = 50
     max_image_bytes: int = 5 * 1024 * 1024
     max_total_bytes: int = 50 * 1024 * 1024
+
+    def largest_message(self) -> int:
+        """Bytes of IOPub content (plus buffers) past which no image of it can be kept:
+        the largest image as base64 (4/3 of its bytes), plus a margin for other MIME
+        types and metadata in the same bundle."""
+        return -(-self.max_image_bytes * 4 // 3) + 4 + MESSAGE_MARGIN_BYTES
 
 
 @dataclass
@@ -98,6 +115,7 @@ class ImageStore:
         self._seq = 0
         self.dropped = 0
         self.rejected = 0
+        self.rejected_undecoded = 0  # of which: displays too large to be decoded at all
         self.deduplicated = 0
         self._execution_counts: collections.OrderedDict[str, int] = collections.OrderedDict()
 
@@ -128,7 +146,11 @@ class ImageStore:
         if msg_type == "execute_input":
             self._remember_count(parent_id, content.get("execution_count"))
             return []
-        if msg_type not in ("display_data", "execute_result", "update_display_data"):
+        if msg_type not in DISPLAY_TYPES:
+            return []
+        if msg.get(UNDECODED_KEY) is not None:  # far past max_image_bytes: never decoded
+            self.rejected += 1
+            self.rejected_undecoded += 1
             return []
         data = content.get("data")
         if not isinstance(data, dict):

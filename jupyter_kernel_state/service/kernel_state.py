@@ -190,7 +190,7 @@ class KernelState:
             self._connection = KernelConnection(
                 self._km, self._on_iopub, self._log,
                 connect_timeout=self._limits.probe_timeout, on_open=self._opened,
-                on_reply=self._on_reply,
+                on_reply=self._on_reply, max_iopub_bytes=self._limits.iopub_message_bytes(),
             )
         self._connection.start()
         return self._connection

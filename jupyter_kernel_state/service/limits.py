@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .history import HistoryLimits
-from .images import ImageLimits
+from .images import MESSAGE_MARGIN_BYTES, ImageLimits
 
 
 @dataclass(frozen=True)
@@ -22,3 +22,16 @@ class Limits:
     detail_cache_size: int = 64
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
+    # IOPub content (plus buffers) past which a message is not decoded; 0: derived.
+    max_iopub_message_bytes: int = 0
+
+    def iopub_message_bytes(self) -> int:
+        """The size past which an IOPub message's content is dropped undecoded.
+
+        Nothing can keep more: the image store keeps images of at most ``max_image_bytes``
+        (4/3 of that as base64, plus a margin for the rest of the bundle), and the history
+        keeps ``max_output_chars`` of output (≤ 4 bytes a character in UTF-8)."""
+        if self.max_iopub_message_bytes > 0:
+            return self.max_iopub_message_bytes
+        return max(self.images.largest_message(),
+                   self.history.max_output_chars * 4 + MESSAGE_MARGIN_BYTES)
