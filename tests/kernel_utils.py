@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import uuid
 from importlib import resources
 from queue import Empty
 from typing import Any
@@ -60,8 +61,10 @@ class UserClient:
         return service.state(self.kernel_id)
 
     async def connect(self) -> UserClient:
+        # The server's websocket takes this id for messages of its own (its "nudge"), so it
+        # must differ from our session's, or message ids could collide with ours.
         self._ws = await self._ws_fetch("api", "kernels", self.kernel_id, "channels",
-                                        params={"session_id": self.session.session})
+                                        params={"session_id": uuid.uuid4().hex})
         self._reader = asyncio.ensure_future(self._read())
         return self
 
