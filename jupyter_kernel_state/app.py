@@ -16,6 +16,9 @@ from .service.history import HistoryLimits
 from .service.images import ImageLimits
 from .service.service import KERNEL_ACTIONS_SCHEMA
 
+# Every default lives in Limits (and the image and history limits); the traits read them.
+_D = Limits()
+
 
 class KernelStateApp(ExtensionApp):
     """jupyter_kernel_state: variables, images and recent steps of running kernels."""
@@ -23,54 +26,68 @@ class KernelStateApp(ExtensionApp):
     name = "jupyter_kernel_state"
 
     probe_timeout = Float(
-        5.0, min=0.1, config=True,
+        _D.probe_timeout, min=0.1, config=True,
         help="Seconds the server waits for a probe reply. Never interrupts the user's cell.",
     )
     probe_budget_ms = Int(
-        2000, min=1, config=True,
+        _D.probe_budget_ms, min=1, config=True,
         help="Total milliseconds the probe may spend in user code (reprs) per request; "
         "values past it are listed as not inspected.",
     )
     time_guard_ms = Int(
-        100, min=1, config=True, help="Per-value time guard inside the probe, in milliseconds."
+        _D.time_guard_ms, min=1, config=True,
+        help="Per-value time guard inside the probe, in milliseconds."
     )
     preview_chars = Int(
-        200, min=1, config=True, help="Characters of a variable's preview in lists.")
+        _D.preview_chars, min=1, config=True,
+        help="Characters of a variable's preview in lists.")
     detail_chars = Int(
-        10_000, min=1, config=True, help="Default characters of a variable's repr.")
+        _D.detail_chars, min=1, config=True,
+        help="Default characters of a variable's repr.")
     max_detail_chars = Int(
-        65_536, min=1, config=True, help="Largest repr a caller may ask for.")
+        _D.max_detail_chars, min=1, config=True,
+        help="Largest repr a caller may ask for.")
     page_size = Int(
-        500, min=1, config=True, help="Variables per response when no limit is given.")
+        _D.page_size, min=1, config=True,
+        help="Variables per response when no limit is given.")
     max_page_size = Int(
-        10_000, min=1, config=True, help="Largest page a caller may ask for.")
+        _D.max_page_size, min=1, config=True,
+        help="Largest page a caller may ask for.")
     snapshot_cache_size = Int(
-        32, min=1, config=True, help="Snapshots kept per kernel (by generation and options)."
+        _D.snapshot_cache_size, min=1, config=True,
+        help="Snapshots kept per kernel (by generation and options)."
     )
     detail_cache_size = Int(
-        64, min=1, config=True, help="Variable details kept per kernel.")
+        _D.detail_cache_size, min=1, config=True,
+        help="Variable details kept per kernel.")
     max_images = Int(
-        50, min=1, config=True, help="Images kept per kernel; the oldest are dropped.")
+        _D.images.max_images, min=1, config=True,
+        help="Images kept per kernel; the oldest are dropped.")
     max_image_bytes = Int(
-        5 * 1024 * 1024, min=1, config=True, help="Largest image kept; larger ones are rejected."
+        _D.images.max_image_bytes, min=1, config=True,
+        help="Largest image kept; larger ones are rejected."
     )
     max_image_total_bytes = Int(
-        50 * 1024 * 1024, min=1, config=True, help="Bytes of images kept per kernel."
+        _D.images.max_total_bytes, min=1, config=True,
+        help="Bytes of images kept per kernel."
     )
     max_iopub_message_bytes = Int(
-        0, min=0, config=True,
+        _D.max_iopub_message_bytes, min=0, config=True,
         help="IOPub messages whose content (plus buffers) is larger than this many bytes are "
         "not decoded: images in them are counted as rejected and the history notes an output "
         "not kept. 0 derives it from the other limits: max_image_bytes as base64 (4/3) plus "
         "1 MiB, or history_output_chars × 4 plus 1 MiB if larger.",
     )
     history_entries = Int(
-        100, min=1, config=True, help="Executions kept in each kernel's history.")
+        _D.history.max_entries, min=1, config=True,
+        help="Executions kept in each kernel's history.")
     history_output_chars = Int(
-        2000, min=1, config=True, help="Characters of output kept per execution in the history."
+        _D.history.max_output_chars, min=1, config=True,
+        help="Characters of output kept per execution in the history."
     )
     history_code_chars = Int(
-        4000, min=1, config=True, help="Characters of code kept per execution in the history."
+        _D.history.max_code_chars, min=1, config=True,
+        help="Characters of code kept per execution in the history."
     )
 
     annotations_path = Unicode(
