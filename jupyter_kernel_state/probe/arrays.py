@@ -115,13 +115,8 @@ def nested_repr(np, a, limit, depth, ctx):
     return display.items_repr("[", "]", rows(), n, limit, depth, ctx, row, "[]")
 
 
-class NdarrayInspector(Inspector):
-    kind = "array"
-
-    def safe_for(self, v):
-        # An exact ndarray of numbers or dates: numpy's own code, O(first items).
-        np = sys.modules.get("numpy")
-        return np is not None and type(v) is np.ndarray and v.dtype.kind in SAFE_DTYPE_KINDS
+class ShapedInspector(Inspector):
+    """Objects with ``size`` (elements) and ``shape`` attributes: arrays and tables."""
 
     def size(self, v):
         return int(v.size)
@@ -130,6 +125,15 @@ class NdarrayInspector(Inspector):
 
     def shape(self, v):
         return list(v.shape)
+
+
+class NdarrayInspector(ShapedInspector):
+    kind = "array"
+
+    def safe_for(self, v):
+        # An exact ndarray of numbers or dates: numpy's own code, O(first items).
+        np = sys.modules.get("numpy")
+        return np is not None and type(v) is np.ndarray and v.dtype.kind in SAFE_DTYPE_KINDS
 
     def dtype(self, v):
         return str(v.dtype)

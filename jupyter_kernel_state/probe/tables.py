@@ -12,7 +12,7 @@ import math
 import sys
 
 from . import display
-from .arrays import Raw, elem_text, values_repr
+from .arrays import Raw, ShapedInspector, elem_text, values_repr
 from .display import cut
 from .inspectors import Inspector, preview_of
 
@@ -102,16 +102,8 @@ def _head(columns, rows, index):
 # --- pandas ---------------------------------------------------------------------------
 
 
-class PandasFrameInspector(Inspector):
+class PandasFrameInspector(ShapedInspector):
     kind = "dataframe"
-
-    def size(self, v):
-        return int(v.size)
-
-    cheap_size = size
-
-    def shape(self, v):
-        return list(v.shape)
 
     def nbytes(self, v):
         # From the blocks (O(blocks)), as memory_usage(index=True, deep=False) sums them

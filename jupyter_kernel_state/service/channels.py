@@ -64,6 +64,13 @@ class KernelChannels:
     max_message_bytes: int | None = None
     _oversized = 0
 
+    def __init__(self, client: Any, log: logging.Logger,
+                 max_message_bytes: int | None = None) -> None:
+        self._client = client
+        self._log = log
+        self.max_message_bytes = max_message_bytes
+        self.session: Session = client.session
+
     @property
     def oversized_messages(self) -> int:
         """IOPub messages whose content was over ``max_message_bytes`` and dropped (on ZMQ:
@@ -92,10 +99,7 @@ class ZmqChannels(KernelChannels):
 
     def __init__(self, client: Any, log: logging.Logger,
                  max_message_bytes: int | None = None) -> None:
-        self._client = client
-        self._log = log
-        self.max_message_bytes = max_message_bytes
-        self.session: Session = client.session
+        super().__init__(client, log, max_message_bytes)
         client.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
         self._iopub: zmq.asyncio.Socket = client.iopub_channel.socket
         self._shell: zmq.asyncio.Socket = client.shell_channel.socket
@@ -189,10 +193,7 @@ class GatewayChannels(KernelChannels):
 
     def __init__(self, client: Any, log: logging.Logger,
                  max_message_bytes: int | None = None) -> None:
-        self._client = client
-        self._log = log
-        self.max_message_bytes = max_message_bytes
-        self.session: Session = client.session
+        super().__init__(client, log, max_message_bytes)
         self._loop = asyncio.get_running_loop()
         self._ready = asyncio.Event()
         self._wake_pending = False
