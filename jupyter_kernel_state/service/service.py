@@ -328,3 +328,6 @@ class KernelStateService:
             task.cancel()
         for kernel_id in list(self._states):
             self.forget(kernel_id)
+        # Let the cancelled readers and reconnect loops finish before the loop closes.
+        for _ in range(3):
+            await asyncio.sleep(0)
