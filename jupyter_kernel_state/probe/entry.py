@@ -264,15 +264,17 @@ def _snapshot(request, namespace=None):
     append = fragments.append
     # Parallel lists, no tuple per variable: fewer new objects for the garbage collector.
     shown, values, entries = [], [], []
+    # The cache entries' slots, as locals (read once per variable in the loops below).
+    held, limit_slot = summary.HELD, summary.LIMIT
+    sent_change, sent_at, sent = summary.SENT_CHANGE, summary.SENT_AT, summary.SENT
     with guard.session(guard_ms, budget_ms) as session:
         for name in page:
             value = ns.get(name, MISSING)
             if value is MISSING:
                 continue
             e = cached(name)
-            if e is None or e[7] is not value or e[4] != preview:  # else: a held value, the same
-                # (entry slots: see summary.SummaryCache)
-                e = entry(name, value, preview, session, observe)
+            if e is None or e[held] is not value or e[limit_slot] != preview:
+                e = entry(name, value, preview, session, observe)  # else: held, the same
             shown.append(name)
             values.append(value)
             entries.append(e)
@@ -291,16 +293,16 @@ def _snapshot(request, namespace=None):
                     )
                 )
                 continue
-            if e[8] is change and e[9] == at:  # as last sent, with the same change fields
-                append(e[10])
+            if e[sent_change] is change and e[sent_at] == at:  # as last sent, same change
+                append(e[sent])
                 continue
             tail = tails.get((change, at))
             if tail is None:
                 tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
                     change, "null" if at is None else int(at)
                 )
-            e[8], e[9], e[10] = change, at, fragment + tail
-            append(e[10])
+            e[sent_change], e[sent_at], e[sent] = change, at, fragment + tail
+            append(e[sent])
     if len(cache.entries) > len(names) + 1000:
         cache.prune(ns)
     removed, removed_total = (
