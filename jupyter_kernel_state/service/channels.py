@@ -219,6 +219,9 @@ class GatewayChannels(KernelChannels):
         future = loop.run_in_executor(_CONNECT_POOL, _start_gateway_client, client)
         try:
             await asyncio.wait_for(asyncio.shield(future), timeout)
+        except asyncio.CancelledError:  # closed while connecting: close what it opens
+            future.add_done_callback(lambda f: _stop_abandoned(client, f, log))
+            raise
         except asyncio.TimeoutError:
             future.add_done_callback(lambda f: _stop_abandoned(client, f, log))
             raise GatewayUnreachable(

@@ -167,6 +167,10 @@ class KernelConnection:
             raise LinkDown(f"No connection to the kernel within {timeout:g} s") from None
         except GatewayUnreachable as e:
             raise LinkDown(str(e)) from None
+        except asyncio.CancelledError:
+            if self.closed:  # the opening was cancelled by close(), not our caller
+                raise KernelDied("connection closed") from None
+            raise
 
     # -- reading -----------------------------------------------------------------------
 
@@ -359,8 +363,8 @@ class KernelConnection:
             return
         self.closed = True
         self._fail_pending(KernelDied("connection closed"))
-        for task in (self._reader, self._reconnect):
-            if task is not None:
+        for task in (self._reader, self._reconnect, self._opening):
+            if task is not None and not task.done():
                 task.cancel()
         channels, self._channels = self._channels, None
         if channels is not None:
