@@ -52,7 +52,7 @@ SETTLE_WAIT_S = 2.0
 INTERRUPT_GRACE_S = 1.0
 
 
-def _raise_for_reply(reply: dict[str, Any], name: str) -> None:
+def _raise_refusal(reply: dict[str, Any], name: str) -> None:
     """Turn a probe's refusal into the matching domain error."""
     if reply.get("ok", True):
         return
@@ -288,7 +288,7 @@ class KernelState:
         (jupyter_server and gateways interrupt a kernel before shutting it down): give it a
         moment, and answer that the kernel is gone (404) if it was."""
         try:
-            _raise_for_reply(reply, name)
+            _raise_refusal(reply, name)
         except InspectionInterrupted:
             grace = time.monotonic() + INTERRUPT_GRACE_S
             deadline = time.monotonic() + self._limits.probe_timeout
