@@ -273,7 +273,13 @@ class KernelState:
             content = await connection.execute_silently(
                 code, expressions, timeout=self._limits.probe_timeout
             )
-        except (KernelDied, LinkDown, KernelGone) as e:
+        except KernelDied as e:
+            # A process found dead may be a shutdown still finishing (its event not yet
+            # seen): then the kernel is gone, not unavailable.
+            if await self._ended_by_shutdown(grace_s=0.0):
+                raise KernelNotFound(self.kernel_id) from None
+            raise self._unavailable(e) from None
+        except (LinkDown, KernelGone) as e:
             raise self._unavailable(e) from None
         self.probe_requests += 1
         status = content.get("status")
@@ -290,14 +296,19 @@ class KernelState:
         try:
             _raise_refusal(reply, name)
         except InspectionInterrupted:
-            grace = time.monotonic() + INTERRUPT_GRACE_S
-            deadline = time.monotonic() + self._limits.probe_timeout
-            while not self.gone and time.monotonic() < deadline and (
-                    time.monotonic() < grace or getattr(self._km, "shutting_down", False)):
-                await asyncio.sleep(0.02)
-            if self.gone:
+            if await self._ended_by_shutdown(grace_s=INTERRUPT_GRACE_S):
                 raise KernelNotFound(self.kernel_id) from None
             raise
+
+    async def _ended_by_shutdown(self, *, grace_s: float) -> bool:
+        """Whether the kernel turns out to be gone: waits ``grace_s``, and for as long as a
+        shutdown is in progress (within the probe deadline), for it to be removed."""
+        grace = time.monotonic() + grace_s
+        deadline = time.monotonic() + self._limits.probe_timeout
+        while not self.gone and time.monotonic() < deadline and (
+                time.monotonic() < grace or getattr(self._km, "shutting_down", False)):
+            await asyncio.sleep(0.02)
+        return self.gone
 
     def _unavailable(self, error: Exception) -> KernelStateError:
         """The domain error for a kernel we cannot reach."""
