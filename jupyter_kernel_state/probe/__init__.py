@@ -23,6 +23,7 @@ MODULES = (
     "static",
     "summary",
     "tracking",
+    "snapshot",
     "detail",
     "quiet",
     "entry",

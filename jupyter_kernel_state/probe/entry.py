@@ -3,9 +3,7 @@
 ``format_card`` (for REPL-style agents outside Jupyter)."""
 
 import base64
-import fnmatch
 import json
-import re
 import sys
 import time
 import uuid
@@ -13,19 +11,25 @@ import uuid
 from . import builtin_types, guard, objects, quiet, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
 from . import detail as detail_mod
 from . import namespace as visibility
+from . import snapshot as snapshot_op
 from .inspectors import MISSING
+from .snapshot import (  # noqa: F401 (the request limits, re-exported)
+    DEFAULT_BUDGET_MS,
+    DEFAULT_GUARD_MS,
+    DEFAULT_LIMIT,
+    DEFAULT_PREVIEW,
+    INCLUDE_GROUPS,
+    MAX_FILTER_CHARS,
+    MAX_GUARD_MS,
+    MAX_LIMIT,
+    MAX_PREVIEW,
+    SORTS,
+    Fragments,
+    dumps,
+)
+from .snapshot import int_field as _int
 
-DEFAULT_LIMIT = 500
-MAX_LIMIT = 10_000
-DEFAULT_PREVIEW = 200
-MAX_PREVIEW = 10_000
-DEFAULT_GUARD_MS = 100
-MAX_GUARD_MS = 5_000
-#: Total time for user code in one call: the server's deadline is 5 s.
-DEFAULT_BUDGET_MS = 2_000
 MAX_REMOVED = tracking.MAX_REMOVED
-INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
-SORTS = frozenset(("name", "type", "size", "changed"))
 
 
 class ProbeState:
@@ -56,6 +60,7 @@ def install(shell=MISSING):
     uninstall()
     if shell is MISSING:
         shell = find_shell()
+    visibility.reset_caches()
     state = ProbeState(shell)
     if shell is not None and getattr(shell, "user_ns", None) is not None:
         state.tracker = tracking.Tracker(shell, on_change=state.cache.discard_many)
@@ -78,8 +83,6 @@ def probe_id():
 
 # --- the server's entry point ---------------------------------------------------------
 
-
-MAX_FILTER_CHARS = 200
 
 
 class Reply:
@@ -140,43 +143,6 @@ def dispatch(request, ns=None):
     return {"ok": False, "error": "unknown op"}
 
 
-def dumps(reply):
-    variables = reply.get("variables") if type(reply) is dict else None
-    if type(variables) is Fragments:
-        rest = dict(reply)
-        rest["variables"] = []
-        text = dumps(rest)
-        marker = '"variables":[]'
-        at = text.index(marker) + len(marker) - 1
-        return text[:at] + ",".join(variables) + text[at:]
-    try:
-        return json.dumps(
-            reply, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque
-        )
-    except ValueError:
-        return json.dumps(
-            _finite(reply),
-            ensure_ascii=True,
-            allow_nan=False,
-            separators=(",", ":"),
-            default=_opaque,
-        )
-
-
-def _opaque(o):
-    return "<" + type(o).__name__ + ">"
-
-
-def _finite(x):
-    if type(x) is float and (x != x or x in (float("inf"), float("-inf"))):
-        return None
-    if type(x) is dict:
-        return {k: _finite(v) for k, v in x.items()}
-    if type(x) in (list, tuple):
-        return [_finite(v) for v in x]
-    return x
-
-
 def _execution_count():
     shell = _state.shell
     ec = getattr(shell, "execution_count", None) if shell is not None else None
@@ -200,15 +166,6 @@ def _namespace(ns):
     return ns, hidden, tracker
 
 
-def _int(request, key, default, low, high):
-    value = request.get(key, default)
-    if value is None:
-        value = default
-    if type(value) is not int:
-        raise ValueError(key)
-    return max(low, min(high, value))
-
-
 # --- ops ------------------------------------------------------------------------------
 
 
@@ -217,114 +174,9 @@ def snapshot(request, namespace=None):
     return json.loads(dumps(_snapshot(request, namespace)))
 
 
-class Fragments(list):
-    """Variables already encoded as JSON objects (spliced into the reply by ``dumps``)."""
-
-
-_UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
-
-
 def _snapshot(request, namespace=None):
     ns, hidden, tracker = _namespace(namespace)
-    try:
-        include = request.get("include") or ()
-        if type(include) not in (list, tuple) or not INCLUDE_GROUPS.issuperset(include):
-            raise ValueError("include")
-        offset = _int(request, "offset", 0, 0, 1 << 62)
-        limit = _int(request, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT)
-        preview = _int(request, "preview_chars", DEFAULT_PREVIEW, 10, MAX_PREVIEW)
-        guard_ms = _int(request, "time_guard_ms", DEFAULT_GUARD_MS, 1, MAX_GUARD_MS)
-        budget_ms = _int(request, "budget_ms", DEFAULT_BUDGET_MS, 1, 60_000)
-        sort = request.get("sort") or "name"
-        if sort not in SORTS:
-            raise ValueError("sort")
-        since = request.get("since_ec")
-        if since is not None and type(since) is not int:
-            raise ValueError("since_ec")
-        matches = _name_filter(request.get("filter"))
-    except ValueError as exc:
-        return {
-            "ok": False,
-            "bad_request": True,
-            "error": "Invalid snapshot request: {}".format(exc),
-        }
-    state = _state
-    names = state.visibility.names(ns, include, hidden, tracker)
-    if matches is not None:
-        # type() of a value runs no user code; the pattern is data, matched as a glob.
-        names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
-    changed_at = tracker.changed_at if tracker is not None else None
-    order = state.sorter.sort(names, sort, ns, changed_at)
-    page = order[offset : offset + limit]
-    since = tracker.resolve_since(since) if tracker is not None else since
-    cache = state.cache
-    entry, cached = cache.entry, cache.entries.get
-    observe = tracker.observe if tracker is not None else None
-    fragments = Fragments()
-    append = fragments.append
-    # Parallel lists, no tuple per variable: fewer new objects for the garbage collector.
-    shown, values, entries = [], [], []
-    # The cache entries' slots, as locals (read once per variable in the loops below).
-    held, limit_slot = summary.HELD, summary.LIMIT
-    sent_change, sent_at, sent = summary.SENT_CHANGE, summary.SENT_AT, summary.SENT
-    with guard.session(guard_ms, budget_ms) as session:
-        for name in page:
-            value = ns.get(name, MISSING)
-            if value is MISSING:
-                continue
-            e = cached(name)
-            if e is None or e[held] is not value or e[limit_slot] != preview:
-                e = entry(name, value, preview, session, observe)  # else: held, the same
-            shown.append(name)
-            values.append(value)
-            entries.append(e)
-    done = cache.fragments(entries)
-    if tracker is None:
-        fragments.extend(fragment + _UNCHANGED_TAIL for fragment in done)
-    else:
-        tails = {}  # (change, changed_at) -> the fragment's end, when there are no changes
-        kinds, ats, described = tracker.change_of_many(shown, values, since)
-        for e, fragment, change, at, changes in zip(entries, done, kinds, ats, described):
-            if changes:
-                append(
-                    fragment
-                    + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
-                        change, "null" if at is None else int(at), dumps(list(changes))
-                    )
-                )
-                continue
-            if e[sent_change] is change and e[sent_at] == at:  # as last sent, same change
-                append(e[sent])
-                continue
-            tail = tails.get((change, at))
-            if tail is None:
-                tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
-                    change, "null" if at is None else int(at)
-                )
-            e[sent_change], e[sent_at], e[sent] = change, at, fragment + tail
-            append(e[sent])
-    if len(cache.entries) > len(names) + 1000:
-        cache.prune(ns)
-    removed, removed_total = (
-        tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
-    )
-    return {
-        "total": len(names),
-        "variables": fragments,
-        "removed": removed,
-        "removed_total": removed_total,
-    }
-
-
-def _name_filter(pattern):
-    """A case-insensitive glob on names or type names; plain text matches anywhere."""
-    if pattern is None or pattern == "":
-        return None
-    if type(pattern) is not str or len(pattern) > MAX_FILTER_CHARS:
-        raise ValueError("filter")
-    if not any(c in pattern for c in "*?["):
-        pattern = "*" + pattern + "*"
-    return re.compile(fnmatch.translate(pattern.lower())).match
+    return snapshot_op.take(_state, request, ns, hidden, tracker, MAX_REMOVED)
 
 
 def detail(request, namespace=None):

@@ -52,6 +52,12 @@ _natural_keys = {}
 _kind_of_type = {}
 
 
+def reset_caches():
+    """Forget every per-name cache (a new probe state starts empty)."""
+    _name_category.clear()
+    _natural_keys.clear()
+
+
 def is_internal(name):
     return name in INTERNAL or (name[:1] == "_" and _INTERNAL_RE.match(name) is not None)
 
@@ -77,29 +83,40 @@ def name_category(name):
             cat = PRIVATE
         else:
             cat = PUBLIC
-        if len(_name_category) >= MAX_KEY_CACHE:
-            _name_category.clear()
-        _name_category[name] = cat
+        if len(_name_category) < MAX_KEY_CACHE:
+            _name_category[name] = cat  # (a full cache is rebuilt by name_categories)
     return cat
 
 
 def name_categories(keys):
     """Categories aligned with ``keys``; names seen for the first time are classified in
-    bulk with C-level ``map`` calls."""
+    bulk with C-level ``map`` calls.  The result never depends on the cache's bound."""
     cats = list(map(_name_category.get, keys))
-    if None in cats:
-        missing = [k for k, c in zip(keys, cats) if c is None]
-        if len(_name_category) + len(missing) > MAX_KEY_CACHE:
-            _name_category.clear()
-        flags = zip(
-            map(_short_identifier, missing),
-            map(_starts_private, missing),
-            map(INTERNAL.__contains__, missing),
-            map(operator.truth, map(_INTERNAL_RE.match, missing)),
-        )
-        _name_category.update(zip(missing, map(_CATEGORY_OF_FLAGS.__getitem__, flags)))
-        cats = list(map(_name_category.__getitem__, keys))
+    if None not in cats:
+        return cats
+    missing = list(itertools.compress(keys, map(operator.is_, cats, itertools.repeat(None))))
+    flags = zip(
+        map(_short_identifier, missing),
+        map(_starts_private, missing),
+        map(INTERNAL.__contains__, missing),
+        map(operator.truth, map(_INTERNAL_RE.match, missing)),
+    )
+    fresh = dict(zip(missing, map(_CATEGORY_OF_FLAGS.__getitem__, flags)))
+    cats = list(map(fresh.get, keys, cats))  # the cached category where there was one
+    _remember(_name_category, fresh, keys, cats)
     return cats
+
+
+def _remember(cache, fresh, keys, values):
+    """Add ``fresh`` to a per-name cache.  When that would pass its bound, the cache is
+    rebuilt from the current ``keys`` (with their ``values``): it never holds more than
+    the bound or twice the namespace, and a namespace larger than the bound does not
+    recompute every name on every call."""
+    if len(cache) + len(fresh) <= max(MAX_KEY_CACHE, 2 * len(keys)):
+        cache.update(fresh)
+        return
+    cache.clear()
+    cache.update(zip(keys, values))
 
 
 _starts_private = operator.methodcaller("startswith", "_")
@@ -208,8 +225,9 @@ class Visibility:
         keys, values = keys_values(ns)
         types = list(map(type, values))
         if keys != self.keys or not all(map(operator.is_, types, self.types)):
-            self.keys, self.types = keys, types
-            self.cats = name_categories(keys)
+            # (the state changes only once all of it is computed: an error on the way
+            # leaves the previous, consistent state)
+            cats = name_categories(keys)
             kinds = list(map(_kind_of_type.get, types))
             if None in kinds:  # types seen for the first time: classify each once
                 unknown = itertools.compress(
@@ -218,7 +236,7 @@ class Visibility:
                 known = dict(_kind_of_type)
                 known.update((t, kind_of(t)) for t in set(unknown))
                 kinds = list(map(known.__getitem__, types))
-            self.kinds = kinds
+            self.keys, self.types, self.cats, self.kinds = keys, types, cats, kinds
             self.masks = {}
         private = "private" in include
         excluded = frozenset(k for k, g in GROUP_OF_KIND.items() if g not in include)
@@ -258,37 +276,42 @@ def visible(ns, include, hidden_ns):
 
 
 def natural_keys(names):
-    """Fill the natural-sort-key cache for ``names`` in one regex pass (C-level joins)."""
+    """Fill the natural-sort-key cache for ``names`` in one regex pass (C-level joins).
+    Afterwards every name of ``names`` is in the cache (``_natural_keys[name]``)."""
     if _natural_keys:
         missing = list(itertools.filterfalse(_natural_keys.__contains__, names))
     else:
         missing = list(names)
     if not missing:
         return
-    if len(_natural_keys) + len(missing) > MAX_KEY_CACHE:
-        _natural_keys.clear()
-        missing = list(names)
     joined = "\x00".join(missing)
     parts = _DIGITS.sub(_pad, joined.casefold()).split("\x00")
     if len(parts) != len(missing):  # a name held a NUL: do them one by one
-        for n in missing:
-            natural_key(n)
-        return
-    # key = folded name with zero-padded numbers, NUL, the name itself (a tie-break)
-    keys = map(operator.add, map(operator.add, parts, itertools.repeat("\x00")), missing)
-    _natural_keys.update(zip(missing, keys))
+        fresh = {n: _natural_key_of(n) for n in missing}
+    else:
+        # key = folded name with zero-padded numbers, NUL, the name itself (a tie-break)
+        keys = map(operator.add, map(operator.add, parts, itertools.repeat("\x00")), missing)
+        fresh = dict(zip(missing, keys))
+    if len(_natural_keys) + len(fresh) > max(MAX_KEY_CACHE, 2 * len(names)):
+        known = list(map(fresh.get, names, map(_natural_keys.get, names)))
+        _remember(_natural_keys, fresh, names, known)
+    else:
+        _natural_keys.update(fresh)
+
+
+def _natural_key_of(name):
+    folded = name.casefold()
+    if _DIGITS.search(folded) is not None:
+        folded = _DIGITS.sub(_pad, folded)
+    return folded + "\x00" + name
 
 
 def natural_key(name):
     key = _natural_keys.get(name)
     if key is None:
-        folded = name.casefold()
-        if _DIGITS.search(folded) is not None:
-            folded = _DIGITS.sub(_pad, folded)
-        key = folded + "\x00" + name
-        if len(_natural_keys) >= MAX_KEY_CACHE:
-            _natural_keys.clear()
-        _natural_keys[name] = key
+        key = _natural_key_of(name)
+        if len(_natural_keys) < MAX_KEY_CACHE:
+            _natural_keys[name] = key  # (a full cache is rebuilt by natural_keys)
     return key
 
 

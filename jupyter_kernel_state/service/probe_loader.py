@@ -15,12 +15,11 @@ import json
 from importlib import resources
 from typing import Any
 
+from ..probe import MODULES
+
 MODULE_NAME = "_jupyter_kernel_state_probe"
-#: Probe submodules in dependency order (mirrors ``probe.MODULES``; a test checks it).
-PROBE_MODULES = (
-    "guard", "display", "inspectors", "builtin_types", "objects", "arrays", "tables", "third_party",
-    "namespace", "fragments", "static", "summary", "tracking", "detail", "quiet", "entry",
-)
+#: Probe submodules in dependency order (``probe.MODULES`` is the one list).
+PROBE_MODULES = MODULES
 #: Longest evalue kept in a ProbeFailed message.
 MAX_ERROR_CHARS = 200
 

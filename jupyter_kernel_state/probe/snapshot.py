@@ -1,0 +1,253 @@
+"""The ``snapshot`` op: which names, which page (or which changes), and their fragments.
+
+A snapshot lists the visible names (``namespace.Visibility``), orders them
+(``namespace.Sorter``) and returns one page of JSON fragments (``summary.SummaryCache``).
+With ``delta`` and ``since_ec`` it returns instead every visible entry bound or changed
+after ``since_ec`` (not paged) and the names removed since, when the change tracker can
+say so exactly; otherwise a normal page with ``"delta": false``.
+"""
+
+import fnmatch
+import json
+import re
+
+from . import guard, summary
+from .inspectors import MISSING
+from .namespace import natural_key
+
+DEFAULT_LIMIT = 500
+MAX_LIMIT = 10_000
+DEFAULT_PREVIEW = 200
+MAX_PREVIEW = 10_000
+DEFAULT_GUARD_MS = 100
+MAX_GUARD_MS = 5_000
+#: Total time for user code in one call: the server's deadline is 5 s.
+DEFAULT_BUDGET_MS = 2_000
+MAX_FILTER_CHARS = 200
+INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
+SORTS = frozenset(("name", "type", "size", "changed"))
+_UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
+
+
+class Fragments(list):
+    """Variables already encoded as JSON objects (spliced into the reply by ``dumps``)."""
+
+
+class Request:
+    """A checked snapshot request (``ValueError`` names the first bad field)."""
+
+    __slots__ = (
+        "budget_ms",
+        "delta",
+        "guard_ms",
+        "include",
+        "limit",
+        "matches",
+        "offset",
+        "preview",
+        "since",
+        "sort",
+    )
+
+    def __init__(self, request):
+        include = request.get("include") or ()
+        if type(include) not in (list, tuple) or not INCLUDE_GROUPS.issuperset(include):
+            raise ValueError("include")
+        self.include = tuple(include)
+        self.offset = int_field(request, "offset", 0, 0, 1 << 62)
+        self.limit = int_field(request, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT)
+        self.preview = int_field(request, "preview_chars", DEFAULT_PREVIEW, 10, MAX_PREVIEW)
+        self.guard_ms = int_field(request, "time_guard_ms", DEFAULT_GUARD_MS, 1, MAX_GUARD_MS)
+        self.budget_ms = int_field(request, "budget_ms", DEFAULT_BUDGET_MS, 1, 60_000)
+        self.sort = request.get("sort") or "name"
+        if self.sort not in SORTS:
+            raise ValueError("sort")
+        self.since = request.get("since_ec")
+        if self.since is not None and type(self.since) is not int:
+            raise ValueError("since_ec")
+        self.delta = request.get("delta", False)
+        if type(self.delta) is not bool:
+            raise ValueError("delta")
+        self.matches = name_filter(request.get("filter"))
+
+
+def int_field(request, key, default, low, high):
+    value = request.get(key, default)
+    if value is None:
+        value = default
+    if type(value) is not int:
+        raise ValueError(key)
+    return max(low, min(high, value))
+
+
+def name_filter(pattern):
+    """A case-insensitive glob on names or type names; plain text matches anywhere."""
+    if pattern is None or pattern == "":
+        return None
+    if type(pattern) is not str or len(pattern) > MAX_FILTER_CHARS:
+        raise ValueError("filter")
+    if not any(c in pattern for c in "*?["):
+        pattern = "*" + pattern + "*"
+    return re.compile(fnmatch.translate(pattern.lower())).match
+
+
+def take(state, request, ns, hidden, tracker, max_removed):
+    """The snapshot reply for ``request`` (a dict; ``variables`` is a ``Fragments``)."""
+    try:
+        req = Request(request)
+    except ValueError as exc:
+        return {"ok": False, "bad_request": True,
+                "error": "Invalid snapshot request: {}".format(exc)}
+    names = state.visibility.names(ns, req.include, hidden, tracker)
+    if req.matches is not None:
+        # type() of a value runs no user code; the pattern is data, matched as a glob.
+        matches = req.matches
+        names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
+    since = tracker.resolve_since(req.since) if tracker is not None else req.since
+    changes = None
+    if req.delta:
+        changes = _changes_since(tracker, names, req, max_removed)
+    if changes is not None:
+        page, removed, removed_total = changes
+    else:
+        changed_at = tracker.changed_at if tracker is not None else None
+        order = state.sorter.sort(names, req.sort, ns, changed_at)
+        page = order[req.offset : req.offset + req.limit]
+        removed, removed_total = (
+            tracker.removed_since(since, max_removed) if tracker is not None else ([], 0)
+        )
+    variables = _fragments(state.cache, page, ns, req, tracker, since)
+    if len(state.cache.entries) > len(names) + 1000:
+        state.cache.prune(ns)
+    reply = {
+        "total": len(names),
+        "variables": variables,
+        "removed": removed,
+        "removed_total": removed_total,
+    }
+    if req.delta:
+        reply["delta"] = changes is not None
+    return reply
+
+
+def _changes_since(tracker, names, req, max_removed):
+    """``(names changed after since_ec, removed, removed_total)`` for a delta reply, or
+    None when it cannot be told exactly (no tracker or since; more than ``limit``
+    changed; removals older than the tracker's bounded list)."""
+    if tracker is None or req.since is None:
+        return None
+    changed = changed_since(tracker, req.since, names, req.limit)
+    if changed is None:
+        return None
+    removed = removed_exactly_since(tracker, req.since, max_removed)
+    if removed is None:
+        return None
+    changed.sort(key=natural_key)
+    return changed, removed[0], removed[1]
+
+
+def changed_since(tracker, since, names, limit):
+    """The names of ``names`` bound or changed after execution ``since``, or None when
+    more than ``limit``."""
+    changed_at = tracker.changed_at
+    changed = [n for n, at in zip(names, map(changed_at, names)) if at is not None and at > since]
+    return changed if len(changed) <= limit else None
+
+
+def removed_exactly_since(tracker, since, limit):
+    """``(names, total)`` removed after execution ``since``, or None when the tracker's
+    bounded list (``limit`` names, the tracker's ``MAX_REMOVED``) may have dropped one."""
+    removed = tracker.removed  # name -> execution count, oldest first, at most ``limit``
+    if len(removed) >= limit:
+        oldest = next(iter(removed.values()))
+        if oldest is None or oldest > since:
+            return None  # older removals were dropped; some may be after ``since``
+    return tracker.removed_since(since, limit)
+
+
+def _fragments(cache, page, ns, req, tracker, since):
+    """The page's JSON fragments, each with its change fields."""
+    entry, cached = cache.entry, cache.entries.get
+    observe = tracker.observe if tracker is not None else None
+    # Parallel lists, no tuple per variable: fewer new objects for the garbage collector.
+    shown, values, entries = [], [], []
+    # The cache entries' slots, as locals (read once per variable in the loops below).
+    held, limit_slot = summary.HELD, summary.LIMIT
+    preview = req.preview
+    with guard.session(req.guard_ms, req.budget_ms) as session:
+        for name in page:
+            value = ns.get(name, MISSING)
+            if value is MISSING:
+                continue
+            e = cached(name)
+            if e is None or e[held] is not value or e[limit_slot] != preview:
+                e = entry(name, value, preview, session, observe)  # else: held, the same
+            shown.append(name)
+            values.append(value)
+            entries.append(e)
+    done = cache.fragments(entries)
+    out = Fragments()
+    if tracker is None:
+        out.extend(fragment + _UNCHANGED_TAIL for fragment in done)
+        return out
+    append = out.append
+    sent_change, sent_at, sent = summary.SENT_CHANGE, summary.SENT_AT, summary.SENT
+    tails = {}  # (change, changed_at) -> the fragment's end, when there are no changes
+    kinds, ats, described = tracker.change_of_many(shown, values, since)
+    for e, fragment, change, at, changes in zip(entries, done, kinds, ats, described):
+        if changes:
+            append(
+                fragment
+                + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
+                    change, "null" if at is None else int(at), dumps(list(changes))
+                )
+            )
+            continue
+        if e[sent_change] is change and e[sent_at] == at:  # as last sent, same change
+            append(e[sent])
+            continue
+        tail = tails.get((change, at))
+        if tail is None:
+            tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
+                change, "null" if at is None else int(at)
+            )
+        e[sent_change], e[sent_at], e[sent] = change, at, fragment + tail
+        append(e[sent])
+    return out
+
+
+def dumps(reply):
+    """One line of JSON: ``Fragments`` spliced in as they are, NaN and odd types made
+    safe."""
+    variables = reply.get("variables") if type(reply) is dict else None
+    if type(variables) is Fragments:
+        rest = dict(reply)
+        rest["variables"] = []
+        text = dumps(rest)
+        marker = '"variables":[]'
+        at = text.index(marker) + len(marker) - 1
+        return text[:at] + ",".join(variables) + text[at:]
+    try:
+        return json.dumps(
+            reply, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_opaque
+        )
+    except ValueError:
+        return json.dumps(
+            _finite(reply), ensure_ascii=True, allow_nan=False, separators=(",", ":"),
+            default=_opaque,
+        )
+
+
+def _opaque(o):
+    return "<" + type(o).__name__ + ">"
+
+
+def _finite(x):
+    if type(x) is float and (x != x or x in (float("inf"), float("-inf"))):
+        return None
+    if type(x) is dict:
+        return {k: _finite(v) for k, v in x.items()}
+    if type(x) in (list, tuple):
+        return [_finite(v) for v in x]
+    return x
+
