@@ -21,6 +21,7 @@ from jupyter_kernel_state.probe import (
     summary,
     tracking,
 )
+from jupyter_kernel_state.probe.changes import describe_changes, fingerprint
 from jupyter_kernel_state.probe.inspectors import inspector_for
 
 from . import hostile
@@ -186,7 +187,7 @@ def test_hook_work_is_bounded_and_every_value_is_fingerprinted_in_turn(shell):  
     for _ in range(4):
         shell.run("pass")
         assert t.deep_checks <= tracking.DEEP_BUDGET
-        checked.update(name for name, ec in t.verified.items() if ec == shell.execution_count - 1)
+        checked.update(name for name, ec in t.records.verified_at.items() if ec == shell.execution_count - 1)
     assert checked == set(lists)  # every one within ceil(n / budget) cells
     # An append is seen by the hook itself, at its cell, whatever the budget.
     name = f"l{n - 1:04d}"
@@ -202,7 +203,7 @@ def test_a_same_length_change_beyond_the_budget_is_seen_by_the_snapshot(shell, m
     shell.run("pass")  # this turn: l00 … l03 again
     shell.user_ns["l00"][0] = -1
     ec = shell.run("l00[0] = -1")  # this turn: l04 … l07, not l00
-    assert tracker().verified["l00"] == ec - 1
+    assert tracker().records.verified_at["l00"] == ec - 1
     v = by_name(snap(since_ec=ec - 1))["l00"]
     assert v["change"] == "modified" and v["changed_at"] == ec and v["preview"] == "[-1, 0]"
     assert by_name(snap(since_ec=ec))["l00"]["change"] == "unchanged"
@@ -400,7 +401,7 @@ class Reference:
                 continue
             t = type(value)
             held = t in tracking.HELD_TYPES or (t in tracking.HELD_TEXT and len(value) <= 4096)
-            fp = None if held else tracking._fingerprint(value, t)
+            fp = None if held else fingerprint(value, t)
             rec = self.records.get(name)
             if rec is None:
                 self.records[name] = [id(value), t, fp, ec, ec, (), value if held else NOT_HELD]
@@ -409,7 +410,7 @@ class Reference:
                 if held and rec[6] is not NOT_HELD and type(rec[6]) is t and rec[6] == value:
                     rec[0], rec[6] = id(value), value
                     continue
-                changes = tracking.describe_changes(rec[1], rec[2], t, fp)
+                changes = describe_changes(rec[1], rec[2], t, fp)
                 self.records[name] = [id(value), t, fp, rec[3], ec, changes, value if held else NOT_HELD]
 
     def change_of(self, name: str, value: Any, since: int | None) -> tuple[str, int | None, list[str]]:
