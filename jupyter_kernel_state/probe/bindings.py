@@ -21,6 +21,11 @@ from .namespace import (
 
 #: Ids compared per block by ``_differing`` (a block that compares equal is skipped).
 _BLOCK = 256
+#: New names up to 1/_FEW of the namespace are classified one by one; more are classified
+#: in bulk.  namespace's per-name caches are only ever given every current name: given a
+#: few, a cache past its bound would be rebuilt from those few, and the next snapshot
+#: would classify and sort-key every name again.
+_FEW = 16
 
 
 class Rebinding:
@@ -93,8 +98,11 @@ class Bindings:
         tracked, appeared = self.tracked, False
         if n > n_prev:
             added = keys[n_prev:]
-            natural_keys(added)  # sort keys for new names, ahead of snapshots
-            showable = _showable(added)
+            if len(added) * _FEW <= n:  # one by one: namespace's name caches stay as they are
+                showable = [name_category(k) != INTERNAL_NAME for k in added]
+            else:  # in bulk, over every name (see _FEW)
+                natural_keys(keys)  # sort keys for the new names, ahead of snapshots
+                showable = _showable(keys)[n_prev:]
             appeared = any(showable)
             tracked.extend(showable)
             if hidden and n_prev and hidden == self.hidden:
@@ -110,7 +118,8 @@ class Bindings:
         appeared; ``tracked`` rebuilt."""
         moved = map(operator.ne, ids, map(value_id.get, keys))
         todo = list(itertools.compress(range(len(keys)), moved))
-        natural_keys(list(map(keys.__getitem__, todo)))  # sort keys for new names
+        if len(todo) * _FEW > len(keys):
+            natural_keys(keys)  # sort keys for the new names, ahead of snapshots
         tracked = self.tracked = _showable(keys)
         _untrack(tracked, hidden, keys, 0)
         shown = itertools.compress(todo, map(tracked.__getitem__, todo))

@@ -95,6 +95,23 @@ def tracker() -> tracking.Tracker:
 # --- which names are listed ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("added", [1, 40, 200])
+def test_new_names_leave_the_name_caches_of_a_large_namespace(shell, monkeypatch, added):  # type: ignore[no-untyped-def]
+    """A cell adding a few names to a namespace larger than namespace's per-name caches
+    keeps their entries: the next snapshot does not classify and sort-key every name again."""
+    monkeypatch.setattr(namespace, "MAX_KEY_CACHE", 100)
+    shell.run(**{f"w{i:04d}": i for i in range(1000)})
+    assert snap(limit=5)["total"] == 1000
+    cached = set(namespace._name_category), set(namespace._natural_keys)
+    assert {f"w{i:04d}" for i in range(1000)} <= cached[0] & cached[1]
+    shell.run(**{f"fresh{i}": i for i in range(added)})
+    assert cached[0] <= set(namespace._name_category)
+    assert cached[1] <= set(namespace._natural_keys)
+    assert snap(limit=5)["total"] == 1000 + added
+    assert tracker().change_of("fresh0", 0, None)[0] == "unchanged"
+
+
+
 def test_names_are_not_recomputed_when_a_cell_changes_one_value(shell, monkeypatch):  # type: ignore[no-untyped-def]
     shell.run(**{f"v{i}": i for i in range(300)})
     assert snap()["total"] == 300
