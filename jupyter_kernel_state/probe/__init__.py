@@ -13,6 +13,7 @@ MODULES = (
     "guard",
     "display",
     "inspectors",
+    "scalar_types",
     "builtin_types",
     "objects",
     "arrays",
