@@ -75,6 +75,12 @@ def build_openapi() -> dict[str, Any]:
                 _param("filter", "query", "Only names or type names matching this "
                        "case-insensitive glob (`*` and `?`); plain text matches anywhere. "
                        "`total` counts the matches.", {"type": "string", "maxLength": 200}),
+                _param("delta", "query", "With `since`: only what changed since that "
+                       "generation — every new or modified entry (not paged, at most `limit`) "
+                       "and the removed names, with `delta: true` and the exact `total`. When "
+                       "that cannot be told exactly (a restart since, a generation too old or "
+                       "unknown, more changes than `limit`) the answer is a normal page with "
+                       "`delta: false`.", {"type": "boolean"}),
                 _param("If-None-Match", "header", "An ETag from an earlier answer.",
                        {"type": "string"}),
             ],

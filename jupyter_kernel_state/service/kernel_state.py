@@ -108,6 +108,8 @@ class KernelState:
         self._details = _LRU(limits.detail_cache_size)
         self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
         self._probe_lock = asyncio.Lock()
+        self._why_stale = ""  # why the last snapshot request got no answer
+        self._after_gap = False  # the wire opening replaces a closed one
         self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
         self.prepared = asyncio.Event()  # set once the early probe install has finished
@@ -187,6 +189,8 @@ class KernelState:
     def connection(self) -> KernelConnection:
         """Our connection to the kernel, opening in the background if it is not open."""
         if self._connection is None or self._connection.closed:
+            if self._connection is not None:  # a wire that replaces another
+                self._after_gap = True
             self._connection = KernelConnection(
                 self._km, self._on_iopub, self._log,
                 connect_timeout=self._limits.probe_timeout, on_open=self._opened,
@@ -204,8 +208,10 @@ class KernelState:
     def _opened(self, reopened: bool) -> None:
         """The wire is open: nothing on IOPub proves yet that our subscription is live, or
         that no cell is running. Hold the kernel busy until a status for our own
-        kernel_info_request settles it. After a drop, cells may also have run unseen."""
-        if reopened:
+        kernel_info_request settles it. After a drop, or when this wire replaced another
+        (a restart), cells may also have run unseen."""
+        if reopened or self._after_gap:
+            self._after_gap = False
             self.tracker.resume_unseen()
         else:
             self.tracker.await_status()
@@ -256,6 +262,7 @@ class KernelState:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+            self._after_gap = True  # cells may run before the next wire opens
 
     def remove(self) -> None:
         """The kernel was shut down: requests still waiting on it end with a 404."""
@@ -388,15 +395,23 @@ class KernelState:
         self.sync()
         self._check_link()
         await self._settle()
+        if options.delta and not self._can_tell_changes_since(options.since):
+            options = options.as_page()
         if self.tracker.busy:  # a cell may be changing the namespace right now
             self._check_still_busy()
-            return self._stale(options, "Kernel is busy and no snapshot was taken yet")
+            return self._stale(options.as_page(), "Kernel is busy and no snapshot was taken yet")
 
         key = (self.epoch, self.tracker.generation, options.key)
         cached = self._snapshots.get(key)
         if cached is not None:
             return cached
         return await self._shared(key, lambda: self._take_snapshot(key, options))
+
+    def _can_tell_changes_since(self, since: int | None) -> bool:
+        """A delta from generation ``since`` is possible: in this epoch (no restart since),
+        not in the future, and its execution count still known."""
+        return (since is not None and since >= self.epoch_started_at
+                and self.tracker.knows(since))
 
     def _check_still_busy(self, *, force: bool = False) -> None:
         """A kernel silent for a while may have finished with its `idle` lost (ZMQ drops
@@ -447,32 +462,17 @@ class KernelState:
             if cached is not None:
                 return cached
             generation = key[1]
-            request = {
-                "op": "snapshot",
-                "include": sorted(options.include),
-                "offset": options.offset,
-                "limit": options.limit,
-                "sort": options.sort,
-                "since_ec": self._since_ec(options.since),
-                "filter": options.filter,
-                "preview_chars": options.preview_chars,
-                "time_guard_ms": self._limits.time_guard_ms,
-                "budget_ms": self._limits.probe_budget_ms,
-            }
             started = time.perf_counter()
-            try:
-                reply = await self.call_probe(request)
-            except KernelUnreachable:
-                raise
-            except KernelUnavailable as e:
-                return self._stale(options, e.message)
-            except RequestTimeout:
-                return self._stale(
-                    options, f"Kernel did not answer within {self._limits.probe_timeout:g} s"
-                )
-            await self._raise_for_reply(reply, "")
+            reply = await self._probe_snapshot(options)
+            if reply is None:
+                return self._stale(options.as_page(), self._why_stale)
             if self.epoch != key[0]:  # the kernel turned out to be a new process
                 generation = self.tracker.generation
+                if reply.get("delta"):  # its changes are relative to the old process
+                    options = options.as_page()
+                    reply = await self._probe_snapshot(options)
+                    if reply is None:
+                        return self._stale(options, self._why_stale)
             variables = reply.get("variables") or []
             ec = reply.get("execution_count")
             snapshot = {
@@ -490,12 +490,42 @@ class KernelState:
                 "limit": options.limit,
                 "variables": variables,
                 "removed": reply.get("removed") or [],
+                "delta": reply.get("delta") is True,
             }
             self.variables_total = snapshot["total"]
             store_key = (self.epoch, generation, options.key)
             self._snapshots.put(store_key, snapshot)
             self._last_snapshot[options.key] = snapshot
             return snapshot
+
+    async def _probe_snapshot(self, options: SnapshotOptions) -> dict[str, Any] | None:
+        """The probe's snapshot reply, or None when the kernel could not answer in time
+        (``_why_stale`` says why)."""
+        request = {
+            "op": "snapshot",
+            "include": sorted(options.include),
+            "offset": options.offset,
+            "limit": options.limit,
+            "sort": options.sort,
+            "since_ec": self._since_ec(options.since),
+            "filter": options.filter,
+            "delta": options.delta,
+            "preview_chars": options.preview_chars,
+            "time_guard_ms": self._limits.time_guard_ms,
+            "budget_ms": self._limits.probe_budget_ms,
+        }
+        try:
+            reply = await self.call_probe(request)
+        except KernelUnreachable:
+            raise
+        except KernelUnavailable as e:
+            self._why_stale = e.message
+            return None
+        except RequestTimeout:
+            self._why_stale = f"Kernel did not answer within {self._limits.probe_timeout:g} s"
+            return None
+        await self._raise_for_reply(reply, "")
+        return reply
 
     # -- detail ------------------------------------------------------------------------
 

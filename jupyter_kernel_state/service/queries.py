@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import keyword
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InvalidRequest
 from .limits import Limits
@@ -122,18 +122,25 @@ class SnapshotOptions:
     since: int | None = None
     preview_chars: int = 200
     filter: str | None = None
+    #: Only what changed since generation ``since`` (every new or modified entry, not
+    #: paged, at most ``limit``), when that can be told exactly; else a normal page.
+    delta: bool = False
 
     @property
     def key(self) -> tuple[object, ...]:
         """What makes two snapshots differ, besides the kernel's generation."""
         return (tuple(sorted(self.include)), self.limit, self.offset, self.sort, self.since,
-                self.preview_chars, self.filter)
+                self.preview_chars, self.filter, self.delta)
+
+    def as_page(self) -> SnapshotOptions:
+        """The same request as a normal page (when a delta cannot be given)."""
+        return replace(self, delta=False)
 
     @classmethod
     def create(
         cls, limits: Limits, *, include: str | Iterable[str] | None = None,
         limit: int | None = None, offset: int | None = None, sort: str | None = None,
-        since: int | None = None, filter: str | None = None,
+        since: int | None = None, filter: str | None = None, delta: bool | None = None,
     ) -> SnapshotOptions:
         sort = (sort or "name").strip()
         if sort not in SORT_CHOICES:
@@ -149,6 +156,7 @@ class SnapshotOptions:
             since=None if since is None else bounded(since, "since", default=0, minimum=0),
             preview_chars=limits.preview_chars,
             filter=filter or None,
+            delta=bool(delta),
         )
 
     @classmethod
@@ -157,6 +165,7 @@ class SnapshotOptions:
             limits, include=get("include"), limit=parse_int(get("limit"), "limit"),
             offset=parse_int(get("offset"), "offset"), sort=get("sort"),
             since=parse_int(get("since"), "since"), filter=get("filter"),
+            delta=parse_bool(get("delta"), "delta"),
         )
 
 

@@ -104,6 +104,13 @@ class ExecutionTracker:
             return self._ec_by_generation[generation]
         return None
 
+    def knows(self, generation: int) -> bool:
+        """Whether ``generation``'s execution count is known exactly (reached, and
+        recent enough to be remembered)."""
+        return generation == self.generation or (
+            generation < self.generation and generation in self._ec_by_generation
+        )
+
     @property
     def awaiting_status(self) -> bool:
         """Busy only because no status has been seen since (re)connecting."""
