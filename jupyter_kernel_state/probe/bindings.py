@@ -65,26 +65,31 @@ class Bindings:
         out = Rebinding()
         out.shape_changed = shape_changed or hidden != self.hidden
         out.keys_shrank = not prefix
+        self._select(out, todo, keys, values, ids, None if prefix else value_id)
+        self.keys, self.ids, self.hidden = keys, ids, hidden
+        return out
+
+    def _select(self, out, todo, keys, values, ids, value_id):
+        """The tracked names at positions ``todo`` with their values and ids, into ``out``
+        (``value_id`` None: the old keys are a prefix, compare ids with the last scan)."""
         tracked = self.tracked
-        if len(todo) * 4 > n:  # many (a cell rebinding most names): one mask, compress
-            if prefix:
+        if len(todo) * 4 > len(keys):  # many (a cell rebinding most names): one mask
+            if value_id is None:
                 moved = list(map(operator.ne, ids, self.ids))
-                moved.extend(itertools.repeat(True, n - n_prev))
+                moved.extend(itertools.repeat(True, len(keys) - len(self.keys)))
             else:
                 moved = map(operator.ne, ids, map(value_id.get, keys))
             mask = list(map(operator.and_, moved, tracked))
             out.names = list(itertools.compress(keys, mask))
             out.values = list(itertools.compress(values, mask))
             out.ids = list(itertools.compress(ids, mask))
-        else:
-            keep = list(map(tracked.__getitem__, todo))
-            if not all(keep):
-                todo = list(itertools.compress(todo, keep))
-            out.names = list(map(keys.__getitem__, todo))
-            out.values = list(map(values.__getitem__, todo))
-            out.ids = list(map(ids.__getitem__, todo))
-        self.keys, self.ids, self.hidden = keys, ids, hidden
-        return out
+            return
+        keep = list(map(tracked.__getitem__, todo))
+        if not all(keep):
+            todo = list(itertools.compress(todo, keep))
+        out.names = list(map(keys.__getitem__, todo))
+        out.values = list(map(values.__getitem__, todo))
+        out.ids = list(map(ids.__getitem__, todo))
 
     def _appended(self, keys, ids, hidden):
         """The old keys are a prefix of ``keys``: positions whose id differs or that are

@@ -118,27 +118,8 @@ class Tracker:
         t0 = time.perf_counter()
         ns = self.shell.user_ns
         budget = DeepBudget(DEEP_BUDGET)
-        records = self.records
-        rebinding = self.bindings.compare(
-            ns, getattr(self.shell, "user_ns_hidden", None), records.value_id
-        )
-        shape_changed = rebinding.shape_changed
-        if rebinding.keys_shrank:
-            gone = records.forget_gone(self.bindings.keys, ec)
-            self._notify(gone)
-            shape_changed = shape_changed or bool(gone)
-        if rebinding.names:
-            shape_changed |= self._record(
-                rebinding.names, rebinding.values, rebinding.ids, ec, budget
-            )
-        # the same objects (ids unchanged): a new len, or another type under a reused id
-        # (rebound names were just recorded with their new len and type)
-        resized, retyped = self._length_changes(ns)
-        if retyped:
-            values = [ns[n] for n in retyped]
-            shape_changed |= self._record(retyped, values, list(map(id, values)), ec, budget)
-        if resized:
-            self._resized(ns, resized, ec, budget)
+        shape_changed = self._rebound(ns, ec, budget)
+        shape_changed |= self._same_objects(ns, ec, budget)
         shape_changed |= self._turns(ns, ec, budget)
         self.scan_count += 1
         self.scan_shape = (len(ns), last_key(ns))
@@ -148,6 +129,34 @@ class Tracker:
             self.last_ec = ec
         self.deep_checks = budget.taken
         self.last_hook_ms = (time.perf_counter() - t0) * 1000.0
+
+    def _rebound(self, ns, ec, budget):
+        """Names bound, rebound or deleted since the last scan are recorded; True when
+        a trackable name appeared, went or changed type, or the hidden names changed."""
+        records = self.records
+        hidden_ns = getattr(self.shell, "user_ns_hidden", None)
+        rebinding = self.bindings.compare(ns, hidden_ns, records.value_id)
+        shape_changed = rebinding.shape_changed
+        if rebinding.keys_shrank:
+            gone = records.forget_gone(self.bindings.keys, ec)
+            self._notify(gone)
+            shape_changed = shape_changed or bool(gone)
+        if rebinding.names:
+            names, values, ids = rebinding.names, rebinding.values, rebinding.ids
+            shape_changed |= self._record(names, values, ids, ec, budget)
+        return shape_changed
+
+    def _same_objects(self, ns, ec, budget):
+        """Names still bound to the same id: a container with a new len is a change at
+        ``ec``; another type under that id (the old object freed) is recorded anew (True)."""
+        resized, retyped = self._length_changes(ns)
+        shape_changed = False
+        if retyped:
+            values = [ns[n] for n in retyped]
+            shape_changed = self._record(retyped, values, list(map(id, values)), ec, budget)
+        if resized:
+            self._resized(ns, resized, ec, budget)
+        return shape_changed
 
     def _notify(self, names):
         if self.on_change is not None and names:
