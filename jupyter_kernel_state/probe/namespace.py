@@ -48,7 +48,21 @@ MAX_KEY_CACHE = 50_000
 #: Longer names are never shown (the REST contract caps names at 256 characters).
 MAX_NAME = 256
 _DIGITS = re.compile(r"\d+")
-_natural_keys = {}
+
+
+class NameCache(dict):
+    """A per-name cache; ``base`` is its size after the last rebuild (see _remember)."""
+
+    def __init__(self):
+        super().__init__()
+        self.base = 0
+
+    def clear(self):
+        super().clear()
+        self.base = 0
+
+
+_natural_keys = NameCache()
 _kind_of_type = {}
 
 
@@ -71,7 +85,7 @@ def is_hidden(name, value, hidden_ns):
 
 # Name categories (cached per name): shown, private (shown on request), never shown.
 PUBLIC, PRIVATE, INTERNAL_NAME = 0, 1, 2
-_name_category = {}
+_name_category = NameCache()
 
 
 def name_category(name):
@@ -108,15 +122,29 @@ def name_categories(keys):
 
 
 def _remember(cache, fresh, keys, values):
-    """Add ``fresh`` to a per-name cache.  When that would pass its bound, the cache is
-    rebuilt from the current ``keys`` (with their ``values``): it never holds more than
-    the bound or twice the namespace, and a namespace larger than the bound does not
-    recompute every name on every call."""
-    if len(cache) + len(fresh) <= max(MAX_KEY_CACHE, 2 * len(keys)):
+    """Add ``fresh`` (computed for some of ``keys``) to a per-name cache.
+
+    Within its bound — ``MAX_KEY_CACHE``, or twice the names asked about — the cache just
+    grows.  Past it, a call about a whole namespace (at least half the cache) rebuilds
+    the cache from those names (``keys`` with their ``values``): a namespace larger than
+    the bound is not recomputed on every call, and names long gone are dropped.  A call
+    about a few names adds them, unless the cache has grown to twice the bound or the
+    last rebuild (then it starts again from them).  Afterwards every name of ``keys`` is
+    in the cache.
+    """
+    size = len(cache) + len(fresh)
+    if size <= max(MAX_KEY_CACHE, 2 * len(keys)):
         cache.update(fresh)
-        return
-    cache.clear()
-    cache.update(zip(keys, values))
+    elif 2 * len(keys) >= len(cache):
+        cache.clear()
+        cache.update(zip(keys, values))
+        cache.base = len(cache)
+    elif size > 2 * max(MAX_KEY_CACHE, cache.base):
+        cache.clear()
+        cache.update(zip(keys, values))
+        cache.base = 0
+    else:
+        cache.update(fresh)
 
 
 _starts_private = operator.methodcaller("startswith", "_")

@@ -91,6 +91,25 @@ def test_a_namespace_past_every_cache_bound_keeps_exact_answers(shell, monkeypat
         assert all(v["preview"] == "0" for v in summaries if v["name"].startswith("w"))
 
 
+def test_a_few_names_at_a_time_keep_a_large_cache(monkeypatch):  # type: ignore[no-untyped-def]
+    """Names added a few at a time (the hook, after each cell) do not make a cache past
+    its bound forget the namespace it was rebuilt from; it stays within twice that."""
+    monkeypatch.setattr(namespace, "MAX_KEY_CACHE", 100)
+    names = [f"v{i}" for i in range(1_000)]
+    namespace.natural_keys(names)
+    namespace.name_categories(names)
+    for i in range(900):
+        namespace.natural_keys([f"extra{i}"])
+        namespace.name_categories([f"extra{i}"])
+        for cache in (namespace._natural_keys, namespace._name_category):
+            assert f"extra{i}" in cache
+            assert len(cache) <= 2 * max(100, cache.base)
+    # up to twice the rebuilt size the namespace is kept; past it the cache starts again
+    assert "v0" not in namespace._natural_keys and "extra899" in namespace._natural_keys
+    namespace.natural_keys(names)
+    assert all(n in namespace._natural_keys for n in names)
+
+
 def test_a_failed_computation_leaves_the_names_consistent(shell, monkeypatch):  # type: ignore[no-untyped-def]
     """An error while the visible names are recomputed is an error, then the next request
     is exact — never a smaller namespace presented as the whole."""
