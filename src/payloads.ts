@@ -111,6 +111,12 @@ export interface ISnapshot {
   limit: number;
   variables: IVariable[];
   removed: string[];
+  /**
+   * True when the reply holds only what changed since `since` (asked with
+   * `delta=true`): every new or modified entry, not paged, and the removed names. False
+   * (or absent, from an older server) for a normal page: the client replaces its list.
+   */
+  delta?: boolean;
 }
 
 /**
@@ -133,6 +139,10 @@ export interface ISnapshotQuery {
   sort?: SnapshotSort;
   since?: number;
   filter?: string;
+  /**
+   * With `since`: only what changed since that generation (`ISnapshot.delta`).
+   */
+  delta?: boolean;
 }
 
 /**

@@ -105,7 +105,8 @@ export function snapshotParams(
     offset: query.offset === undefined ? undefined : String(query.offset),
     sort: query.sort,
     since: query.since === undefined ? undefined : String(query.since),
-    filter: query.filter ? query.filter : undefined
+    filter: query.filter ? query.filter : undefined,
+    delta: query.delta ? 'true' : undefined
   };
 }
 

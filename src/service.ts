@@ -11,6 +11,12 @@
  * - kernel changed, restarted, options changed, view shown → refresh;
  * - nothing is requested while no view is visible.
  *
+ * Incremental list: while the model holds a current snapshot of the kernel asked with
+ * the same options, the service asks only what changed since its generation
+ * (`delta=true`) and merges it (`applyDelta`); when the merge cannot be exact it asks
+ * for the normal page. `refresh()` and a change of annotations ask for the normal page
+ * (annotations are not kernel changes: a delta does not carry them).
+ *
  * Every user execution that ends also emits `executed` (visible or not), so views of
  * images and of the assistant's prompt, and other extensions, can follow the kernel
  * without listening to IOPub themselves.
@@ -19,6 +25,7 @@ import { Kernel, ServerConnection } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_OPTIONS } from './defaults';
+import { applyDelta } from './delta';
 import {
   IAttachedArgs,
   ICurrentWidgetShell,
@@ -52,6 +59,7 @@ import {
   IPromptQuery,
   IPromptResult,
   ISnapshot,
+  ISnapshotQuery,
   IVariableDetail
 } from './tokens';
 
@@ -139,7 +147,17 @@ export class KernelStateService implements IKernelStateService {
   }
 
   refresh(): Promise<void> {
+    this._fullPage = true;
     return this._scheduler.refresh();
+  }
+
+  async variablesSince(generation: number): Promise<ISnapshot> {
+    return getSnapshot(
+      this._requireKernel(),
+      { ...this._query(), since: generation, delta: true },
+      this._settings,
+      this._cache
+    );
   }
 
   async inspect(
@@ -206,6 +224,7 @@ export class KernelStateService implements IKernelStateService {
     if (this._isDisposed) {
       return;
     }
+    this._fullPage = true;
     this._annotationChanged.emit(name);
     void this.refresh();
   }
@@ -268,17 +287,12 @@ export class KernelStateService implements IKernelStateService {
       return;
     }
     const scheduler = this._scheduler;
-    const { include, limit, sort, filter } = this._options;
     try {
-      const snapshot = await getSnapshot(
-        kernel.id,
-        { include, limit, sort, filter },
-        this._settings,
-        this._cache
-      );
-      if (!scheduler.isCurrent(token)) {
+      const fetched = await this._fetchSnapshot(kernel.id, token);
+      if (fetched === null || !scheduler.isCurrent(token)) {
         return;
       }
+      const snapshot = fetched.snapshot;
       // The server may not have noticed a restart yet: never show the old kernel's
       // variables as current; ask again, bounded.
       if (this._staleEpoch !== null && snapshot.epoch <= this._staleEpoch) {
@@ -291,6 +305,9 @@ export class KernelStateService implements IKernelStateService {
         markSnapshotData(snapshot.variables.length);
       }
       this._model.setSnapshot(snapshot);
+      if (this._model.snapshot === snapshot) {
+        this._held = fetched;
+      }
       // The server may not have seen the end of the run yet: ask again, bounded.
       const lagging =
         snapshot.stale &&
@@ -311,6 +328,60 @@ export class KernelStateService implements IKernelStateService {
       scheduler.resetAttempts();
       this._showError(error);
     }
+  }
+
+  /**
+   * The snapshot to show, merged from a delta when the model holds a current list asked
+   * with the same options, else a normal page (null when the answer no longer matters).
+   */
+  private async _fetchSnapshot(
+    kernelId: string,
+    token: number
+  ): Promise<KernelStateService.IHeld | null> {
+    const query = this._query();
+    const key = JSON.stringify(query);
+    const held = this._held;
+    const full = this._fullPage;
+    this._fullPage = false;
+    const current = held?.snapshot === this._model.snapshot ? held : null;
+    if (
+      current &&
+      !full &&
+      current.key === key &&
+      this._staleEpoch === null &&
+      !current.snapshot.stale &&
+      current.snapshot.kernel_id === kernelId
+    ) {
+      const since = current.snapshot.generation;
+      const reply = await getSnapshot(
+        kernelId,
+        { ...query, since, delta: true },
+        this._settings,
+        this._cache
+      );
+      if (reply === current.reply) {
+        return current; // a 304: nothing changed since that merge
+      }
+      const merged = applyDelta(current.snapshot, reply, query);
+      if (merged !== null) {
+        return { snapshot: merged, reply, key };
+      }
+      if (!this._scheduler.isCurrent(token)) {
+        return null;
+      }
+    }
+    const page = await getSnapshot(
+      kernelId,
+      query,
+      this._settings,
+      this._cache
+    );
+    return { snapshot: page, reply: page, key };
+  }
+
+  private _query(): ISnapshotQuery & { limit: number } {
+    const { include, limit, sort, filter } = this._options;
+    return { include, limit, sort, filter };
   }
 
   private _showError(error: unknown): void {
@@ -344,10 +415,22 @@ export class KernelStateService implements IKernelStateService {
   private _annotationChanged = new Signal<IKernelStateService, string>(this);
   private _restarting = false;
   private _staleEpoch: number | null = null;
+  private _held: KernelStateService.IHeld | null = null;
+  private _fullPage = false;
   private _isDisposed = false;
 }
 
 export namespace KernelStateService {
+  /**
+   * The snapshot the model shows, the reply it came from (a 304 gives that object back)
+   * and the options it was asked with.
+   */
+  export interface IHeld {
+    snapshot: ISnapshot;
+    reply: ISnapshot;
+    key: string;
+  }
+
   export interface IOptions extends KernelFollower.IOptions {
     serverSettings?: ServerConnection.ISettings;
     options?: Partial<IKernelStateOptions>;

@@ -131,9 +131,19 @@ export interface IKernelStateService extends IDisposable {
   setVisible(visible: boolean): void;
   setOptions(options: Partial<IKernelStateOptions>): void;
   /**
-   * Fetch a snapshot now (a 304 when nothing changed).
+   * Fetch the full page now (a 304 when nothing changed), not a delta: it also brings
+   * annotations changed by other clients. Refreshes after executions ask only what
+   * changed since the snapshot shown, when it can be merged exactly.
    */
   refresh(): Promise<void>;
+  /**
+   * The variables of the followed kernel (with the service's options) changed since
+   * `generation` (an `ISnapshot.generation` you saw): only what changed since that
+   * generation — `delta: true`, every new or modified entry, the `removed` names and the
+   * exact `total` — or a full page with `delta: false` when the server cannot tell
+   * exactly (a restart since, an unknown generation, more changes than `limit`).
+   */
+  variablesSince(generation: number): Promise<ISnapshot>;
   /**
    * Fetch one variable's detail from the followed kernel.
    */

@@ -164,6 +164,7 @@ export function fakeService(kernelId: string | null = 'k1') {
     setVisible: jest.fn(),
     setOptions: jest.fn(),
     refresh: jest.fn(async () => undefined),
+    variablesSince: jest.fn(async () => makeSnapshot({ delta: true })),
     inspect: jest.fn(),
     images: jest.fn(),
     imageBlob: jest.fn(

@@ -47,6 +47,18 @@ describe('restapi', () => {
     );
   });
 
+  it('asks for a delta only when told', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: makeSnapshot() }
+    ]);
+    await getSnapshot('k1', { since: 4, delta: true }, settings);
+    await getSnapshot('k1', { since: 4, delta: false }, settings);
+    expect(urlOf(requests[0])).toBe(
+      `${BASE}/kernels/k1/variables?since=4&delta=true`
+    );
+    expect(urlOf(requests[1])).toBe(`${BASE}/kernels/k1/variables?since=4`);
+  });
+
   it('sends a name filter to the server', async () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: makeSnapshot() }

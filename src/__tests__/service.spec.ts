@@ -6,7 +6,13 @@ import {
   KernelStateService,
   SessionWidget
 } from '../service';
-import { IScriptedReply, makeSnapshot, scriptedSettings } from './helpers';
+import {
+  IScriptedReply,
+  makeSnapshot,
+  makeVariable,
+  scriptedSettings,
+  urlOf
+} from './helpers';
 
 class FakeKernel {
   constructor(readonly id: string) {}
@@ -119,7 +125,7 @@ describe('KernelStateService', () => {
     kernel.run('m1');
     await sleep(20);
     expect(requests).toHaveLength(2);
-    expect(requests[1].headers.get('If-None-Match')).toBe('"1"');
+    expect(urlOf(requests[1])).toContain('since=1&delta=true');
     expect(service.snapshot?.generation).toBe(2);
     expect(changes).toBeGreaterThan(0);
     service.dispose();
@@ -339,6 +345,9 @@ describe('KernelStateService', () => {
     expect(JSON.parse(await requests[1].text())).toEqual(update);
     await sleep(20);
     expect(requests[2].url).toContain('/kernels/k1/variables');
+    // A note is no kernel change, a delta would not carry it: the full page is asked.
+    expect(urlOf(requests[2])).not.toContain('delta');
+    expect(requests[2].headers.get('If-None-Match')).toBe('"1"');
     await service.clearAnnotation('sales');
     expect(requests[3].method).toBe('DELETE');
     expect(changed).toEqual(['sales', 'sales']);
@@ -382,5 +391,138 @@ describe('KernelStateService', () => {
     await expect(service.images()).rejects.toThrow('No kernel');
     await expect(service.annotate('x', {})).rejects.toThrow('No kernel');
     service.dispose();
+  });
+
+  describe('incremental list', () => {
+    const page = (variables: string[], extra = {}) =>
+      makeSnapshot({
+        variables: variables.map(name => makeVariable(name, { change: 'new' })),
+        delta: false,
+        ...extra
+      });
+
+    it('asks only what changed since the shown generation and merges it', async () => {
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a', 'b']), headers: { ETag: '"1"' } },
+        {
+          status: 200,
+          body: makeSnapshot({
+            generation: 2,
+            execution_count: 2,
+            variables: [makeVariable('c', { change: 'new', changed_at: 2 })],
+            removed: ['a'],
+            total: 2,
+            delta: true
+          })
+        }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(20);
+      expect(requests).toHaveLength(2);
+      expect(urlOf(requests[1])).toBe(
+        'http://localhost:8888/base/api/kernel-state/kernels/k1/variables?limit=2000&sort=name&since=1&delta=true'
+      );
+      const shown = service.snapshot!;
+      expect(shown.variables.map(v => [v.name, v.change])).toEqual([
+        ['b', 'unchanged'],
+        ['c', 'new']
+      ]);
+      expect(shown).toMatchObject({ generation: 2, total: 2, delta: false });
+      service.dispose();
+    });
+
+    it('asks the normal page when a delta cannot be merged exactly', async () => {
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a', 'b']) },
+        {
+          status: 200,
+          body: makeSnapshot({
+            generation: 2,
+            variables: [makeVariable('é', { change: 'new' })],
+            total: 3,
+            delta: true
+          })
+        },
+        { status: 200, body: page(['a', 'b', 'é'], { generation: 2 }) }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(30);
+      expect(requests).toHaveLength(3);
+      expect(urlOf(requests[2])).not.toContain('since');
+      expect(service.snapshot?.variables.map(v => v.name)).toEqual([
+        'a',
+        'b',
+        'é'
+      ]);
+      expect(service.snapshot?.variables[0].change).toBe('new');
+      service.dispose();
+    });
+
+    it('shows a full page answered to a delta request as it is', async () => {
+      const restarted = page(['z'], { epoch: 2, generation: 1 });
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a']) },
+        { status: 200, body: restarted }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(20);
+      expect(requests).toHaveLength(2);
+      expect(urlOf(requests[1])).toContain('delta=true');
+      expect(service.snapshot).toEqual(restarted);
+      service.dispose();
+    });
+
+    it('keeps the shown list when a delta says nothing changed (304)', async () => {
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a']) },
+        {
+          status: 200,
+          body: makeSnapshot({ variables: [], total: 1, delta: true }),
+          headers: { ETag: '"d1"' }
+        },
+        { status: 304 }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      const first = service.snapshot;
+      kernel.run('m1');
+      await sleep(20);
+      kernel.run('m2');
+      await sleep(20);
+      expect(requests).toHaveLength(3);
+      expect(requests[2].headers.get('If-None-Match')).toBe('"d1"');
+      expect(service.snapshot).toBe(first);
+      expect(service.snapshot?.variables[0].change).toBe('new');
+      service.dispose();
+    });
+
+    it('asks a full page on refresh() and for another filter', async () => {
+      const { service, requests } = setup([{ status: 200, body: page(['a']) }]);
+      service.setVisible(true);
+      await sleep(20);
+      await service.refresh();
+      service.setOptions({ filter: 'a' });
+      await sleep(20);
+      expect(requests.map(r => urlOf(r).includes('delta'))).toEqual([
+        false,
+        false,
+        false
+      ]);
+      service.dispose();
+    });
+
+    it('gives callers the delta since a generation', async () => {
+      const reply = makeSnapshot({ generation: 9, delta: true });
+      const { service, requests } = setup([{ status: 200, body: reply }]);
+      expect(await service.variablesSince(7)).toEqual(reply);
+      expect(urlOf(requests[0])).toContain('since=7&delta=true');
+      service.dispose();
+    });
   });
 });
