@@ -144,3 +144,23 @@ async def test_delta_must_be_a_boolean(jp_fetch, new_kernel, value):  # type: ig
         await variables(jp_fetch, kernel, since=0, delta=value)
     assert e.value.code == 400
     assert b"delta must be true or false" in e.value.response.body
+
+
+async def test_one_change_decodes_one_variable_on_the_server(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    """Each variable's JSON passes through the server: after one change among 1,000, the
+    whole list decodes and presents one fragment; the rest come from the cache."""
+    kernel = await new_kernel()
+    await kernel.run("for i in range(1000): globals()['v%04d' % i] = i\ndel i\nkey = 'sk-" + "a" * 30 + "'")
+    presenter = kernel.serverapp.web_app.settings["jupyter_kernel_state"]._fragments
+    first = await variables(jp_fetch, kernel, limit=2000)
+    assert first["total"] == 1001
+    assert {v["name"]: v["likely_secret"] for v in first["variables"]}["key"] is True
+    await kernel.run("v0006 = -1")  # every entry goes from "new" to "unchanged"
+    await variables(jp_fetch, kernel, limit=2000)
+    before = presenter.decoded
+    await kernel.run("v0007 = -1")
+    second = await variables(jp_fetch, kernel, limit=2000)
+    # v0007 (modified now) and v0006 (unchanged now): two new texts, the rest cached
+    assert presenter.decoded - before == 2
+    assert {v["name"]: v["preview"] for v in second["variables"]}["v0007"] == "-1"
+    assert [v["name"] for v in second["variables"]] == [v["name"] for v in first["variables"]]

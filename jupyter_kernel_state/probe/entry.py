@@ -103,6 +103,7 @@ class Reply:
 def call(encoded):
     """Decode a request, run it, return a :class:`Reply`.  Never raises."""
     t0 = time.perf_counter()
+    request = None
     muted = quiet.Quiet(_state.shell)
     try:
         muted.__enter__()
@@ -124,12 +125,22 @@ def call(encoded):
         reply["probe_id"] = _state.probe_id
         reply["execution_count"] = _execution_count()
         reply["duration_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
+        if request_framing(request) == "lines":
+            return Reply(snapshot_op.dumps_lines(reply))
         return Reply(dumps(reply))
     except BaseException as exc:
         return Reply('{"ok":false,"error":"probe error: %s"}' % type(exc).__name__)
     finally:
         if muted is not None:
             muted.__exit__(None, None, None)
+
+
+def request_framing(request):
+    """``"lines"`` when the server asked for each variable's JSON on a line of its own."""
+    try:
+        return request.get("framing")
+    except BaseException:
+        return None
 
 
 def dispatch(request, ns=None):

@@ -238,6 +238,21 @@ def dumps(reply):
         )
 
 
+def dumps_lines(reply):
+    """The reply with each variable's JSON on a line of its own after the rest (JSON text
+    never holds a raw newline): the server passes the lines through without decoding
+    them.  ``variables_count`` lets it check that none was lost."""
+    variables = reply.get("variables") if type(reply) is dict else None
+    if type(variables) is not Fragments:
+        return dumps(reply)
+    rest = dict(reply)
+    del rest["variables"]
+    rest["variables_count"] = len(variables)
+    if not variables:
+        return dumps(rest)
+    return dumps(rest) + "\n" + "\n".join(variables)
+
+
 def _opaque(o):
     return "<" + type(o).__name__ + ">"
 

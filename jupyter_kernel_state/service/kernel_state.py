@@ -36,6 +36,7 @@ from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, Requ
 from .history import HistoryLog
 from .images import ImageStore
 from .limits import Limits
+from .presenter import fragments_of
 from .queries import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
 
@@ -473,7 +474,9 @@ class KernelState:
                     reply = await self._probe_snapshot(options)
                     if reply is None:
                         return self._stale(options, self._why_stale)
-            variables = reply.get("variables") or []
+            fragments = reply.get("fragments")
+            if fragments is None:  # a probe that sends decoded variables
+                fragments = fragments_of(reply.get("variables") or [])
             ec = reply.get("execution_count")
             snapshot = {
                 "kernel_id": self.kernel_id,
@@ -485,10 +488,10 @@ class KernelState:
                 "kernel_busy": False,
                 "taken_at": _now_iso(),
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                "total": reply.get("total", len(variables)),
+                "total": reply.get("total", len(fragments)),
                 "offset": options.offset,
                 "limit": options.limit,
-                "variables": variables,
+                "fragments": fragments,  # each variable's JSON, passed through
                 "removed": reply.get("removed") or [],
                 "delta": reply.get("delta") is True,
             }
@@ -510,6 +513,7 @@ class KernelState:
             "since_ec": self._since_ec(options.since),
             "filter": options.filter,
             "delta": options.delta,
+            "framing": "lines",  # variables as JSON lines after the reply (not decoded here)
             "preview_chars": options.preview_chars,
             "time_guard_ms": self._limits.time_guard_ms,
             "budget_ms": self._limits.probe_budget_ms,

@@ -97,12 +97,20 @@ def parse_reply(entry: dict[str, Any]) -> dict[str, Any]:
         text = (entry.get("data") or {}).get("text/plain")
         if not isinstance(text, str):
             raise ProbeFailed("probe reply has no text/plain")
+        head, newline, lines = text.partition("\n")
         try:
-            reply = json.loads(text)
+            reply = json.loads(head)
         except ValueError:
             raise ProbeFailed("probe reply is not JSON") from None
         if not isinstance(reply, dict):
             raise ProbeFailed("probe reply is not an object")
+        if newline:  # "lines" framing: one variable's JSON per line, passed through
+            fragments = lines.split("\n")
+            if reply.get("variables_count") != len(fragments):
+                raise ProbeFailed("probe reply lost variables")
+            reply["fragments"] = fragments
+        elif reply.get("variables_count") == 0:
+            reply["fragments"] = []
         return reply
     ename = str(entry.get("ename") or "error")
     evalue = str(entry.get("evalue") or "")

@@ -10,20 +10,18 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
-import json
 import logging
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import KernelNotFound, KernelUnavailable, NotFound
 from ..prompt import PromptInput, PromptResult, build_prompt
-from ..secrets import secret_reason
 from .annotations import AnnotationStore, parse_annotation
 from .images import StoredImage
 from .kernel_state import KernelState
 from .limits import Limits
+from .presenter import FragmentPresenter, SnapshotResponse, present
 from .queries import (
     DetailOptions,
     HistoryOptions,
@@ -46,22 +44,6 @@ _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 
 
-@dataclass
-class SnapshotResponse:
-    """A snapshot as served: annotations and secret flags merged, its ETag, and the encoded
-    body computed once however many clients ask."""
-
-    payload: dict[str, Any]
-    etag: str
-    _body: bytes | None = field(default=None, repr=False)
-
-    def body(self) -> bytes:
-        if self._body is None:
-            self._body = json.dumps(self.payload, ensure_ascii=False,
-                                    separators=(",", ":")).encode("utf-8")
-        return self._body
-
-
 class KernelStateService:
     def __init__(
         self,
@@ -81,6 +63,7 @@ class KernelStateService:
         self._presented: collections.OrderedDict[tuple[object, ...], SnapshotResponse] = (
             collections.OrderedDict()
         )
+        self._fragments = FragmentPresenter()
         self._scopes: dict[str, tuple[float, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -154,20 +137,6 @@ class KernelStateService:
                 self.log.debug("jupyter_kernel_state: listing sessions failed", exc_info=True)
         return f"kernel:{kernel_id}"
 
-    def _present(
-        self, variable: dict[str, Any], notes: dict[str, dict[str, Any]]
-    ) -> dict[str, Any]:
-        note = notes.get(variable.get("name", ""))
-        merged = dict(variable)
-        note = note or {}
-        merged["description"] = note.get("description")
-        merged["constraints"] = note.get("constraints")
-        merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
-        reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
-        merged["likely_secret"] = reason is not None
-        merged["secret_reason"] = reason
-        return merged
-
     async def snapshot(self, kernel_id: str, options: SnapshotOptions) -> dict[str, Any]:
         return (await self.snapshot_response(kernel_id, options)).payload
 
@@ -183,9 +152,11 @@ class KernelStateService:
         response = self._presented.get(key)
         if response is None:
             notes = self.annotations.for_scope(scope)
-            payload = {**raw, "variables": [self._present(v, notes) for v in raw["variables"]]}
+            header = {k: v for k, v in raw.items() if k != "fragments"}
+            variables = self._fragments.present_all(
+                raw["fragments"], notes, (scope, self.annotations.version))
             etag = '"' + hashlib.sha1(repr(key).encode(), usedforsecurity=False).hexdigest() + '"'
-            response = SnapshotResponse(payload, etag)
+            response = SnapshotResponse(header, variables, etag)
             self._presented[key] = response
             while len(self._presented) > PRESENTED_CACHE_SIZE:
                 self._presented.popitem(last=False)
@@ -196,7 +167,7 @@ class KernelStateService:
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
         detail = await self.state(kernel_id).detail(options)
         notes = self.annotations.for_scope(await self.scope(kernel_id))
-        return self._present(detail, notes if not options.path else {})
+        return present(detail, notes if not options.path else {})
 
     # -- annotations -------------------------------------------------------------------
 

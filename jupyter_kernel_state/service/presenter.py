@@ -1,0 +1,109 @@
+"""Snapshots as served: each variable's JSON from the probe, with the user's notes and
+the secret flags added, without decoding and re-encoding what did not change.
+
+The probe sends every variable as one JSON object (a *fragment*), and the server passes
+it through: a fragment seen before (the same text, under the same notes) is presented
+from a cache, so after one change among 10,000 variables one fragment is decoded and
+the response body is a join of cached strings. The decoded payload is built only for
+the callers that need dicts (the prompt, MCP tools), once per response.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..secrets import secret_reason
+
+#: Presented fragments kept per (scope, annotations version): a few whole pages.
+MAX_PRESENTED_FRAGMENTS = 50_000
+_MARKER = '"variables":[]'
+
+
+def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A variable (dict) with the user's notes and the secret flags."""
+    note = notes.get(variable.get("name", "")) or {}
+    merged = dict(variable)
+    merged["description"] = note.get("description")
+    merged["constraints"] = note.get("constraints")
+    merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
+    reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
+    merged["likely_secret"] = reason is not None
+    merged["secret_reason"] = reason
+    return merged
+
+
+class FragmentPresenter:
+    """``present`` on JSON text, cached by the fragment's text (bounded)."""
+
+    def __init__(self, max_entries: int = MAX_PRESENTED_FRAGMENTS) -> None:
+        self.max_entries = max_entries
+        self._key: tuple[object, ...] | None = None
+        self._cache: dict[str, str] = {}
+        self.decoded = 0  # fragments decoded (cache misses), for tests and benchmarks
+
+    def present_all(self, fragments: list[str], notes: dict[str, dict[str, Any]],
+                    key: tuple[object, ...]) -> list[str]:
+        """The presented JSON of each fragment; ``key`` names the notes (scope, version)."""
+        if key != self._key:
+            self._cache = {}
+            self._key = key
+        cache = self._cache
+        get = cache.get
+        out = list(map(get, fragments))
+        if None not in out:
+            return out  # type: ignore[return-value]
+        if len(cache) + len(fragments) > self.max_entries:
+            cache.clear()
+        for i, (fragment, done) in enumerate(zip(fragments, out, strict=True)):
+            if done is None:
+                done = cache[fragment] = self._present_one(fragment, notes)
+                out[i] = done
+        return out  # type: ignore[return-value]
+
+    def _present_one(self, fragment: str, notes: dict[str, dict[str, Any]]) -> str:
+        self.decoded += 1
+        variable = json.loads(fragment)
+        note = notes.get(variable.get("name", "")) or {}
+        reason = secret_reason(str(variable.get("name", "")), variable.get("preview"))
+        added = json.dumps({
+            "description": note.get("description"),
+            "constraints": note.get("constraints"),
+            "hidden_from_prompt": bool(note.get("hidden_from_prompt")),
+            "likely_secret": reason is not None,
+            "secret_reason": reason,
+        }, ensure_ascii=False, separators=(",", ":"))
+        return fragment[:-1] + "," + added[1:]
+
+
+def fragments_of(variables: list[dict[str, Any]]) -> list[str]:
+    """Fragments for variables that arrived decoded (a probe that sends dicts)."""
+    return [json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            for v in variables]
+
+
+@dataclass
+class SnapshotResponse:
+    """A snapshot as served: its ETag, the encoded body (joined from presented fragments
+    once however many clients ask), and the decoded payload on demand."""
+
+    header: dict[str, Any]
+    variables: list[str]
+    etag: str
+    _body: bytes | None = field(default=None, repr=False)
+    _payload: dict[str, Any] | None = field(default=None, repr=False)
+
+    def body(self) -> bytes:
+        if self._body is None:
+            head = json.dumps({**self.header, "variables": []}, ensure_ascii=False,
+                              separators=(",", ":"))
+            at = head.index(_MARKER) + len(_MARKER) - 1
+            self._body = (head[:at] + ",".join(self.variables) + head[at:]).encode("utf-8")
+        return self._body
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        if self._payload is None:
+            self._payload = json.loads(self.body())
+        return self._payload
