@@ -22,7 +22,8 @@ from jupyter_kernel_state.service.images import ImageStore
 MATPLOTLIB_CELL = (
     "%matplotlib inline\nimport matplotlib.pyplot as plt\n"
     "for i in range(5):\n"
-    "    plt.figure(figsize=(4, 3), dpi=72); plt.plot([1, 3, 2, i]); plt.title(str(i)); plt.show()\n"
+    "    plt.figure(figsize=(4, 3), dpi=72); plt.plot([1, 3, 2, i])\n"
+    "    plt.title(str(i)); plt.show()\n"
 )
 SMALL_PNG_CELL = "__import__('sys').modules['_jks_bench'].images.flood(60, 200, 0)"
 WAIT_S = 30.0
@@ -43,8 +44,12 @@ class MicroRow:
     def cells(self) -> tuple[str, ...]:
         return (self.source, self.msg_type, str(self.count),
                 f"{statistics.median(self.decode_us):.1f}",
-                f"{statistics.median(self.store_us):.1f}", f"{statistics.median(self.history_us):.1f}",
-                f"{statistics.median(a + b for a, b in zip(self.store_us, self.history_us)):.1f}")
+                f"{statistics.median(self.store_us):.1f}",
+                f"{statistics.median(self.history_us):.1f}",
+                f"{statistics.median(map(sum, self._store_and_history())):.1f}")
+
+    def _store_and_history(self) -> list[tuple[float, float]]:
+        return list(zip(self.store_us, self.history_us, strict=False))
 
 
 MICRO_HEADER = ("captured from", "IOPub message", "messages per pass",
@@ -153,7 +158,8 @@ class FloodResult:
 
 FLOOD_HEADER = ("round", "published", "kernel publish/s", "server kept up, msg/s",
                 "kept + dropped", "lost (never reached the store)",
-                "received by our own IOPub client", "rejected", "server RSS MB before → peak → after",
+                "received by our own IOPub client", "rejected",
+                "server RSS MB before → peak → after",
                 "image_ids in the last history entry",
                 "server's view of the kernel after (kernels list; GET variables)")
 

@@ -113,7 +113,8 @@ async def small_state(count: int, plan: Plan) -> list[Measure]:
         cold = {lim: s.measure(f"probe, first snapshot (cold probe), limit {lim:,}",
                                "probe reinstalled: every cache empty") for lim in (500, 10_000)}
         new = {lim: s.measure(f"probe, first snapshot (new values), limit {lim:,}",
-                              "installed probe; a cell rebound every variable") for lim in (500, 10_000)}
+                              "installed probe; a cell rebound every variable")
+               for lim in (500, 10_000)}
         changed = {lim: s.measure(f"probe, after `v0 = -1`, limit {lim:,}",
                                   "one variable changed by a user cell") for lim in (500, 10_000)}
         hook_all = s.measure("probe hook: post_run_cell after a cell rebinding all",
@@ -123,7 +124,7 @@ async def small_state(count: int, plan: Plan) -> list[Measure]:
         peer_a = s.measure("naive A: full repr then cut (TaskWeaver style)")
         peer_b = s.measure("naive B: eval + str per variable (classic inspector style)")
         salt = 1
-        for rep in range(plan.reps_small):
+        for _rep in range(plan.reps_small):
             await s.floor_once()
             for lim, m in cold.items():
                 await s.install_probe()
@@ -181,7 +182,7 @@ async def heavy_state(plan: Plan) -> list[Measure]:
 
 async def _hostile_kernel(kinds: tuple[str, ...]) -> BenchKernel:
     kernel = await BenchKernel.start()
-    content, _ = await kernel.silent(probe_loader.install_code())
+    _content, _ = await kernel.silent(probe_loader.install_code())
     await kernel.cell(bench_cell("states.make_hostile", list(kinds)))
     return kernel
 
@@ -205,11 +206,12 @@ async def hostile_state(kinds: tuple[str, ...], plan: Plan, peers: bool) -> list
                 return list(s.measures.values())
             if not await s.usable():
                 problems.append("kernel unusable after the snapshot")
-        errors = sorted({f"{v['name']}: {v['error']}" for v in reply["variables"] if v.get("error")})
+        errors = sorted({f"{v['name']}: {v['error']}" for v in reply["variables"]
+                         if v.get("error")})
         over = [t for t in m.seconds if t > DEADLINE_S]
         m.note = "; ".join(
-            ["within 5 s" if not over else f"{len(over)} over 5 s"]
-             + ["kernel usable after" if not problems else problems[0]] + errors
+            ["within 5 s" if not over else f"{len(over)} over 5 s",
+             "kernel usable after" if not problems else problems[0], *errors]
         )
         if not peers:
             return list(s.measures.values())
@@ -282,7 +284,7 @@ async def profile_probe(count: int) -> tuple[list[tuple[str, dict[str, Any]]],
             await s.probe(Measure("", ""), limit)  # warm every summary first
             salt = iter(range(1, 100))
 
-            async def change() -> None:
+            async def change(salt: Any = salt) -> None:
                 await kernel.cell(f"v0 = -{next(salt)}")
 
             scenarios.append((f"after `v0 = -1`, limit {limit:,}",

@@ -14,6 +14,7 @@ from typing import Any
 import gateway_cases
 import image_cases
 import rest_cases
+import scale_cases
 from kernel_cases import DEADLINE_S
 from results import (
     CHECK_HEADER,
@@ -100,6 +101,7 @@ class Report:
     micro: list[image_cases.MicroRow]
     flood: list[image_cases.FloodResult]
     gateway: list[gateway_cases.Row]
+    scale: list[scale_cases.Row]
     quick: bool
     elapsed_s: float
     command: str
@@ -165,6 +167,7 @@ class Report:
                              f"server RSS {f.rss_before_mb:.0f} → {f.rss_after_mb:.0f} MB",
                              lost == 0 and f.rejected == 0))
         out += [Check(name, value, ok) for name, value, ok in gateway_cases.checks(self.gateway)]
+        out += [Check(name, value, ok) for name, value, ok in scale_cases.checks(self.scale)]
         return out
 
     # -- tables --------------------------------------------------------------------------
@@ -174,7 +177,7 @@ class Report:
         for label, value in self.phases:
             p = value.get("phases", {})
 
-            def cell(key: str) -> str:
+            def cell(key: str, p: dict[str, Any] = p) -> str:
                 v = p.get(key)
                 if not v:
                     return "—"
@@ -203,7 +206,7 @@ class Report:
             ("cProfile hotspots (own time; the profiler inflates small functions)",
              table(HOTSPOT_HEADER, self.hotspot_rows(self.hotspots))),
             ("cProfile of the post_run_cell hook (one scan, 10,000 variables, nothing changed)",
-             table(("function (cProfile, tracker.scan)",) + HOTSPOT_HEADER[1:],
+             table(("function (cProfile, tracker.scan)", *HOTSPOT_HEADER[1:]),
                    self.hotspot_rows(self.hook))),
             ("REST through a real jupyter_server (10,000 variables in the kernel)",
              table(rest_cases.REST_HEADER, [r.cells() for r in self.rest])),
@@ -213,6 +216,8 @@ class Report:
              table(image_cases.FLOOD_HEADER, image_cases.flood_rows(self.flood))),
             ("A local kernel and a kernel behind a Kernel Gateway, each against its own floor",
              table(gateway_cases.HEADER, [r.cells() for r in self.gateway])),
+            ("Namespaces of 10 to 1,000,000 names through REST, against the floor and the "
+             "naive approach", table(scale_cases.HEADER, [r.cells() for r in self.scale])),
         ]
 
     def text(self) -> str:

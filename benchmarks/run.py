@@ -22,15 +22,16 @@ import image_cases
 import kernel_cases
 import report
 import rest_cases
+import scale_cases
 
 FULL = dict(plan=kernel_cases.Plan(reps_small=15, reps_heavy=9, reps_peer_heavy=3,
                                    reps_hostile=5, peer_timeout_s=10.0),
             rest_reps=200, rest_rounds=5, micro_passes=200, flood_s=5.0, flood_rounds=2,
-            gateway_reps=15)
+            gateway_reps=15, scale_reps=9)
 QUICK = dict(plan=kernel_cases.Plan(reps_small=3, reps_heavy=2, reps_peer_heavy=1,
                                     reps_hostile=2, peer_timeout_s=7.0),
              rest_reps=30, rest_rounds=2, micro_passes=30, flood_s=2.0, flood_rounds=1,
-             gateway_reps=3)
+             gateway_reps=3, scale_reps=2)
 
 
 def log(message: str) -> None:
@@ -49,9 +50,11 @@ async def main(quick: bool, out: Path | None) -> int:
     flood = await image_cases.flood(settings["flood_s"], settings["flood_rounds"], log)
     log("gateway: the same cases on a local kernel and behind a Kernel Gateway")
     gateway = await asyncio.to_thread(gateway_cases.run, settings["gateway_reps"], log)
+    log("scale: 10 to 1,000,000 names through REST")
+    scale = await asyncio.to_thread(scale_cases.run, settings["scale_reps"], log)
     elapsed = time.monotonic() - started
     result = report.Report(kernel=kernel, phases=phases, hotspots=hotspots, hook=hook, rest=rest,
-                           micro=micro, flood=flood, gateway=gateway, quick=quick,
+                           micro=micro, flood=flood, gateway=gateway, scale=scale, quick=quick,
                            elapsed_s=elapsed,
                            command=" ".join(["python", "benchmarks/run.py", *sys.argv[1:]]))
     print(result.text())

@@ -4,6 +4,7 @@ HTTP helpers, and an IOPub watcher of our own on a server-started kernel."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -57,7 +58,7 @@ class Server:
             f"--ServerApp.log_level={'DEBUG' if debug_log else 'WARN'}",
             *(extra_args or []),
         ]
-        self._log_file = open(self.log_path, "wb")
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
         self.process = subprocess.Popen(cmd, env=env, stdout=self._log_file,
                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
@@ -72,7 +73,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: see {self.log_path}")
             try:
-                status, _, body = self.request("GET", "/api/kernel-state/kernels")
+                status, _, _body = self.request("GET", "/api/kernel-state/kernels")
                 if status == 200:
                     return
                 if status == 404:
@@ -189,8 +190,6 @@ class Watcher:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
         self.client.stop_channels()

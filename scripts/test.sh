@@ -31,7 +31,7 @@ run_suite() {
 }
 
 run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
-  'ruff check jupyter_kernel_state tests && mypy jupyter_kernel_state && jlpm lint:check'
+  'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
 run_suite "jest" jlpm test
 run_suite "pytest" python -m pytest -q -p no:cacheprovider
 # Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).
