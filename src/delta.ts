@@ -74,6 +74,19 @@ export function applyDelta(
 }
 
 /**
+ * Whether a delta could be merged into `held` at all — with `sort=name|changed` only
+ * when every held name is ASCII — so that a list that cannot be merged costs one
+ * request, not two.
+ */
+export function canMerge(held: ISnapshot, query: IDeltaQuery): boolean {
+  const sort = query.sort ?? 'name';
+  if (sort !== 'name' && sort !== 'changed') {
+    return true;
+  }
+  return held.variables.every(v => isAscii(v.name));
+}
+
+/**
  * The sort key of `sort=name` for an ASCII name, as the server computes it: the name
  * case-folded with every run of digits zero-padded to 20 digits, NUL, the name itself.
  */

@@ -25,7 +25,7 @@ import { Kernel, ServerConnection } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_OPTIONS } from './defaults';
-import { applyDelta } from './delta';
+import { applyDelta, canMerge } from './delta';
 import {
   IAttachedArgs,
   ICurrentWidgetShell,
@@ -350,20 +350,15 @@ export class KernelStateService implements IKernelStateService {
       current.key === key &&
       this._staleEpoch === null &&
       !current.snapshot.stale &&
-      current.snapshot.kernel_id === kernelId
+      current.snapshot.kernel_id === kernelId &&
+      canMerge(current.snapshot, query)
     ) {
-      const since = current.snapshot.generation;
-      const reply = await getSnapshot(
-        kernelId,
-        { ...query, since, delta: true },
-        this._settings,
-        this._cache
-      );
+      const reply = await this._fetchDelta(kernelId, current.snapshot);
       if (reply === current.reply) {
         return current; // a 304: nothing changed since that merge
       }
-      const merged = applyDelta(current.snapshot, reply, query);
-      if (merged !== null) {
+      const merged = reply && applyDelta(current.snapshot, reply, query);
+      if (reply && merged) {
         return { snapshot: merged, reply, key };
       }
       if (!this._scheduler.isCurrent(token)) {
@@ -376,7 +371,45 @@ export class KernelStateService implements IKernelStateService {
       this._settings,
       this._cache
     );
+    const shown = current?.snapshot;
+    if (
+      shown &&
+      page.stale &&
+      current.key === key &&
+      page.kernel_id === shown.kernel_id &&
+      page.epoch === shown.epoch &&
+      page.generation < shown.generation
+    ) {
+      // A busy kernel answers with the last page the server took, which can be older
+      // than the list merged from deltas: show that list, marked stale instead.
+      const stale = { ...shown, stale: true, kernel_busy: page.kernel_busy };
+      return { snapshot: stale, reply: page, key };
+    }
     return { snapshot: page, reply: page, key };
+  }
+
+  /**
+   * What changed since `held`, or null after a 503: a busy kernel answers a delta
+   * request with a 503 where a page request gets the last page marked stale, which the
+   * view shows with its busy banner.
+   */
+  private async _fetchDelta(
+    kernelId: string,
+    held: ISnapshot
+  ): Promise<ISnapshot | null> {
+    try {
+      return await getSnapshot(
+        kernelId,
+        { ...this._query(), since: held.generation, delta: true },
+        this._settings,
+        this._cache
+      );
+    } catch (error) {
+      if (retryAfterSeconds(error) === null) {
+        throw error;
+      }
+      return null;
+    }
   }
 
   private _query(): ISnapshotQuery & { limit: number } {

@@ -2,7 +2,7 @@
  * `applyDelta` as case tables: a held list, a delta reply, the options, and the names
  * of the merged list in order (null: ask for a normal page).
  */
-import { applyDelta, IDeltaQuery, naturalKey } from '../delta';
+import { applyDelta, canMerge, IDeltaQuery, naturalKey } from '../delta';
 import { ISnapshot, IVariable, SnapshotSort } from '../tokens';
 import { makeSnapshot, makeVariable } from './helpers';
 
@@ -345,6 +345,20 @@ describe('applyDelta', () => {
     });
     expect(before.variables[0].change).toBe('modified'); // the held list is not touched
   });
+
+  it.each<[SnapshotSort, string[], boolean]>([
+    ['name', ['a', 'b'], true],
+    ['name', ['a', 'é'], false],
+    ['changed', ['é'], false],
+    ['type', ['é'], true],
+    ['size', ['é'], true],
+    ['name', [], true]
+  ])(
+    'a delta can be merged into a %s list of %j: %s',
+    (sort, list, expected) => {
+      expect(canMerge(held(list), q(sort))).toBe(expected);
+    }
+  );
 
   it.each([
     ['x10', 'x00000000000000000010\0x10'],

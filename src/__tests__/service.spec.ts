@@ -462,6 +462,72 @@ describe('KernelStateService', () => {
       service.dispose();
     });
 
+    it('asks the page at once when the shown list cannot take a delta', async () => {
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a', 'é']) },
+        { status: 200, body: page(['a', 'é'], { generation: 2 }) }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(20);
+      expect(requests).toHaveLength(2);
+      expect(urlOf(requests[1])).not.toContain('since');
+      expect(service.snapshot?.generation).toBe(2);
+      service.dispose();
+    });
+
+    it('asks the page when a delta request gets a 503 (a busy kernel)', async () => {
+      const stale = page(['a'], { stale: true, kernel_busy: true });
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a']) },
+        {
+          status: 503,
+          body: { message: 'Kernel is busy' },
+          headers: { 'Retry-After': '1' }
+        },
+        { status: 200, body: stale }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(30);
+      expect(requests).toHaveLength(3);
+      expect(urlOf(requests[1])).toContain('delta=true');
+      expect(urlOf(requests[2])).not.toContain('since');
+      expect(service.model.isBusy).toBe(true);
+      service.dispose();
+    });
+
+    it('marks the merged list stale when the busy page is older', async () => {
+      const { service, requests, kernel } = setup([
+        { status: 200, body: page(['a']) },
+        {
+          status: 200,
+          body: makeSnapshot({
+            generation: 2,
+            variables: [makeVariable('b', { change: 'new' })],
+            total: 2,
+            delta: true
+          })
+        },
+        { status: 503, headers: { 'Retry-After': '1' } },
+        { status: 200, body: page(['a'], { stale: true, kernel_busy: true }) }
+      ]);
+      service.setVisible(true);
+      await sleep(20);
+      kernel.run('m1');
+      await sleep(20);
+      expect(service.snapshot?.generation).toBe(2);
+      kernel.run('m2');
+      await sleep(30);
+      expect(requests).toHaveLength(4);
+      expect(service.model.isBusy).toBe(true);
+      expect(service.snapshot).toMatchObject({ generation: 2, stale: true });
+      expect(service.snapshot?.variables.map(v => v.name)).toEqual(['a', 'b']);
+      service.dispose();
+    });
+
     it('shows a full page answered to a delta request as it is', async () => {
       const restarted = page(['z'], { epoch: 2, generation: 1 });
       const { service, requests, kernel } = setup([
