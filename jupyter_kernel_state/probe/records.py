@@ -261,11 +261,8 @@ class Records:
         """Values that are neither held nor LEN_TYPES become deep candidates; those the
         budget allows are fingerprinted now, and a change of the same type described."""
         lengths, length_types, candidates = self.lengths, self.length_types, self.deep_candidates
-        fingerprints, verified_at, descriptions = (
-            self.fingerprints,
-            self.verified_at,
-            b.descriptions,
-        )
+        fingerprints, verified_at = self.fingerprints, self.verified_at
+        descriptions = b.descriptions
         for i in positions:
             name, t = b.names[i], b.types[i]
             if name in lengths:
