@@ -24,6 +24,7 @@ MODULES = (
     "static",
     "summary",
     "changes",
+    "changelog",
     "records",
     "bindings",
     "tracking",

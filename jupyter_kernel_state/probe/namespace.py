@@ -249,6 +249,21 @@ class Visibility:
         self.reuse[key] = (tracker.shape_version, tracker.scan_count, now, clean, names)
         return names
 
+    def shows(self, ns, name, include, hidden_ns):
+        """Whether ``name`` is among the names a snapshot with ``include`` lists (the
+        rules of ``_names`` for one name: its category, its value's kind, IPython's
+        hidden names)."""
+        value = ns.get(name, MISSING) if type(name) is str else MISSING
+        if value is MISSING:
+            return False
+        category = name_category(name)
+        if category == INTERNAL_NAME or (category == PRIVATE and "private" not in include):
+            return False
+        group = GROUP_OF_KIND.get(kind_of(type(value)))
+        if group is not None and group not in include:
+            return False
+        return not hidden_ns or hidden_ns.get(name, MISSING) is not value
+
     def _names(self, ns, include, hidden_ns):
         keys, values = keys_values(ns)
         types = list(map(type, values))

@@ -10,6 +10,7 @@ import collections
 import itertools
 import operator
 
+from .changelog import ChangeLog
 from .changes import describe_changes, describe_len, describe_type, fingerprint
 from .inspectors import MISSING
 from .summary import HELD_TEXT, HELD_TYPES, MAX_HELD_TEXT
@@ -97,6 +98,7 @@ class Records:
         self.fingerprints = {}  # deep fingerprint of non-held values, once taken
         self.verified_at = {}  # execution count at which that fingerprint was taken
         self.removed = {}  # name -> execution count it disappeared at (oldest first)
+        self.log = ChangeLog()  # the names stamped at each execution count (bounded)
         self._facts = (
             self.value_id, self.value_type, self.first_seen, self.changed_at, self.changes,
             self.held_value, self.lengths, self.length_types, self.deep_candidates,
@@ -199,11 +201,13 @@ class Records:
         if b.new_names:
             self.first_seen.update(zip(b.new_names, _repeat(ec)))
             self.changed_at.update(zip(b.new_names, _repeat(ec)))
+            self.log.add(ec, b.new_names)
             _pop_all(self.removed, b.new_names)
         changed_names, changes = b.changed_names, self.changes
         if not changed_names:
             return
         self.changed_at.update(zip(changed_names, _repeat(ec)))
+        self.log.add(ec, changed_names)
         if not changes:
             return
         if len(changed_names) <= len(changes):
@@ -283,6 +287,7 @@ class Records:
     def mark_changed(self, name, ec, changes):
         """``name`` changed at ``ec`` as ``changes`` describes (possibly not at all)."""
         self.changed_at[name] = ec
+        self.log.add(ec, [name])
         if changes:
             self.changes[name] = changes
         else:

@@ -106,7 +106,7 @@ def take(state, request, ns, hidden, tracker, max_removed):
     since = tracker.resolve_since(req.since) if tracker is not None else req.since
     changes = None
     if req.delta:
-        changes = _changes_since(tracker, names, req, max_removed)
+        changes = _changes_since(state, ns, hidden, tracker, req, max_removed)
     if changes is not None:
         page, removed, removed_total = changes
     else:
@@ -130,13 +130,13 @@ def take(state, request, ns, hidden, tracker, max_removed):
     return reply
 
 
-def _changes_since(tracker, names, req, max_removed):
+def _changes_since(state, ns, hidden, tracker, req, max_removed):
     """``(names changed after since_ec, removed, removed_total)`` for a delta reply, or
     None when it cannot be told exactly (no tracker or since; more than ``limit``
-    changed; removals older than the tracker's bounded list)."""
+    changed; changes or removals older than the tracker keeps)."""
     if tracker is None or req.since is None:
         return None
-    changed = changed_since(tracker, req.since, names, req.limit)
+    changed = logged_changes(state.visibility, ns, hidden, tracker, req)
     if changed is None:
         return None
     removed = removed_exactly_since(tracker, req.since, max_removed)
@@ -146,11 +146,33 @@ def _changes_since(tracker, names, req, max_removed):
     return changed, removed[0], removed[1]
 
 
+def logged_changes(visibility, ns, hidden, tracker, req):
+    """The visible names bound or changed after execution ``req.since`` (from the
+    tracker's change log: the cost is that of the changes), or None when more than
+    ``req.limit`` or when the log cannot tell."""
+    since = req.since
+    candidates = tracker.change_log.since(since, req.limit)
+    if candidates is None:
+        return None
+    changed_at, shows, matches = tracker.changed_at, visibility.shows, req.matches
+    out = []
+    for name in candidates:
+        at = changed_at(name)
+        if at is None or at <= since or not shows(ns, name, req.include, hidden):
+            continue
+        if matches is not None and not (
+            matches(name.lower()) or matches(type(ns[name]).__name__.lower())
+        ):
+            continue
+        out.append(name)
+    return out
+
+
 def changed_since(tracker, since, names, limit):
     """The names of ``names`` bound or changed after execution ``since``, or None when
-    more than ``limit``."""
+    more than ``limit`` (one look per name: for callers that hold the names anyway)."""
     changed_at = tracker.changed_at
-    changed = [n for n, at in zip(names, map(changed_at, names)) if at is not None and at > since]
+    changed = [n for n in names if (at := changed_at(n)) is not None and at > since]
     return changed if len(changed) <= limit else None
 
 

@@ -95,6 +95,7 @@ class Tracker:
         self.changed_at = self.records.changed_at.get
         # name -> execution count it disappeared at, oldest first (at most MAX_REMOVED)
         self.removed = self.records.removed
+        self.change_log = self.records.log  # what was stamped at each execution
         self.last_ec = None  # execution count of the last user cell scanned
         self.last_hook_ms = None  # how long the last scan took
         self.turn_objects = 0  # where the next turn over deep candidates starts

@@ -244,3 +244,37 @@ def test_delta_must_be_a_boolean(shell, value):  # type: ignore[no-untyped-def]
 
 
 
+
+
+def test_a_delta_costs_the_changes_not_the_namespace(shell, monkeypatch):  # type: ignore[no-untyped-def]
+    bind(shell, 200_000)
+    assert snap(limit=0)["total"] == 200_000
+    since = shell.execution_count - 1
+    shell.run("v0000007 = -1", v0000007=-1)
+    tracker = entry._state.tracker
+    looked: list[str] = []
+    real = tracker.changed_at
+
+    def counting(name: str) -> Any:
+        looked.append(name)
+        return real(name)
+
+    monkeypatch.setattr(tracker, "changed_at", counting)
+    reply = snap(since_ec=since, delta=True)
+    assert reply["delta"] is True and reply["total"] == 200_000
+    assert [v["name"] for v in reply["variables"]] == ["v0000007"]
+    assert len(looked) <= 3  # the logged names, not 200,000
+
+
+def test_a_delta_older_than_the_change_log_is_a_full_page(shell, monkeypatch):  # type: ignore[no-untyped-def]
+    log = entry._state.tracker.change_log
+    monkeypatch.setattr(log, "max_cells", 3)
+    bind(shell, 10)
+    since = shell.execution_count - 1
+    for i in range(5):
+        shell.run("cell", **{f"v000000{i}": -1 - i})
+    reply = snap(since_ec=since, delta=True)
+    assert reply["delta"] is False and reply["total"] == 10
+    recent = snap(since_ec=shell.execution_count - 3, delta=True)
+    assert recent["delta"] is True
+    assert [v["name"] for v in recent["variables"]] == ["v0000003", "v0000004"]
