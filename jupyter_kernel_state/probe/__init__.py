@@ -29,6 +29,7 @@ MODULES = (
     "bindings",
     "tracking",
     "snapshot",
+    "digest",
     "detail",
     "quiet",
     "entry",

@@ -10,6 +10,7 @@ import uuid
 
 from . import builtin_types, guard, objects, quiet, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
 from . import detail as detail_mod
+from . import digest as digest_op
 from . import namespace as visibility
 from . import snapshot as snapshot_op
 from .inspectors import MISSING
@@ -151,6 +152,8 @@ def dispatch(request, ns=None):
         return _snapshot(request, ns)
     if op == "detail":
         return detail(request, ns)
+    if op == "digest":
+        return digest_op.take(_state, request, *_namespace(ns), MAX_REMOVED)
     return {"ok": False, "error": "unknown op"}
 
 

@@ -408,6 +408,55 @@ class KernelState:
             return cached
         return await self._shared(key, lambda: self._take_snapshot(key, options))
 
+    async def digest(self, *, since: int | None, limit: int, preview_chars: int,
+                     pinned: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The probe's ``digest`` (see probe/digest.py): exact counts, up to ``limit``
+        changed, ``pinned`` and notable variables (decoded) and runs, cached like
+        snapshots."""
+        await self._require_python()
+        self.sync()
+        self._check_link()
+        await self._settle()
+        options = ("digest", since, limit, preview_chars, pinned)
+        if self.tracker.busy:
+            self._check_still_busy()
+            last = self._last_snapshot.get(options)
+            if last is None:
+                raise KernelUnavailable("Kernel is busy and no snapshot was taken yet",
+                                        retry_after=1)
+            return {**last, "stale": True, "kernel_busy": True}
+        key = (self.epoch, self.tracker.generation, options)
+        cached = self._snapshots.get(key)
+        if cached is not None:
+            return cached
+
+        async def take() -> dict[str, Any]:
+            async with self._probe_lock:
+                again = self._snapshots.get(key)
+                if again is not None:
+                    return again
+                try:
+                    reply = await self.call_probe({
+                        "op": "digest", "since_ec": self._since_ec(since), "limit": limit,
+                        "preview_chars": preview_chars, "pinned": list(pinned),
+                        "time_guard_ms": self._limits.time_guard_ms,
+                        "budget_ms": self._limits.probe_budget_ms,
+                    })
+                except RequestTimeout:
+                    raise KernelUnavailable(
+                        f"Kernel did not answer within {self._limits.probe_timeout:g} s",
+                        retry_after=2) from None
+                await self._raise_for_reply(reply, "")
+                ec = reply.get("execution_count")
+                digest = {**reply, "epoch": self.epoch, "stale": False, "kernel_busy": False,
+                          "execution_count": ec - 1 if isinstance(ec, int) and ec > 0 else None}
+                self.variables_total = digest.get("total")
+                self._snapshots.put((self.epoch, key[1], options), digest)
+                self._last_snapshot[options] = digest
+                return digest
+
+        return await self._shared(key, take)
+
     def _can_tell_changes_since(self, since: int | None) -> bool:
         """A delta from generation ``since`` is possible: in this epoch (no restart since),
         not in the future, and its execution count still known."""
