@@ -17,6 +17,7 @@ from tornado import web
 
 from .errors import KernelStateError
 from .service import (
+    AnnotationUpdate,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -120,7 +121,8 @@ class AnnotationHandler(KernelStateHandler):
     @web.authenticated
     @authorized("execute")  # checking that the variable exists runs probe code
     async def put(self, kernel_id: str, name: str) -> None:
-        note = await self.call(self.service.put_annotation(kernel_id, name, self.request.body))
+        update = self.sync(AnnotationUpdate.from_body, name, self.request.body)
+        note = await self.call(self.service.put_annotation(kernel_id, update))
         self.write_json(note)
 
     @web.authenticated

@@ -7,6 +7,7 @@ import pytest
 
 from jupyter_kernel_state.errors import InvalidRequest
 from jupyter_kernel_state.service import (
+    AnnotationUpdate,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -85,3 +86,35 @@ def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
     assert ImagesOptions.create(LIMITS, limit=500).limit == 50
     assert HistoryOptions.from_query(getter(limit="1000"), LIMITS) == HistoryOptions(limit=100)
     assert HistoryOptions.create(LIMITS) == HistoryOptions(limit=10)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"{}", {"description": None, "constraints": None, "hidden_from_prompt": False}),
+        (b'{"description": " rows of sales ", "hidden_from_prompt": true}',
+         {"description": "rows of sales", "constraints": None, "hidden_from_prompt": True}),
+        (b'{"constraints": ""}', {"description": None, "constraints": None,
+                                  "hidden_from_prompt": False}),
+    ],
+)
+def test_annotation_update_from_body(body, expected):  # type: ignore[no-untyped-def]
+    update = AnnotationUpdate.from_body("sales", body)
+    assert update.name == "sales" and update.note == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "fragment"),
+    [
+        ("sales", b"[1]", "Body must be a JSON object"),
+        ("sales", b"{", "Body must be a JSON object"),
+        ("sales", b'{"colour": 1}', "Unknown field"),
+        ("sales", b'{"hidden_from_prompt": "yes"}', "hidden_from_prompt must be"),
+        ("sales", b'{"description": "' + b"x" * 2001 + b'"}', "longer than"),
+        ("1bad", b"{}", "name"),
+    ],
+)
+def test_annotation_update_rejects(name, body, fragment):  # type: ignore[no-untyped-def]
+    with pytest.raises(InvalidRequest) as e:
+        AnnotationUpdate.from_body(name, body)
+    assert fragment in e.value.message

@@ -2,6 +2,7 @@
 
 from .limits import Limits
 from .queries import (
+    AnnotationUpdate,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -11,6 +12,7 @@ from .queries import (
 from .service import KernelStateService
 
 __all__ = [
+    "AnnotationUpdate",
     "DetailOptions",
     "HistoryOptions",
     "ImagesOptions",

@@ -12,8 +12,10 @@ import json
 import keyword
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..errors import InvalidRequest
+from .annotations import parse_annotation
 from .limits import Limits
 
 INCLUDE_CHOICES = ("private", "modules", "callables", "classes")
@@ -167,6 +169,26 @@ class SnapshotOptions:
             since=parse_int(get("since"), "since"), filter=get("filter"),
             delta=parse_bool(get("delta"), "delta"),
         )
+
+
+@dataclass(frozen=True)
+class AnnotationUpdate:
+    """``PUT variables/{name}/annotation``: the user's note for one variable."""
+
+    name: str
+    description: str | None = None
+    constraints: str | None = None
+    hidden_from_prompt: bool = False
+
+    @property
+    def note(self) -> dict[str, Any]:
+        return {"description": self.description, "constraints": self.constraints,
+                "hidden_from_prompt": self.hidden_from_prompt}
+
+    @classmethod
+    def from_body(cls, name: str, body: bytes | str) -> AnnotationUpdate:
+        """From a JSON body (only known fields, strings ≤ 2,000 chars or null)."""
+        return cls(name=validate_name(name), **parse_annotation(body))
 
 
 @dataclass(frozen=True)
