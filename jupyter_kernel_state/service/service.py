@@ -40,9 +40,19 @@ START_WAIT_STEP_S = 0.05
 # kernel's notebook path is trusted before the session list is asked again.
 PRESENTED_CACHE_SIZE = 64
 SCOPE_TTL_S = 5.0
+#: Variables and runs a prompt asks the probe for: about one line per 24 characters of
+#: budget, at most PROMPT_MAX_VARIABLES (the cost of a 500-name page, whatever the budget).
+PROMPT_MAX_VARIABLES = 500
+PROMPT_MIN_VARIABLES = 20
+PROMPT_CHARS_PER_LINE = 24
 _IMAGE_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
+
+
+def prompt_limit(budget: int) -> int:
+    """How many variables (and runs) a prompt of ``budget`` characters asks the probe for."""
+    return max(PROMPT_MIN_VARIABLES, min(PROMPT_MAX_VARIABLES, budget // PROMPT_CHARS_PER_LINE))
 
 
 class KernelStateService:
@@ -217,32 +227,41 @@ class KernelStateService:
             python = await state.know_language() == "python"
         except KernelUnavailable:
             python = False
-        if not python:
-            snapshot = None
-        else:
+        digest: dict[str, Any] | None = None
+        variables: list[dict[str, Any]] = []
+        if python:
+            notes = self.annotations.for_scope(await self.scope(kernel_id))
+            # Annotated variables are ranked high: the probe sends them whatever their kind.
+            pinned = tuple(sorted(name for name, note in notes.items()
+                                  if note.get("description") or note.get("constraints")))
             try:
-                snapshot = await self.snapshot(kernel_id, SnapshotOptions(
-                    limit=self.limits.max_page_size, sort="changed", since=since,
+                digest = await state.digest(
+                    since=since, limit=prompt_limit(options.budget),
                     preview_chars=self.limits.preview_chars,
-                ))
+                    pinned=pinned[:PROMPT_MAX_VARIABLES])
             except KernelUnavailable:
-                snapshot = None
+                digest = None
+            if digest is not None:
+                variables = [present(v, notes) for v in digest.get("variables") or []]
+        counts = (digest or {}).get("changed") or {}
         image_from = since if since is not None else max(0, generation - 1)
         data = PromptInput(
             language=state.language,
-            execution_count=(snapshot or {}).get("execution_count",
-                                                  state.tracker.execution_count),
-            variables=(snapshot or {}).get("variables", []),
-            total=(snapshot or {}).get("total", 0),
-            removed=(snapshot or {}).get("removed", []),
+            execution_count=(digest or {}).get("execution_count",
+                                                state.tracker.execution_count),
+            variables=variables,
+            total=(digest or {}).get("total", 0),
+            removed=list(counts.get("removed_names") or []),
             generation=generation,
             since_label=(f"execution {state.tracker.execution_count_at(since) or 0}"
                          if since is not None else None),
             restarted=since is not None and state.epoch > 0 and since < state.epoch_started_at,
-            stale=bool(snapshot and snapshot.get("stale")),
+            stale=bool(digest and digest.get("stale")),
             images=state.images.since_generation(image_from) if options.images else [],
             history=state.history.listing(steps) if steps else None,
             history_steps=steps,
+            changed_counts={k: int(counts.get(k) or 0) for k in ("new", "modified", "removed")},
+            runs=list((digest or {}).get("runs") or []),
         )
         result = build_prompt(data, options.budget)
         self.log.debug("jupyter_kernel_state: prompt for %s in %.1f ms", kernel_id,
