@@ -164,3 +164,15 @@ async def test_one_change_decodes_one_variable_on_the_server(jp_fetch, new_kerne
     assert presenter.decoded - before == 2
     assert {v["name"]: v["preview"] for v in second["variables"]}["v0007"] == "-1"
     assert [v["name"] for v in second["variables"]] == [v["name"] for v in first["variables"]]
+
+
+async def test_a_busy_kernel_answers_a_delta_with_the_last_page(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("x = 1")
+    page = await variables(jp_fetch, kernel)
+    kernel.submit("import time; time.sleep(3); x = 2")
+    await kernel.wait_busy()
+    stale = await variables(jp_fetch, kernel, since=page["generation"], delta="true")
+    assert (stale["stale"], stale["kernel_busy"], stale["delta"]) == (True, True, False)
+    assert [v["name"] for v in stale["variables"]] == ["x"]
+    await kernel.wait_idle(timeout=10)

@@ -15,6 +15,7 @@ import datetime
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from jupyter_core.utils import ensure_async
@@ -478,10 +479,14 @@ class KernelState:
             self._log.debug("jupyter_kernel_state: busy check failed", exc_info=True)
 
     def _stale(self, options: SnapshotOptions, message: str) -> dict[str, Any]:
+        """The last snapshot taken with these options, marked stale. A delta request gets
+        the last page with its options (``since`` aside: a sidebar's pages have none)."""
         last = self._last_snapshot.get(options.key)
+        if last is None and options.since is not None:
+            last = self._last_snapshot.get(replace(options, since=None).key)
         if last is None:
             raise KernelUnavailable(message, retry_after=1)
-        return {**last, "stale": True, "kernel_busy": self.tracker.busy}
+        return {**last, "stale": True, "kernel_busy": self.tracker.busy, "delta": False}
 
     async def _shared(
         self, key: tuple[object, ...], make: Callable[[], Awaitable[dict[str, Any]]]
