@@ -353,7 +353,8 @@ def history_section(
 
 
 def _first_class(v: dict[str, Any]) -> bool:
-    """Listed before run lines under pressure: changed, annotated, or a ranked kind."""
+    """Listed before run lines under pressure: changed, annotated, or a ranked kind (a
+    changed name inside a run comes after the run lines)."""
     return (v.get("change") in ("new", "modified") or bool(v.get("description")
             or v.get("constraints")) or str(v.get("kind")) in _KIND_RANK)
 
@@ -403,9 +404,11 @@ def build_prompt(data: PromptInput, budget: int) -> PromptResult:
     fixed = len(assemble([], [], "")) + OMITTED_LINE_RESERVE
     room = budget - fixed
     # Under pressure: changed, annotated and ranked kinds, then run lines, then the rest.
-    order: list[tuple[str, int]] = [("v", i) for i, v in enumerate(ranked) if _first_class(v)]
+    # (A changed name inside a run is named by the change line and covered by the run.)
+    first = [_first_class(v) and str(v.get("name")) not in member_of for v in ranked]
+    order: list[tuple[str, int]] = [("v", i) for i in range(len(ranked)) if first[i]]
     order += [("r", i) for i in range(len(data.runs))]
-    order += [("v", i) for i, v in enumerate(ranked) if not _first_class(v)]
+    order += [("v", i) for i in range(len(ranked)) if not first[i]]
     chosen_vars: set[int] = set()
     chosen_runs: list[int] = []
     taken = 0

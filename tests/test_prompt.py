@@ -142,3 +142,68 @@ def test_a_silent_step_says_what_it_left_behind() -> None:
     assert "[3] ok\n  code:\n    a = 1\n    b = 2\n  output: none; defined or changed: a, b" in text
     assert "[4] ok\n  code:\n    pass\n  output: none; no variable changed" in text
     assert "[5] ok\n  code:\n    print(a)\n  output:\n    1" in text
+
+
+RUNS = [
+    {"first": "v0", "last": "v299", "count": 300, "type": "int", "kind": "number",
+     "low": 0, "high": 299},
+    {"first": "w0", "last": "w999999", "count": 1_000_000, "type": "int", "kind": "number",
+     "low": None, "high": None},
+    {"first": "s0", "last": "s39999", "count": 40_000, "type": "str", "kind": "string",
+     "low": None, "high": None},
+]
+COUNTS = {"new": 40_000, "modified": 1, "removed": 25_000}
+
+
+def at_scale(budget: int, **extra):  # type: ignore[no-untyped-def]
+    """A digest-shaped input: 1,040,300 names in runs, a few listed apart."""
+    changed = [var(f"s{i}", "string", "str", "'x'", change="new", changed_at=14)
+               for i in range(20)]
+    modified = var("v5", preview="-7", change="modified", changed_at=14)
+    notable = [SALES | {"change": "unchanged"}, var("config", "mapping", "dict", "{}", size=0)]
+    return prompt([*changed, modified, *notable], budget=budget,
+                  total=1_040_302, changed_counts=COUNTS, runs=RUNS,
+                  removed=[f"old{i}" for i in range(50)], **extra)
+
+
+@pytest.mark.parametrize("budget", [200, 201, 333, 1000, 6000, 20_000, 200_000])
+def test_digest_input_never_over_budget_and_counts_add_up(budget) -> None:  # type: ignore[no-untyped-def]
+    result = at_scale(budget, history={"total": 3, "entries": [
+        {"execution_count": i, "code": "x = 1\n" * 50, "output": "y" * 5000, "error": None}
+        for i in range(3)]}, history_steps=3)
+    assert result.chars == len(result.text) <= budget
+    assert result.variables_included + result.variables_omitted == 1_040_302
+
+
+def test_run_lines_and_exact_counts() -> None:
+    text = at_scale(6000).text
+    lines = text.splitlines()
+    assert lines[1].startswith("Changed in execution 14: 40,000 new, 1 modified, 25,000 removed"
+                               " — modified: v5; new: s0, s1,")
+    assert "and 39,988 more; removed: old0" in lines[1] and "and 24,988 more." in lines[1]
+    assert "- v0 … v299: 300 ints, 0–299" in lines
+    assert "- w0 … w999999: 1,000,000 ints" in lines
+    assert "- s0 … s39999: 40,000 strs" in lines
+    # every name is shown once: the changed names inside runs are counted with their run
+    assert "(1,040,302 of 1,040,302 shown)" in text
+    assert lines.index("- v0 … v299: 300 ints, 0–299") > lines.index("- v5: int — -7")
+
+
+def test_under_pressure_tables_then_runs_then_scalars() -> None:
+    """Changed names inside a run are named by the change line and covered by their run
+    line: tables and mappings first, then run lines, then the rest as room allows."""
+    result = at_scale(700)
+    body = [line for line in result.text.splitlines() if line.startswith("- ")]
+    assert result.chars <= 700
+    assert "- sales: DataFrame 99,870×3 — region:object, units:int64, price:float64" in body
+    assert "- w0 … w999999: 1,000,000 ints" in body
+    assert "- v5: int — -7" not in body
+    tight = at_scale(520)
+    assert tight.chars <= 520
+    assert "- sales: DataFrame" in tight.text and "- w0 … w999999" not in tight.text
+    assert f"- … and {tight.variables_omitted:,} more variables: int ×" in tight.text
+
+
+def test_counts_without_a_digest_are_those_of_the_page() -> None:
+    result = prompt([var(f"n{i}", change="new", changed_at=14) for i in range(3)])
+    assert result.text.splitlines()[1] == "Changed in execution 14: new: n0, n1, n2."
