@@ -214,3 +214,22 @@ async def test_objects_that_describe_themselves(jp_fetch, new_kernel):  # type: 
     assert detail["llm_repr"] == "customer table: 3 rows, keyed by id"
     text = await prompt_text(jp_fetch, kernel.kernel_id)
     assert "- described: Described — customer table: 3 rows, keyed by id" in text
+
+
+async def test_prompt_at_scale_counts_exactly_and_collapses_runs(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    """100,000 names, then a cell adding 40,000 more and rebinding one: exact counts, one
+    line per run, within every budget."""
+    kernel = await new_kernel()
+    await kernel.run("for _k in range(100_000):\n    globals()['v%d' % _k] = _k\ndel _k")
+    await kernel.run("for _k in range(40_000):\n    globals()['w%d' % _k] = 'x'\n"
+                     "del _k\nv5 = -7")
+    for budget in (200, 6000, 200_000):
+        payload = await prompt_json(jp_fetch, kernel.kernel_id, budget=str(budget))
+        assert payload["chars"] == len(payload["text"]) <= budget
+        assert payload["variables_included"] + payload["variables_omitted"] == 140_000
+    text = await prompt_text(jp_fetch, kernel.kernel_id, budget="6000")
+    lines = text.splitlines()
+    assert lines[1].startswith("Changed in execution 2: 40,000 new, 1 modified — modified: v5;")
+    assert "- v0 … v99999: 100,000 ints" in lines
+    assert "- w0 … w39999: 40,000 strs" in lines
+    assert "(140,000 of 140,000 shown)" in text
