@@ -252,6 +252,9 @@ def run_line(run: dict[str, Any]) -> str:
             else f"{_n(count)} × {type_name}")
     low, high = run.get("low"), run.get("high")
     bounds = f", {_number(low)}–{_number(high)}" if low is not None and high is not None else ""
+    reason = secret_reason(str(run.get("first", "")), None)
+    if reason:  # names like credentials: not even the range of their values
+        bounds = f" — masked ({reason})"
     return clean(f"- {run.get('first')} … {run.get('last')}: {what}{bounds}")
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from jupyter_kernel_state.prompt import PromptInput, build_prompt, clean, variable_line
+from jupyter_kernel_state.prompt import (
+    PromptInput,
+    build_prompt,
+    clean,
+    run_line,
+    variable_line,
+)
 from jupyter_kernel_state.secrets import mask_values, secret_reason
 
 
@@ -207,3 +213,11 @@ def test_under_pressure_tables_then_runs_then_scalars() -> None:
 def test_counts_without_a_digest_are_those_of_the_page() -> None:
     result = prompt([var(f"n{i}", change="new", changed_at=14) for i in range(3)])
     assert result.text.splitlines()[1] == "Changed in execution 14: new: n0, n1, n2."
+
+
+def test_runs_of_credential_names_show_no_values() -> None:
+    line = run_line({"first": "api_key0", "last": "api_key9", "count": 10, "type": "int",
+                     "low": 1000, "high": 9999})
+    assert line == "- api_key0 … api_key9: 10 ints — masked (its name looks like a credential)"
+    assert run_line({"first": "v0", "last": "v2", "count": 3, "type": "Point", "low": None,
+                     "high": None}) == "- v0 … v2: 3 × Point"
