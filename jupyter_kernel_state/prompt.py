@@ -201,7 +201,7 @@ def changes_line(data: PromptInput, limit: int) -> str:
     return clean(f"Changed {where}: {summary}" + "; ".join(parts) + ".", max(limit, 40))
 
 
-_RUN_NAME = re.compile(r"(.*\D|)(\d+)\Z", re.S)
+_RUN_NAME = re.compile(r"(.*[^0-9]|)([0-9]+)\Z", re.S)
 _PLURAL_TYPES = frozenset(("int", "float", "str", "bool", "bytes", "complex", "list", "dict",
                            "tuple", "set", "frozenset", "NoneType"))
 

@@ -34,8 +34,9 @@ KIND_RANK = {"dataframe": 0, "series": 1, "array": 1, "tensor": 1, "index": 2, "
 OTHER_RANK = 4
 #: More distinct execution counts among the changed names: a heap, not a pass per count.
 MAX_LEVELS = 8
-_NUMBERED = re.compile(r"(.*?)(\d+)\Z", re.S)
-_SPLIT_ALL = re.compile(r"^(.*\D|)(\d*)$", re.M)
+_NUMBERED = re.compile(r"(.*?)([0-9]+)\Z", re.S)
+_DIGIT_CHARS = "0123456789"
+_NO_NUMBER = {"": "-2"}
 _BOUNDED_TYPES = (int, float)
 
 
@@ -97,13 +98,10 @@ def _runs(order, types, kinds):
     n = len(order)
     if n < MIN_RUN:
         return []
-    joined = "\n".join(order)
-    if joined.count("\n") != n - 1:  # a name with a newline: no runs rather than wrong ones
-        return []
-    pairs = _SPLIT_ALL.findall(joined)
-    prefixes = [p for p, _ in pairs]
-    digits = [d for _, d in pairs]
-    nums = [int(d) if d else -2 for d in digits]
+    repeat = itertools.repeat
+    prefixes = list(map(str.rstrip, order, repeat(_DIGIT_CHARS)))
+    digits = list(map(operator.getitem, order, map(slice, map(len, prefixes), repeat(None))))
+    nums = list(map(int, map(_NO_NUMBER.get, digits, digits)))  # -2: no number
     ranked = set(KIND_RANK)
     ok = list(map(operator.and_, map(operator.truth, digits),
                   map(operator.not_, map(ranked.__contains__, kinds))))
