@@ -24,8 +24,9 @@ from . import snapshot
 from .inspectors import MISSING, type_name
 
 DEFAULT_LIMIT = 200
-#: Fewer names with one prefix are listed one by one.
-MIN_RUN = 3
+#: Fewer names with one prefix are listed one by one (a few lines cost little, and each
+#: line shows a value).
+MIN_RUN = 5
 #: ``low``/``high`` only for int/float runs up to this size (C-level min/max).
 MAX_BOUNDED_RUN = 10_000
 #: Kinds listed before the rest, in this order (the prompt's ranking); never collapsed.

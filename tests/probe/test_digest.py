@@ -47,14 +47,15 @@ def ints(prefix: str, numbers: range) -> dict[str, Any]:
         ({}, [], []),
         ({"x": 1}, [], ["x"]),
         (ints("v", range(300)), [run("v0", "v299", 300, "int", 0, 299)], []),
-        (  # a gap, two names (too few), another type in the middle, a table kind
-            {**ints("a", range(5)), **ints("a", range(6, 10)), "c1": 1, "c2": 2,
-             "b0": "x", "b1": "y", "b2": "z", "b3": 1.5, "b4": "w",
-             **{f"d{i}": {"k": i} for i in range(4)},
-             **{f"f{i}": i / 2 for i in range(3)}},
-            [run("a0", "a4", 5, "int", 0, 4), run("a6", "a9", 4, "int", 6, 9),
-             run("b0", "b2", 3, "str"), run("f0", "f2", 3, "float", 0.0, 1.0)],
-            ["d0", "d1", "d2", "d3", "b3", "b4", "c1", "c2"],
+        (  # a gap, four names (too few), another type in the middle, a table kind
+            {**ints("a", range(6)), **ints("a", range(7, 13)), **ints("c", range(1, 5)),
+             **{f"b{i}": "x" for i in range(5)}, "b5": 1.5, **{f"b{i}": "y" for i in range(6, 11)},
+             **{f"d{i}": {"k": i} for i in range(5)},
+             **{f"f{i}": i / 2 for i in range(5)}},
+            [run("a0", "a5", 6, "int", 0, 5), run("a7", "a12", 6, "int", 7, 12),
+             run("b0", "b4", 5, "str"), run("b6", "b10", 5, "str"),
+             run("f0", "f4", 5, "float", 0.0, 2.0)],
+            ["d0", "d1", "d2", "d3", "d4", "b5", "c1", "c2", "c3", "c4"],
         ),
     ],
     ids=["empty", "one", "run-of-300", "mixed"],
@@ -103,12 +104,12 @@ def test_counts_are_exact_beyond_the_limit_and_replies_bounded(shell):  # type: 
 def test_many_runs_are_listed_up_to_the_limit_and_the_rest_counted(shell):  # type: ignore[no-untyped-def]
     bound: dict[str, Any] = {}
     for p in range(30):
-        bound.update(ints(f"p{p}_", range(3 + p)))
+        bound.update(ints(f"p{p}_", range(5 + p)))
     shell.run("bind", **bound)
     reply = digest(limit=10)
     assert reply["runs_total"] == 30 and len(reply["runs"]) == 10
-    assert min(r["count"] for r in reply["runs"]) == 23  # the largest runs are listed
-    assert reply["names_in_unlisted_runs"] == sum(range(3, 23))
+    assert min(r["count"] for r in reply["runs"]) == 25  # the largest runs are listed
+    assert reply["names_in_unlisted_runs"] == sum(range(5, 25))
     assert reply["names_in_runs"] == len(bound)
 
 
