@@ -209,8 +209,8 @@ def callable_name(f):
 
 # --- registry -------------------------------------------------------------------------
 
-#: Exact type → inspector (filled by builtin_types.py and objects.py).  Subclasses are
-#: resolved through the MRO in ``resolve``.
+#: Exact type → inspector (filled by scalar_types.py, builtin_types.py and objects.py).
+#: Subclasses are resolved through the MRO in ``resolve``.
 DISPATCH = {}
 
 #: Functions ``(t, mro) -> Inspector | None`` tried before the MRO walk (third parties,
