@@ -1,8 +1,9 @@
 /**
  * The kernel-state service: follows the active notebook or console kernel and keeps its
- * snapshot current, driven by kernel events (no polling). It wires three parts:
+ * snapshot current, driven by kernel events (no polling). It wires four parts:
  * `KernelFollower` (which kernel, and which executions are the user's),
- * `RefreshScheduler` (when to ask) and `restapi.ts` (one function per endpoint).
+ * `RefreshScheduler` (when to ask), `SnapshotLoader` (what to ask: a page, or a delta
+ * merged with `applyDelta`) and `restapi.ts` (one function per endpoint).
  *
  * Refresh rules:
  * - a user execution finished → refresh after a short debounce;
@@ -11,11 +12,8 @@
  * - kernel changed, restarted, options changed, view shown → refresh;
  * - nothing is requested while no view is visible.
  *
- * Incremental list: while the model holds a current snapshot of the kernel asked with
- * the same options, the service asks only what changed since its generation
- * (`delta=true`) and merges it (`applyDelta`); when the merge cannot be exact it asks
- * for the normal page. `refresh()` and a change of annotations ask for the normal page
- * (annotations are not kernel changes: a delta does not carry them).
+ * Incremental list: `SnapshotLoader` asks only what changed and merges it; `refresh()`
+ * and a change of annotations ask the normal page (a delta does not carry annotations).
  *
  * Every user execution that ends also emits `executed` (visible or not), so views of
  * images and of the assistant's prompt, and other extensions, can follow the kernel
@@ -25,7 +23,6 @@ import { Kernel, ServerConnection } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_OPTIONS } from './defaults';
-import { applyDelta, canMerge } from './delta';
 import {
   IAttachedArgs,
   ICurrentWidgetShell,
@@ -34,19 +31,17 @@ import {
   SessionWidget
 } from './kernelFollower';
 import { KernelStateModel } from './models/kernel';
-import { markSnapshotData } from './perf';
 import { RefreshScheduler } from './refresh';
 import {
   deleteAnnotation,
   getImage,
   getPrompt,
-  getSnapshot,
   getVariable,
   listImages,
   putAnnotation,
-  retryAfterSeconds,
-  SnapshotCache
+  retryAfterSeconds
 } from './restapi';
+import { SnapshotLoader } from './snapshotLoader';
 import {
   AccessKey,
   IAnnotation,
@@ -59,7 +54,6 @@ import {
   IPromptQuery,
   IPromptResult,
   ISnapshot,
-  ISnapshotQuery,
   IVariableDetail
 } from './tokens';
 
@@ -86,6 +80,12 @@ export class KernelStateService implements IKernelStateService {
     this._follower.statusChanged.connect(this._onStatusChanged, this);
     this._follower.runStarted.connect(this._onRunStarted, this);
     this._follower.runEnded.connect(this._onRunEnded, this);
+    this._loader = new SnapshotLoader({
+      model: this._model,
+      serverSettings: this._settings,
+      options: () => this._options,
+      isCurrent: token => this._scheduler.isCurrent(token)
+    });
     this._follower.start();
   }
 
@@ -147,17 +147,12 @@ export class KernelStateService implements IKernelStateService {
   }
 
   refresh(): Promise<void> {
-    this._fullPage = true;
+    this._loader.askFullPage();
     return this._scheduler.refresh();
   }
 
   async variablesSince(generation: number): Promise<ISnapshot> {
-    return getSnapshot(
-      this._requireKernel(),
-      { ...this._query(), since: generation, delta: true },
-      this._settings,
-      this._cache
-    );
+    return this._loader.since(this._requireKernel(), generation);
   }
 
   async inspect(
@@ -224,7 +219,7 @@ export class KernelStateService implements IKernelStateService {
     if (this._isDisposed) {
       return;
     }
-    this._fullPage = true;
+    this._loader.askFullPage();
     this._annotationChanged.emit(name);
     void this.refresh();
   }
@@ -252,7 +247,7 @@ export class KernelStateService implements IKernelStateService {
       this._scheduler.invalidate();
       const kernel = this._follower.kernel;
       if (kernel) {
-        this._cache.forgetKernel(kernel.id);
+        this._loader.forgetKernel(kernel.id);
       }
       this._model.reset();
     } else if (status === 'idle' && this._restarting) {
@@ -288,7 +283,8 @@ export class KernelStateService implements IKernelStateService {
     }
     const scheduler = this._scheduler;
     try {
-      const fetched = await this._fetchSnapshot(kernel.id, token);
+      const deltaAllowed = this._staleEpoch === null; // no restart pending
+      const fetched = await this._loader.load(kernel.id, token, deltaAllowed);
       if (fetched === null || !scheduler.isCurrent(token)) {
         return;
       }
@@ -301,13 +297,7 @@ export class KernelStateService implements IKernelStateService {
         }
       }
       this._staleEpoch = null;
-      if (snapshot !== this._model.snapshot) {
-        markSnapshotData(snapshot.variables.length);
-      }
-      this._model.setSnapshot(snapshot);
-      if (this._model.snapshot === snapshot) {
-        this._held = fetched;
-      }
+      this._loader.show(fetched);
       // The server may not have seen the end of the run yet: ask again, bounded.
       const lagging =
         snapshot.stale &&
@@ -328,93 +318,6 @@ export class KernelStateService implements IKernelStateService {
       scheduler.resetAttempts();
       this._showError(error);
     }
-  }
-
-  /**
-   * The snapshot to show, merged from a delta when the model holds a current list asked
-   * with the same options, else a normal page (null when the answer no longer matters).
-   */
-  private async _fetchSnapshot(
-    kernelId: string,
-    token: number
-  ): Promise<KernelStateService.IHeld | null> {
-    const query = this._query();
-    const key = JSON.stringify(query);
-    const held = this._held;
-    const full = this._fullPage;
-    this._fullPage = false;
-    const current = held?.snapshot === this._model.snapshot ? held : null;
-    if (
-      current &&
-      !full &&
-      current.key === key &&
-      this._staleEpoch === null &&
-      !current.snapshot.stale &&
-      current.snapshot.kernel_id === kernelId &&
-      canMerge(current.snapshot, query)
-    ) {
-      const reply = await this._fetchDelta(kernelId, current.snapshot);
-      if (reply === current.reply) {
-        return current; // a 304: nothing changed since that merge
-      }
-      const merged = reply && applyDelta(current.snapshot, reply, query);
-      if (reply && merged) {
-        return { snapshot: merged, reply, key };
-      }
-      if (!this._scheduler.isCurrent(token)) {
-        return null;
-      }
-    }
-    const page = await getSnapshot(
-      kernelId,
-      query,
-      this._settings,
-      this._cache
-    );
-    const shown = current?.snapshot;
-    if (
-      shown &&
-      page.stale &&
-      current.key === key &&
-      page.kernel_id === shown.kernel_id &&
-      page.epoch === shown.epoch &&
-      page.generation < shown.generation
-    ) {
-      // A busy kernel answers with the last page the server took, which can be older
-      // than the list merged from deltas: show that list, marked stale instead.
-      const stale = { ...shown, stale: true, kernel_busy: page.kernel_busy };
-      return { snapshot: stale, reply: page, key };
-    }
-    return { snapshot: page, reply: page, key };
-  }
-
-  /**
-   * What changed since `held`, or null after a 503: a busy kernel answers a delta
-   * request with a 503 where a page request gets the last page marked stale, which the
-   * view shows with its busy banner.
-   */
-  private async _fetchDelta(
-    kernelId: string,
-    held: ISnapshot
-  ): Promise<ISnapshot | null> {
-    try {
-      return await getSnapshot(
-        kernelId,
-        { ...this._query(), since: held.generation, delta: true },
-        this._settings,
-        this._cache
-      );
-    } catch (error) {
-      if (retryAfterSeconds(error) === null) {
-        throw error;
-      }
-      return null;
-    }
-  }
-
-  private _query(): ISnapshotQuery & { limit: number } {
-    const { include, limit, sort, filter } = this._options;
-    return { include, limit, sort, filter };
   }
 
   private _showError(error: unknown): void {
@@ -442,27 +345,18 @@ export class KernelStateService implements IKernelStateService {
   private _follower: KernelFollower;
   private _scheduler: RefreshScheduler;
   private _model = new KernelStateModel();
-  private _cache = new SnapshotCache();
+  private _loader: SnapshotLoader;
   private _changed = new Signal<IKernelStateService, void>(this);
   private _executed = new Signal<IKernelStateService, IExecutedArgs>(this);
   private _annotationChanged = new Signal<IKernelStateService, string>(this);
   private _restarting = false;
   private _staleEpoch: number | null = null;
-  private _held: KernelStateService.IHeld | null = null;
-  private _fullPage = false;
   private _isDisposed = false;
 }
 
 export namespace KernelStateService {
-  /**
-   * The snapshot the model shows, the reply it came from (a 304 gives that object back)
-   * and the options it was asked with.
-   */
-  export interface IHeld {
-    snapshot: ISnapshot;
-    reply: ISnapshot;
-    key: string;
-  }
+  /** The snapshot the model shows, with its reply and query (`SnapshotLoader.IHeld`). */
+  export type IHeld = SnapshotLoader.IHeld;
 
   export interface IOptions extends KernelFollower.IOptions {
     serverSettings?: ServerConnection.ISettings;
