@@ -54,13 +54,13 @@ class Shape:
     """What a digest computes once per visible-names list (``names`` identity)."""
 
     __slots__ = ("bounds", "bounds_ec", "by_prefix", "in_runs", "kinds", "names", "notable",
-                 "order", "runs")
+                 "order", "runs", "types")
 
     def __init__(self, names, ns, sorter):
         self.names = names
         order = sorter.sort(names, "name", ns)  # cached by the sorter for the same list
         self.order = order
-        types = list(map(type, map(ns.get, order)))
+        types = self.types = list(map(type, map(ns.get, order)))
         kind_of_type = {t: visibility.kind_of(t) for t in set(types)}
         kinds = list(map(kind_of_type.__getitem__, types))
         self.kinds = {}
@@ -74,6 +74,13 @@ class Shape:
         self.notable = _notable(order, kinds, self.runs)
         self.bounds = {}  # run index -> (low, high)
         self.bounds_ec = None
+
+    def same(self, names, ns):
+        """``names`` (another list) holds the same names, bound to values of the same types."""
+        if names != self.names:
+            return False
+        types = map(type, map(ns.get, self.order))
+        return all(map(operator.is_, types, self.types))
 
     def run_of(self, name):
         """The index of the run holding ``name``, or None."""
@@ -145,6 +152,8 @@ def _notable(order, kinds, runs):
 
 def _shape(state, names, ns):
     shape = getattr(state, "digest_shape", None)
+    if shape is not None and shape.names is not names and shape.same(names, ns):
+        shape.names = names  # a list recomputed equal: C-level checks, no Python per name
     if shape is None or shape.names is not names:
         shape = Shape(names, ns, state.sorter)
         state.digest_shape = shape
@@ -313,7 +322,7 @@ def _listed_runs(shape, ns, tracker, names_of, limit):
             bounds = shape.bounds.get(i)
             if bounds is None:
                 values = list(map(ns.get, shape.order[start:end]))
-                if all(type(v) is t for v in values):  # exact int/float: no user code
+                if list(map(type, values)).count(t) == len(values):  # exact: no user code
                     bounds = shape.bounds[i] = (min(values), max(values))
             if bounds is not None:
                 low, high = bounds
