@@ -29,6 +29,9 @@ IOPubHandler = Callable[[dict[str, Any], bool], None]
 MAX_OWN_MSG_IDS = 256
 # IOPub messages handled per wake-up, so a flood of displays cannot starve the server.
 IOPUB_BATCH = 256
+# Output messages collected for one request (see execute_collecting), and their types.
+MAX_COLLECTED = 64
+COLLECTED_TYPES = frozenset({"display_data", "stream", "execute_result", "error"})
 # How often a pending request checks that the kernel is still alive.
 LIVENESS_INTERVAL_S = 0.5
 # Longest wait for a kernel manager's liveness answer (a gateway's is an HTTP call).
@@ -88,6 +91,10 @@ class KernelConnection:
             username="jupyter_kernel_state",
         )
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # IOPub messages of our requests that collect their output (see execute_collecting),
+        # and a future per request set at its `status: idle` (its last IOPub message).
+        self._collected: dict[str, list[dict[str, Any]]] = {}
+        self._idle: dict[str, asyncio.Future[None]] = {}
         self._own_ids: collections.deque[str] = collections.deque(maxlen=MAX_OWN_MSG_IDS)
         self._own_set: set[str] = set()
         # Our requests whose deadline passed before their reply came: still queued or
@@ -208,10 +215,24 @@ class KernelConnection:
 
     def _handle_iopub(self, msg: dict[str, Any]) -> None:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
+        if parent_id in self._collected:
+            self._collect(parent_id, msg)
         try:
             self._on_iopub(msg, self.is_own(parent_id))
         except Exception:  # a listener bug must not stop the stream
             self._log.exception("jupyter_kernel_state: IOPub handler failed")
+
+    def _collect(self, parent_id: str, msg: dict[str, Any]) -> None:
+        msg_type = msg.get("header", {}).get("msg_type")
+        if msg_type == "status":
+            if (msg.get("content") or {}).get("execution_state") == "idle":
+                idle = self._idle.get(parent_id)
+                if idle is not None and not idle.done():
+                    idle.set_result(None)
+        elif msg_type in COLLECTED_TYPES:
+            outputs = self._collected[parent_id]
+            if len(outputs) < MAX_COLLECTED:
+                outputs.append(msg)
 
     @property
     def waiting_on(self) -> int:
@@ -285,8 +306,52 @@ class KernelConnection:
             "stop_on_error": False,
         }, timeout=timeout)
 
+    async def execute_collecting(
+        self, code: str, *, timeout: float
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A silent execute_request whose outputs are the answer: its reply content and the
+        display/stream messages published for it, up to its `status: idle`.
+
+        For kernels whose replies carry no ``user_expressions`` (IRkernel): the code
+        publishes its answer itself. The messages are ours (their parent is our request):
+        the IOPub listeners ignore them, notebooks never show them.
+        """
+        deadline = time.monotonic() + timeout
+        outputs: list[dict[str, Any]] = []
+        idle: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def watch(msg_id: str) -> None:
+            self._collected[msg_id] = outputs
+            self._idle[msg_id] = idle
+
+        try:
+            content = await self.request("execute_request", {
+                "code": code,
+                "silent": True,
+                "store_history": False,
+                "user_expressions": {},
+                "allow_stdin": False,
+                "stop_on_error": False,
+            }, timeout=timeout, before_send=watch)
+            # IOPub and shell are separate sockets: the idle status says every output of
+            # the request has been published (and, read in order, received).
+            while not idle.done():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise RequestTimeout(f"no idle status within {timeout:g} s")
+                try:
+                    await asyncio.wait_for(asyncio.shield(idle), min(remaining, 0.05))
+                except asyncio.TimeoutError:
+                    self.flush_iopub()
+            return content, outputs
+        finally:
+            for msg_id in [k for k, v in self._collected.items() if v is outputs]:
+                self._collected.pop(msg_id, None)
+                self._idle.pop(msg_id, None)
+
     async def request(
-        self, msg_type: str, content: dict[str, Any], *, timeout: float
+        self, msg_type: str, content: dict[str, Any], *, timeout: float,
+        before_send: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Send one shell request from our session and wait for its reply content.
 
@@ -299,6 +364,8 @@ class KernelConnection:
         msg = self.session.msg(msg_type, content)
         msg_id = msg["header"]["msg_id"]
         self._remember(msg_id)
+        if before_send is not None:
+            before_send(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future
         try:

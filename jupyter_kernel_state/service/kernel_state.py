@@ -17,25 +17,17 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from jupyter_core.utils import ensure_async
-
 from ..errors import (
-    InspectionInterrupted,
-    InvalidRequest,
     KernelNotFound,
-    KernelStateError,
     KernelUnavailable,
     KernelUnreachable,
-    NotFound,
-    NotSupported,
-    ProbeFailed,
 )
-from . import probe_loader
-from .channels import is_remote
-from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
+from .connection import KernelConnection, RequestTimeout
 from .history import HistoryLog
 from .images import ImageStore
+from .languages import for_language
 from .limits import Limits
+from .probe_calls import ProbeCalls
 from .queries import DetailOptions, SnapshotOptions
 from .tracker import ExecutionTracker
 
@@ -48,22 +40,6 @@ def _now_iso() -> str:
 SILENT_BUSY_CHECK_S = 2.0
 # Longest wait for the first status after connecting (see _settle).
 SETTLE_WAIT_S = 2.0
-# How long an interrupted probe request waits to learn whether a shutdown follows.
-INTERRUPT_GRACE_S = 1.0
-
-
-def _raise_refusal(reply: dict[str, Any], name: str) -> None:
-    """Turn a probe's refusal into the matching domain error."""
-    if reply.get("ok", True):
-        return
-    message = str(reply.get("error") or "")
-    if reply.get("not_found"):
-        raise NotFound(message or f"Variable not found: {name}")
-    if reply.get("bad_request"):
-        raise InvalidRequest(message or "Invalid request")
-    if reply.get("interrupted"):
-        raise InspectionInterrupted()
-    raise ProbeFailed(f"Probe error: {message or 'unknown'}")
 
 
 class _LRU(collections.OrderedDict[Any, dict[str, Any]]):
@@ -78,7 +54,7 @@ class _LRU(collections.OrderedDict[Any, dict[str, Any]]):
             self.popitem(last=False)
 
 
-class KernelState:
+class KernelState(ProbeCalls):
     def __init__(
         self,
         kernel_id: str,
@@ -111,19 +87,9 @@ class KernelState:
         self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
         self.prepared = asyncio.Event()  # set once the early probe install has finished
-        self.removed = False  # the kernel was shut down (see remove)
+        self._removed = False  # the kernel was shut down (see remove)
 
     # -- kernel facts ------------------------------------------------------------------
-
-    def _language(self) -> str:
-        """The kernelspec's language for a local kernel; "" (ask the kernel) otherwise."""
-        if is_remote(self._km):  # its spec lives on the gateway, not here
-            return ""
-        try:
-            spec = self._km.kernel_spec
-            return str(spec.language or "").lower() if spec is not None else ""
-        except Exception:
-            return ""
 
     def _check_link(self) -> None:
         """Nothing cached is current while the wire is down: cells may be running unseen."""
@@ -134,55 +100,6 @@ class KernelState:
             raise KernelNotFound(self.kernel_id)
         if connection.link_error is not None:
             raise KernelUnreachable(f"{connection.link_error}; try again", retry_after=2)
-
-    def _on_reply(self, msg: dict[str, Any]) -> None:
-        """Our own kernel_info replies tell the kernel's language when its spec did not."""
-        if not self.language and msg.get("header", {}).get("msg_type") == "kernel_info_reply":
-            name = ((msg.get("content") or {}).get("language_info") or {}).get("name")
-            if isinstance(name, str) and name:
-                self.language = name.lower()
-
-    @property
-    def is_python(self) -> bool:
-        return self.language == "python"
-
-    async def _remote_spec_language(self) -> str:
-        """A gateway kernel's language, from the gateway's kernelspec of its name."""
-        name = (getattr(self._km, "kernel", None) or {}).get("name")
-        if self._kernel_specs is None or not name:
-            return ""
-        try:
-            spec = await asyncio.wait_for(
-                ensure_async(self._kernel_specs.get_kernel_spec(name)), self._limits.probe_timeout)
-        except Exception:  # the kernel itself will say (kernel_info)
-            return ""
-        spec = spec.get("spec", spec) if isinstance(spec, dict) else spec
-        language = spec.get("language") if isinstance(spec, dict) else getattr(spec, "language", "")
-        return str(language or "").lower()
-
-    async def know_language(self) -> str:
-        """The kernel's language: its kernelspec's, else what the kernel says it runs."""
-        if not self.language and is_remote(self._km):
-            self.language = await self._remote_spec_language()
-        if not self.language:
-            try:
-                content = await self.connection().request(
-                    "kernel_info_request", {}, timeout=self._limits.probe_timeout)
-            except RequestTimeout:
-                raise KernelUnavailable("Kernel did not say its language in time",
-                                        retry_after=2) from None
-            except (KernelDied, LinkDown, KernelGone) as e:
-                raise self._unavailable(e) from None
-            self._on_reply({"header": {"msg_type": "kernel_info_reply"}, "content": content})
-        return self.language
-
-    async def _require_python(self) -> None:
-        await self.know_language()
-        if not self.is_python:
-            raise NotSupported(
-                f"Kernel language {self.language or 'unknown'!r} is not supported: "
-                "only Python kernels can be inspected"
-            )
 
     def connection(self) -> KernelConnection:
         """Our connection to the kernel, opening in the background if it is not open."""
@@ -257,101 +174,22 @@ class KernelState:
             self._connection.close()
             self._connection = None
 
+    @property
+    def removed(self) -> bool:
+        """The kernel was shut down (see remove)."""
+        return self._removed
+
     def remove(self) -> None:
         """The kernel was shut down: requests still waiting on it end with a 404."""
-        self.removed = True
+        self._removed = True
         self.close()
 
     # -- probe round trips -------------------------------------------------------------
 
-    async def _execute(self, code: str, expressions: dict[str, str] | None) -> dict[str, Any]:
-        connection = self.connection()
-        overdue = self._overdue_message()
-        if overdue is not None:  # never queue a second request behind our own
-            raise KernelUnavailable(overdue, retry_after=2)
-        try:
-            content = await connection.execute_silently(
-                code, expressions, timeout=self._limits.probe_timeout
-            )
-        except KernelDied as e:
-            # A process found dead may be a shutdown still finishing (its event not yet
-            # seen): then the kernel is gone, not unavailable.
-            if await self._ended_by_shutdown(grace_s=0.0):
-                raise KernelNotFound(self.kernel_id) from None
-            raise self._unavailable(e) from None
-        except (LinkDown, KernelGone) as e:
-            raise self._unavailable(e) from None
-        self.probe_requests += 1
-        status = content.get("status")
-        if status == "aborted":
-            raise KernelUnavailable("Kernel aborted the request; try again", retry_after=1)
-        if status != "ok":
-            raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
-        return content
-
-    async def _raise_for_reply(self, reply: dict[str, Any], name: str) -> None:
-        """A probe's refusal as a domain error. An interruption may be a shutdown on its way
-        (jupyter_server and gateways interrupt a kernel before shutting it down): give it a
-        moment, and answer that the kernel is gone (404) if it was."""
-        try:
-            _raise_refusal(reply, name)
-        except InspectionInterrupted:
-            if await self._ended_by_shutdown(grace_s=INTERRUPT_GRACE_S):
-                raise KernelNotFound(self.kernel_id) from None
-            raise
-
-    async def _ended_by_shutdown(self, *, grace_s: float) -> bool:
-        """Whether the kernel turns out to be gone: waits ``grace_s``, and for as long as a
-        shutdown is in progress (within the probe deadline), for it to be removed."""
-        grace = time.monotonic() + grace_s
-        deadline = time.monotonic() + self._limits.probe_timeout
-        while not self.gone and time.monotonic() < deadline and (
-                time.monotonic() < grace or getattr(self._km, "shutting_down", False)):
-            await asyncio.sleep(0.02)
-        return self.gone
-
-    def _unavailable(self, error: Exception) -> KernelStateError:
-        """The domain error for a kernel we cannot reach."""
-        if isinstance(error, KernelGone) or self.removed:
-            return KernelNotFound(self.kernel_id)
-        if isinstance(error, LinkDown):
-            return KernelUnreachable(f"{error}; try again", retry_after=2)
-        return KernelUnavailable("Kernel is not running (it died or restarted)", retry_after=2)
-
-    async def install_probe(self) -> None:
-        content = await self._execute(probe_loader.install_code(), None)
-        if content.get("status") != "ok":  # pragma: no cover - _execute raised already
-            raise ProbeFailed("Probe could not be installed")
-
-    async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One probe call; installs the probe first when the kernel has none."""
-        await self._require_python()
-        expression = probe_loader.call_expression(request)
-        for _attempt in range(2):
-            content = await self._execute("", {"r": expression})
-            entry = (content.get("user_expressions") or {}).get("r")
-            try:
-                reply = probe_loader.parse_reply(entry or {})
-            except probe_loader.ProbeMissing:
-                await self.install_probe()
-                continue
-            except probe_loader.ProbeFailed as e:
-                raise ProbeFailed(f"Probe error: {e}") from None
-            self._check_probe_id(reply.get("probe_id"))
-            return reply
-        raise ProbeFailed("Probe could not be installed in the kernel")
-
-    def _check_probe_id(self, probe_id: Any) -> None:
-        if self.probe_id is not None and probe_id != self.probe_id:
-            # A new probe instance means a new kernel process that we did not see restart.
-            self.restarted()
-        self.probe_id = probe_id
-        self._fresh_epoch = False
-
     async def prepare(self) -> None:
         """Install the probe ahead of time so change tracking covers every execution."""
         try:
-            if await self.know_language() == "python":
+            if for_language(await self.know_language()) is not None:
                 async with self._probe_lock:
                     await self.call_probe({"op": "ping"})
         except Exception as e:  # best effort: the first real request installs it too
@@ -384,7 +222,7 @@ class KernelState:
                 f"(no answer within {self._limits.probe_timeout:g} s); try again later")
 
     async def snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
-        await self._require_python()
+        await self.support()
         self.sync()
         self._check_link()
         await self._settle()
@@ -500,7 +338,7 @@ class KernelState:
     # -- detail ------------------------------------------------------------------------
 
     async def detail(self, options: DetailOptions) -> dict[str, Any]:
-        await self._require_python()
+        (await self.support()).check_name(options.name)
         self.sync()
         self._check_link()
         await self._settle()
