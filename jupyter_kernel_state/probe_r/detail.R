@@ -128,9 +128,9 @@ repr_lines <- function(x) {
     nm <- sort(ls(x, all.names = TRUE), method = "radix")
     return(c(paste0("<environment: ", length(nm), " objects>"), utils::head(nm, MAX_KEYS)))
   }
-  if (isS4(x)) return(utils::capture.output(methods::show(x)))
+  if (isS4(x)) return(user_eval(quote(utils::capture.output(methods::show(x))), x))
   if (is.data.frame(x)) {
-    return(utils::capture.output(print(utils::head(x, REPR_ROWS))))
+    return(user_eval(quote(utils::capture.output(base::print(utils::head(x, 20L)))), x))
   }
   if (is.atomic(x) && !is.object(x) && is.null(attr(x, "dim"))) {
     n <- length(x)
@@ -150,7 +150,7 @@ repr_lines <- function(x) {
     }
     return(utils::capture.output(utils::str(x)))
   }
-  utils::capture.output(print(x))
+  user_eval(quote(utils::capture.output(base::print(x))), x)
 }
 
 children_of <- function(x) {
@@ -201,7 +201,8 @@ table_parts <- function(x, guard_ms) {
     cells <- lapply(seq_len(min(d[2L], HEAD_COLUMNS)), function(j) {
       col <- if (frame) .subset2(x, j) else x[, j]
       if (is.atomic(col) && is.null(attr(col, "dim"))) {
-        v <- if (is.object(col)) format(col[rows]) else plain_items(unname(col), length(rows))
+        v <- if (is.object(col)) user_eval(quote(base::format(x)), col[rows])
+             else plain_items(unname(col), length(rows))
         vapply(v, function(s) cut_text(s, MAX_CELL)$text, "", USE.NAMES = FALSE)
       } else {
         rep(short_preview(col), length(rows))

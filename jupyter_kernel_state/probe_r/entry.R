@@ -22,7 +22,8 @@ emit <- function(reply) {
     vars <- reply$variables
     if (is.null(vars)) to_json(reply) else {
       reply$variables <- NULL
-      sub("\\}$", paste0(",\"variables\":", variables_json(vars), "}"), to_json(reply))
+      head <- to_json(reply)  # an object: its closing brace gives way to the variables
+      paste0(substr(head, 1L, nchar(head) - 1L), ",\"variables\":", variables_json(vars), "}")
     }
   }, error = function(e) paste0("{\"ok\":false,\"error\":\"reply could not be encoded: ",
                                 gsub("[^A-Za-z0-9 ._:-]", " ", conditionMessage(e)),

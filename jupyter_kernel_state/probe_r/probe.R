@@ -140,6 +140,15 @@ signature_of <- function(f) {
   paste(trimws(lines[-length(lines)]), collapse = " ")
 }
 
+# Evaluates `expr` with `x` bound, in an environment whose parent is .GlobalEnv: S3
+# dispatch from the probe's own environment (parent: base) would not see methods the user
+# defined in the notebook, only registered ones.
+user_eval <- function(expr, x) {
+  env <- new.env(parent = globalenv())
+  assign("x", x, envir = env)
+  eval(expr, env)
+}
+
 has_method <- function(generic, classes) {
   for (cl in classes) {
     if (!is.null(utils::getS3method(generic, cl, optional = TRUE, envir = globalenv()))) {
@@ -194,7 +203,8 @@ entry <- function(name, x, limit, guard_ms, cheap = FALSE) {
     if (cheap) {
       set_preview(cut_text(fallback, limit))
     } else {
-      r <- guarded(function() utils::capture.output(methods::show(x)), guard_ms)
+      r <- guarded(function() user_eval(quote(utils::capture.output(methods::show(x))), x),
+                   guard_ms)
       if (is.null(r$error)) {
         set_preview(cut_text(paste(trimws(r$value), collapse = " "), limit))
       } else {
@@ -326,15 +336,16 @@ object_entry <- function(e, x, limit, guard_ms, cheap) {
     return(e)
   }
   r <- guarded(function() {
-    n <- length(x)
+    n <- user_eval(quote(base::length(x)), x)
     if (is.atomic(x)) {
-      h <- x[seq_len(min(n, HEAD_ITEMS))]
-      items <- format(h)
+      h <- user_eval(quote(x[seq_len(min(base::length(x), 20L))]), x)
+      items <- user_eval(quote(base::format(x)), h)
       list(n = n, text = join_items(substr(items, 1L, ITEM_CHARS), n, limit))
     } else if (has_method("format", cls)) {
-      list(n = n, text = cut_text(paste(format(x), collapse = " "), limit))
+      list(n = n, text = cut_text(paste(user_eval(quote(base::format(x)), x), collapse = " "),
+                                  limit))
     } else if (has_method("print", cls) || has_method("toString", cls)) {
-      out <- utils::capture.output(print(x))
+      out <- user_eval(quote(utils::capture.output(base::print(x))), x)
       list(n = n, text = cut_text(paste(trimws(out), collapse = " "), limit))
     } else {
       list(n = n, text = cut_text(fallback, limit))

@@ -23,6 +23,7 @@ from ..secrets import secret_reason
 from .annotations import AnnotationStore, parse_annotation
 from .images import StoredImage
 from .kernel_state import KernelState
+from .languages import for_language
 from .limits import Limits
 from .queries import (
     DetailOptions,
@@ -244,10 +245,10 @@ class KernelStateService:
         generation = state.tracker.generation
         since = None if options.since is None else min(options.since, generation)  # future → now
         try:
-            python = await state.know_language() == "python"
+            inspectable = for_language(await state.know_language()) is not None
         except KernelUnavailable:
-            python = False
-        if not python:
+            inspectable = False
+        if not inspectable:
             snapshot = None
         else:
             try:
