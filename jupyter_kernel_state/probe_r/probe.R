@@ -287,7 +287,7 @@ frame_entry <- function(e, x, limit) {
     parts <- c(parts, paste0(cols[i], ":", type_name(.subset2(x, i))))
   }
   if (length(cols) > length(parts)) parts <- c(parts, "\u2026")
-  text <- paste0(format(rows, big.mark = ","), "\u00d7", length(cols))
+  text <- paste0(if (rows < 1000) rows else format(rows, big.mark = ","), "\u00d7", length(cols))
   if (length(parts)) text <- paste0(text, " \u2014 ", paste(parts, collapse = ", "))
   r <- cut_text(text, limit)
   e$preview <- r$text

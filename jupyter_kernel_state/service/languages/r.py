@@ -61,6 +61,9 @@ def install_code() -> str:
         f'  src <- base::rawToChar(jsonlite::base64_dec("{_b64(probe_source())}"))\n'
         "  env <- base::new.env(parent = base::baseenv())\n"
         "  base::eval(base::parse(text = src, keep.source = FALSE), envir = env)\n"
+        # Byte-compiled once here rather than by the JIT during the first calls.
+        "  for (f in base::ls(env)) if (base::is.function(env[[f]])) "
+        "env[[f]] <- compiler::cmpfun(env[[f]])\n"
         "  env$install()\n"
         f"  base::options({OPTION} = env)\n"
         "  base::invisible(NULL)\n"
