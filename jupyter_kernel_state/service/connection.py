@@ -22,6 +22,7 @@ from typing import Any
 from jupyter_client.session import Session
 
 from .channels import GatewayUnreachable, KernelChannels, KernelGone, is_remote, open_channels
+from .own_outputs import OwnOutputs
 
 IOPubHandler = Callable[[dict[str, Any], bool], None]
 
@@ -29,9 +30,6 @@ IOPubHandler = Callable[[dict[str, Any], bool], None]
 MAX_OWN_MSG_IDS = 256
 # IOPub messages handled per wake-up, so a flood of displays cannot starve the server.
 IOPUB_BATCH = 256
-# Output messages collected for one request (see execute_collecting), and their types.
-MAX_COLLECTED = 64
-COLLECTED_TYPES = frozenset({"display_data", "stream", "execute_result", "error"})
 # How often a pending request checks that the kernel is still alive.
 LIVENESS_INTERVAL_S = 0.5
 # Longest wait for a kernel manager's liveness answer (a gateway's is an HTTP call).
@@ -91,10 +89,7 @@ class KernelConnection:
             username="jupyter_kernel_state",
         )
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        # IOPub messages of our requests that collect their output (see execute_collecting),
-        # and a future per request set at its `status: idle` (its last IOPub message).
-        self._collected: dict[str, list[dict[str, Any]]] = {}
-        self._idle: dict[str, asyncio.Future[None]] = {}
+        self._own_outputs = OwnOutputs()  # see execute_collecting
         self._own_ids: collections.deque[str] = collections.deque(maxlen=MAX_OWN_MSG_IDS)
         self._own_set: set[str] = set()
         # Our requests whose deadline passed before their reply came: still queued or
@@ -215,24 +210,12 @@ class KernelConnection:
 
     def _handle_iopub(self, msg: dict[str, Any]) -> None:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
-        if parent_id in self._collected:
-            self._collect(parent_id, msg)
+        if isinstance(parent_id, str) and parent_id in self._own_outputs:
+            self._own_outputs.handle(parent_id, msg)
         try:
             self._on_iopub(msg, self.is_own(parent_id))
         except Exception:  # a listener bug must not stop the stream
             self._log.exception("jupyter_kernel_state: IOPub handler failed")
-
-    def _collect(self, parent_id: str, msg: dict[str, Any]) -> None:
-        msg_type = msg.get("header", {}).get("msg_type")
-        if msg_type == "status":
-            if (msg.get("content") or {}).get("execution_state") == "idle":
-                idle = self._idle.get(parent_id)
-                if idle is not None and not idle.done():
-                    idle.set_result(None)
-        elif msg_type in COLLECTED_TYPES:
-            outputs = self._collected[parent_id]
-            if len(outputs) < MAX_COLLECTED:
-                outputs.append(msg)
 
     @property
     def waiting_on(self) -> int:
@@ -295,6 +278,7 @@ class KernelConnection:
         user_expressions: dict[str, str] | None = None,
         *,
         timeout: float,
+        before_send: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Send a silent execute_request and wait for its reply content."""
         return await self.request("execute_request", {
@@ -304,50 +288,32 @@ class KernelConnection:
             "user_expressions": user_expressions or {},
             "allow_stdin": False,
             "stop_on_error": False,
-        }, timeout=timeout)
+        }, timeout=timeout, before_send=before_send)
 
     async def execute_collecting(
         self, code: str, *, timeout: float
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """A silent execute_request whose outputs are the answer: its reply content and the
-        display/stream messages published for it, up to its `status: idle`.
-
-        For kernels whose replies carry no ``user_expressions`` (IRkernel): the code
-        publishes its answer itself. The messages are ours (their parent is our request):
-        the IOPub listeners ignore them, notebooks never show them.
-        """
+        """A silent execute_request whose outputs are its answer (IRkernel: no
+        ``user_expressions``): its reply content and the display/stream messages published
+        for it, up to its `status: idle` (see own_outputs.py)."""
         deadline = time.monotonic() + timeout
-        outputs: list[dict[str, Any]] = []
-        idle: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        watched: list[str] = []
 
         def watch(msg_id: str) -> None:
-            self._collected[msg_id] = outputs
-            self._idle[msg_id] = idle
+            watched.append(msg_id)
+            self._own_outputs.watch(msg_id)
 
         try:
-            content = await self.request("execute_request", {
-                "code": code,
-                "silent": True,
-                "store_history": False,
-                "user_expressions": {},
-                "allow_stdin": False,
-                "stop_on_error": False,
-            }, timeout=timeout, before_send=watch)
-            # IOPub and shell are separate sockets: the idle status says every output of
-            # the request has been published (and, read in order, received).
-            while not idle.done():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise RequestTimeout(f"no idle status within {timeout:g} s")
-                try:
-                    await asyncio.wait_for(asyncio.shield(idle), min(remaining, 0.05))
-                except asyncio.TimeoutError:
-                    self.flush_iopub()
+            content = await self.execute_silently(code, timeout=timeout, before_send=watch)
+            try:
+                outputs = await self._own_outputs.until_idle(watched[0], deadline,
+                                                              self.flush_iopub)
+            except asyncio.TimeoutError:
+                raise RequestTimeout(f"no idle status within {timeout:g} s") from None
             return content, outputs
         finally:
-            for msg_id in [k for k, v in self._collected.items() if v is outputs]:
-                self._collected.pop(msg_id, None)
-                self._idle.pop(msg_id, None)
+            for msg_id in watched:
+                self._own_outputs.forget(msg_id)
 
     async def request(
         self, msg_type: str, content: dict[str, Any], *, timeout: float,
