@@ -67,14 +67,13 @@ ec_arg <- function(request, key) {
 
 groups_of <- function(name, x) {
   group <- if (startsWith(name, ".")) "private" else character(0)
-  if (inherits(x, "classGeneratorFunction") || inherits(x, "R6ClassGenerator")) {
-    group <- c(group, "classes")
-  } else if (is.function(x)) {
-    group <- c(group, "callables")
-  } else if (is.environment(x) && !is.object(x)) {
-    group <- c(group, "modules")
+  if (is.function(x)) {
+    c(group, if (inherits(x, "classGeneratorFunction")) "classes" else "callables")
+  } else if (is.environment(x)) {
+    c(group, if (inherits(x, "R6ClassGenerator")) "classes" else if (!is.object(x)) "modules")
+  } else {
+    group
   }
-  group
 }
 
 visible_names <- function(all, include) {

@@ -51,6 +51,7 @@ to_json <- function(x) {
 # The snapshot's variables, one column at a time.
 variables_json <- function(vars) {
   if (!length(vars)) return("[]")
+  always <- function(f) json_str(vapply(vars, `[[`, "", f))  # set for every entry
   text <- function(f) json_str(vapply(vars, function(v) {
     x <- v[[f]]
     if (is.null(x)) NA_character_ else as.character(x)
@@ -68,12 +69,12 @@ variables_json <- function(vars) {
     if (is.null(x)) "null" else paste0("[", paste(json_num(x), collapse = ","), "]")
   }, "")
   rows <- paste0(
-    "{\"name\":", text("name"), ",\"type\":", text("type"), ",\"qualname\":", text("qualname"),
-    ",\"kind\":", text("kind"), ",\"size\":", number("size"), ",\"shape\":", shape,
+    "{\"name\":", always("name"), ",\"type\":", always("type"),
+    ",\"qualname\":", always("qualname"), ",\"kind\":", always("kind"), ",\"size\":", number("size"), ",\"shape\":", shape,
     ",\"dtype\":", text("dtype"), ",\"nbytes\":", number("nbytes"),
     ",\"preview\":", text("preview"),
-    ",\"truncated\":", json_bool(vapply(vars, function(v) isTRUE(v$truncated), TRUE)),
-    ",\"error\":", text("error"), ",\"change\":", text("change"),
+    ",\"truncated\":", json_bool(vapply(vars, `[[`, TRUE, "truncated")),
+    ",\"error\":", text("error"), ",\"change\":", always("change"),
     ",\"changed_at\":", number("changed_at"), ",\"changes\":", changes, "}")
   paste0("[", paste(rows, collapse = ","), "]")
 }

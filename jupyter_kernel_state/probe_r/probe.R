@@ -113,7 +113,7 @@ plain_items <- function(x, k) {
     out <- encodeString(substr(h, 1L, ITEM_CHARS), quote = "\"")
     out[is.na(h)] <- "NA"
   } else if (is.double(h)) {
-    out <- as.character(signif(as.vector(h), 7L))
+    out <- sprintf("%.7g", as.vector(h))  # C-level; as.character(<double>) is slow
   } else if (is.complex(h)) {
     out <- format(as.vector(h), digits = 7L, trim = TRUE)
   } else {
