@@ -217,8 +217,9 @@ class ProbeCalls:
     async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
         """One probe call; installs the probe first when the kernel has none."""
         support = await self.support()
-        # The last user execution count: a probe that cannot read it (R) dates changes by it.
-        call = support.probe_call({**request, "ec": self.tracker.execution_count})
+        if support.needs_execution_count:  # the probe cannot read it (R): it dates changes
+            request = {**request, "ec": self.tracker.execution_count}
+        call = support.probe_call(request)
         for _attempt in range(2):
             content, outputs = await self._execute(call)
             try:

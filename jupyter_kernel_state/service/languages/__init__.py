@@ -37,6 +37,9 @@ class LanguageSupport(Protocol):
 
     #: The language as the snapshot reports it ("python", "R").
     display_name: str
+    #: Whether requests carry the last user execution count (``ec``): for probes that
+    #: cannot read it in the kernel.
+    needs_execution_count: bool
 
     def install_call(self) -> ProbeCall:
         """The request that (re)installs the probe, leaving nothing in the user's namespace."""

@@ -15,6 +15,7 @@ EXPRESSION_KEY = "r"
 
 class PythonSupport:
     display_name = "python"
+    needs_execution_count = False
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(probe_loader.install_code())

@@ -103,6 +103,7 @@ def reply_text(outputs: list[dict[str, Any]]) -> str | None:
 
 class RSupport:
     display_name = "R"
+    needs_execution_count = True
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)
