@@ -36,7 +36,7 @@ class NotFound(KernelStateError):
 
 
 class NotSupported(KernelStateError):
-    """The kernel's language has no probe (only Python kernels are inspected)."""
+    """The kernel's language has no probe (only Python and R kernels are inspected)."""
 
     status = 501
 

@@ -1,7 +1,9 @@
 /**
  * Follows the kernel of the active notebook or console and tells apart the user's
- * executions: an execution whose IOPub shows an `execute_input` is the user's (the
- * server's own probe runs silently and publishes none).
+ * executions: an execution whose IOPub shows an `execute_input` is the user's. The
+ * server's own probe runs silently; IPython publishes nothing for them, but IRkernel
+ * publishes an `execute_input` even for silent requests, so messages whose parent comes
+ * from the server's probe session (`PROBE_USERNAME`) are never the user's.
  */
 import { ISessionContext } from '@jupyterlab/apputils';
 import { Kernel, KernelMessage } from '@jupyterlab/services';
@@ -10,6 +12,12 @@ import { ISignal, Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
 import { IKernelInfo } from './tokens';
+
+/**
+ * The username of the server's probe session (service/connection.py): its requests are
+ * never the user's executions.
+ */
+export const PROBE_USERNAME = 'jupyter_kernel_state';
 
 /**
  * A widget with a kernel session: a notebook panel or a console panel.
@@ -216,9 +224,9 @@ export class KernelFollower implements IDisposable {
     _: Kernel.IKernelConnection,
     msg: KernelMessage.IIOPubMessage
   ): void {
-    const parent = (msg.parent_header as KernelMessage.IHeader | undefined)
-      ?.msg_id;
-    if (!parent) {
+    const header = msg.parent_header as KernelMessage.IHeader | undefined;
+    const parent = header?.msg_id;
+    if (!parent || header?.username === PROBE_USERNAME) {
       return;
     }
     if (msg.header.msg_type === 'execute_input') {

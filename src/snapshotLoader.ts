@@ -81,6 +81,9 @@ export class SnapshotLoader {
       if (reply === current.reply) {
         return current; // a 304: nothing changed since that merge
       }
+      if (reply && reply.stale) {
+        return this._busy(current, reply, key); // the last page of a busy kernel
+      }
       const merged = reply && applyDelta(current.snapshot, reply, query);
       if (reply && merged) {
         return { snapshot: merged, reply, key };
@@ -95,17 +98,28 @@ export class SnapshotLoader {
       this._settings,
       this._cache
     );
-    const shown = current?.snapshot;
+    if (current && page.stale) {
+      return this._busy(current, page, key);
+    }
+    return { snapshot: page, reply: page, key };
+  }
+
+  /**
+   * A busy kernel answers with the last page the server took, which can be older than
+   * the list merged from deltas: then that list is shown, marked stale instead.
+   */
+  private _busy(
+    current: SnapshotLoader.IHeld,
+    page: ISnapshot,
+    key: string
+  ): SnapshotLoader.IHeld {
+    const shown = current.snapshot;
     if (
-      shown &&
-      page.stale &&
       current.key === key &&
       page.kernel_id === shown.kernel_id &&
       page.epoch === shown.epoch &&
       page.generation < shown.generation
     ) {
-      // A busy kernel answers with the last page the server took, which can be older
-      // than the list merged from deltas: show that list, marked stale instead.
       const stale = { ...shown, stale: true, kernel_busy: page.kernel_busy };
       return { snapshot: stale, reply: page, key };
     }

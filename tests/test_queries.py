@@ -15,6 +15,7 @@ from jupyter_kernel_state.service import (
     PromptOptions,
     SnapshotOptions,
 )
+from jupyter_kernel_state.service.languages import python, r
 
 LIMITS = Limits()
 
@@ -64,10 +65,21 @@ def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
         DetailOptions.create(LIMITS, "df", path=["k1", "k2"]) == \
         DetailOptions(name="df", path=("k1", "k2"), max_chars=10_000)
     assert DetailOptions.create(LIMITS, "df", max_chars=10**9).max_chars == 65_536
-    for bad, message in [("1x", "not a Python identifier"), ("class", "not a Python identifier"),
-                         ("x" * 257, "1 to 256 characters")]:
+    for bad, message in [("1x", "not a Python identifier"), ("a-b", "not a Python identifier"),
+                         ("_x.y", "or an R name"), ("x" * 257, "1 to 256 characters")]:
         with pytest.raises(InvalidRequest, match=message):
             DetailOptions.create(LIMITS, bad)
+    # Names of one language only pass here; the kernel's language checks them again.
+    assert DetailOptions.create(LIMITS, "my.df").name == "my.df"
+    assert DetailOptions.create(LIMITS, "class").name == "class"
+    with pytest.raises(InvalidRequest, match="not a Python identifier"):
+        python.SUPPORT.check_name("class")
+    with pytest.raises(InvalidRequest, match="not an R name"):
+        r.SUPPORT.check_name("_x")
+    for bad in ("if", "TRUE", "..1", ".2x", "a b"):
+        assert not r.is_r_name(bad)
+    for good in ("x", ".x", "my.df", "x_1", ".", "..x"):
+        assert r.is_r_name(good)
     with pytest.raises(InvalidRequest, match="JSON array"):
         DetailOptions.from_query("df", getter(path="{"), LIMITS)
 

@@ -49,7 +49,7 @@ def build_openapi() -> dict[str, Any]:
             "see `Retry-After`.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}}},
             "content": {"application/json": {"schema": _ref("Error")}}}
-    not_python = _json("Error", "The kernel's language has no probe (only Python kernels).")
+    not_python = _json("Error", "The kernel's language has no probe (only Python and R kernels).")
     paths: dict[str, Any] = {
         f"{BASE}/kernels": {"get": {
             "summary": "Running kernels with their state counters",

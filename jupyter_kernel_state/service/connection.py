@@ -22,6 +22,7 @@ from typing import Any
 from jupyter_client.session import Session
 
 from .channels import GatewayUnreachable, KernelChannels, KernelGone, is_remote, open_channels
+from .own_outputs import OwnOutputs
 
 IOPubHandler = Callable[[dict[str, Any], bool], None]
 
@@ -88,6 +89,7 @@ class KernelConnection:
             username="jupyter_kernel_state",
         )
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._own_outputs = OwnOutputs()  # see execute_collecting
         self._own_ids: collections.deque[str] = collections.deque(maxlen=MAX_OWN_MSG_IDS)
         self._own_set: set[str] = set()
         # Our requests whose deadline passed before their reply came: still queued or
@@ -208,6 +210,8 @@ class KernelConnection:
 
     def _handle_iopub(self, msg: dict[str, Any]) -> None:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
+        if isinstance(parent_id, str) and parent_id in self._own_outputs:
+            self._own_outputs.handle(parent_id, msg)
         try:
             self._on_iopub(msg, self.is_own(parent_id))
         except Exception:  # a listener bug must not stop the stream
@@ -274,6 +278,7 @@ class KernelConnection:
         user_expressions: dict[str, str] | None = None,
         *,
         timeout: float,
+        before_send: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Send a silent execute_request and wait for its reply content."""
         return await self.request("execute_request", {
@@ -283,10 +288,36 @@ class KernelConnection:
             "user_expressions": user_expressions or {},
             "allow_stdin": False,
             "stop_on_error": False,
-        }, timeout=timeout)
+        }, timeout=timeout, before_send=before_send)
+
+    async def execute_collecting(
+        self, code: str, *, timeout: float
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A silent execute_request whose outputs are its answer (IRkernel: no
+        ``user_expressions``): its reply content and the display/stream messages published
+        for it, up to its `status: idle` (see own_outputs.py)."""
+        deadline = time.monotonic() + timeout
+        watched: list[str] = []
+
+        def watch(msg_id: str) -> None:
+            watched.append(msg_id)
+            self._own_outputs.watch(msg_id)
+
+        try:
+            content = await self.execute_silently(code, timeout=timeout, before_send=watch)
+            try:
+                outputs = await self._own_outputs.until_idle(watched[0], deadline,
+                                                              self.flush_iopub)
+            except asyncio.TimeoutError:
+                raise RequestTimeout(f"no idle status within {timeout:g} s") from None
+            return content, outputs
+        finally:
+            for msg_id in watched:
+                self._own_outputs.forget(msg_id)
 
     async def request(
-        self, msg_type: str, content: dict[str, Any], *, timeout: float
+        self, msg_type: str, content: dict[str, Any], *, timeout: float,
+        before_send: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Send one shell request from our session and wait for its reply content.
 
@@ -299,6 +330,8 @@ class KernelConnection:
         msg = self.session.msg(msg_type, content)
         msg_id = msg["header"]["msg_id"]
         self._remember(msg_id)
+        if before_send is not None:
+            before_send(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future
         try:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import InvalidRequest
 from .annotations import parse_annotation
+from .languages.r import is_r_name
 from .limits import Limits
 
 INCLUDE_CHOICES = ("private", "modules", "callables", "classes")
@@ -70,14 +71,17 @@ def bounded(
 
 
 def validate_name(name: str) -> str:
-    """A variable name: an identifier, not a keyword, at most 256 characters.
+    """A variable name of a language with a probe, at most 256 characters: a Python
+    identifier (not a keyword) or a syntactic R name. The kernel's own language checks it
+    again (``LanguageSupport.check_name``) before anything is sent.
 
     The name is later looked up as an exact namespace key; it never becomes source code.
     """
     if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH:
         raise InvalidRequest(f"Invalid variable name: must be 1 to {MAX_NAME_LENGTH} characters")
-    if not name.isidentifier() or keyword.iskeyword(name):
-        raise InvalidRequest(f"Invalid variable name: {name[:80]!r} is not a Python identifier")
+    if not (name.isidentifier() and not keyword.iskeyword(name)) and not is_r_name(name):
+        raise InvalidRequest(
+            f"Invalid variable name: {name[:80]!r} is not a Python identifier or an R name")
     return name
 
 

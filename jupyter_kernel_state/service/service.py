@@ -20,6 +20,7 @@ from ..prompt import PromptInput, PromptResult, build_prompt
 from .annotations import AnnotationStore
 from .images import StoredImage
 from .kernel_state import KernelState
+from .languages import for_language
 from .limits import Limits
 from .presenter import FragmentPresenter, SnapshotResponse, present
 from .queries import (
@@ -224,21 +225,24 @@ class KernelStateService:
         generation = state.tracker.generation
         since = None if options.since is None else min(options.since, generation)  # future → now
         try:
-            python = await state.know_language() == "python"
+            language = await state.know_language()
         except KernelUnavailable:
-            python = False
+            language = None
         digest: dict[str, Any] | None = None
         variables: list[dict[str, Any]] = []
-        if python:
+        if language is not None and for_language(language) is not None:
             notes = self.annotations.for_scope(await self.scope(kernel_id))
             # Annotated variables are ranked high: the probe sends them whatever their kind.
             pinned = tuple(sorted(name for name, note in notes.items()
                                   if note.get("description") or note.get("constraints")))
             try:
-                digest = await state.digest(
-                    since=since, limit=prompt_limit(options.budget),
-                    preview_chars=self.limits.preview_chars,
-                    pinned=pinned[:PROMPT_MAX_VARIABLES])
+                if language == "python":
+                    digest = await state.digest(
+                        since=since, limit=prompt_limit(options.budget),
+                        preview_chars=self.limits.preview_chars,
+                        pinned=pinned[:PROMPT_MAX_VARIABLES])
+                else:  # a probe without the digest op: the most recently changed page
+                    digest = await self._digest_of_page(kernel_id, since)
             except KernelUnavailable:
                 digest = None
             if digest is not None:
@@ -267,6 +271,27 @@ class KernelStateService:
         self.log.debug("jupyter_kernel_state: prompt for %s in %.1f ms", kernel_id,
                        (time.perf_counter() - started) * 1000)
         return result
+
+    async def _digest_of_page(self, kernel_id: str, since: int | None) -> dict[str, Any]:
+        """What the prompt needs, from one snapshot page sorted by change (for probes
+        without a digest op; their namespaces are listed up to ``max_page_size``)."""
+        snapshot = await self.snapshot(kernel_id, SnapshotOptions(
+            limit=self.limits.max_page_size, sort="changed", since=since,
+            preview_chars=self.limits.preview_chars))
+        variables = snapshot.get("variables") or []
+        removed = list(snapshot.get("removed") or [])
+        return {
+            "execution_count": snapshot.get("execution_count"),
+            "total": snapshot.get("total", 0),
+            "variables": variables,
+            "stale": snapshot.get("stale"),
+            "changed": {
+                "new": sum(1 for v in variables if v.get("change") == "new"),
+                "modified": sum(1 for v in variables if v.get("change") == "modified"),
+                "removed": len(removed),
+                "removed_names": removed,
+            },
+        }
 
     # -- lifecycle ---------------------------------------------------------------------
 

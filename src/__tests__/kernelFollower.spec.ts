@@ -13,10 +13,15 @@ class FakeKernel {
   readonly name = 'python3';
   readonly iopubMessage = new Signal<this, unknown>(this);
 
-  emit(msgType: string, parent: string, content: unknown = {}): void {
+  emit(
+    msgType: string,
+    parent: string,
+    content: unknown = {},
+    username = 'notebook-user'
+  ): void {
     this.iopubMessage.emit({
       header: { msg_type: msgType, msg_id: `${parent}-${msgType}` },
-      parent_header: { msg_id: parent },
+      parent_header: { msg_id: parent, username },
       content
     });
   }
@@ -107,6 +112,14 @@ describe('KernelFollower', () => {
     expect(follower.isRunning()).toBe(true);
     kernel.emit('status', 'probe', { execution_state: 'busy' });
     kernel.emit('status', 'probe', { execution_state: 'idle' });
+    // IRkernel publishes execute_input for the server's silent probe requests too.
+    kernel.emit('execute_input', 'r-probe', {}, 'jupyter_kernel_state');
+    kernel.emit(
+      'status',
+      'r-probe',
+      { execution_state: 'idle' },
+      'jupyter_kernel_state'
+    );
     kernel.emit('status', 'm1', { execution_state: 'idle' });
     expect(started).toEqual(['m1']);
     expect(ended).toEqual(['m1']);

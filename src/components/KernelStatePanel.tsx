@@ -104,7 +104,7 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
         data-test-id="kernel-state-unsupported"
       >
         {trans.__(
-          'This kernel’s language is not supported; only Python kernels can be inspected.'
+          'This kernel’s language is not supported; only Python and R kernels can be inspected.'
         )}
         {props.error && <div className="jp-KernelState-dim">{props.error}</div>}
       </div>

@@ -1,0 +1,42 @@
+"""Python kernels (IPython): the probe package shipped as source, called through
+``user_expressions`` whose ``text/plain`` is the JSON reply (see ``probe_loader``)."""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any
+
+from ...errors import InvalidRequest
+from .. import probe_loader
+from . import ProbeCall, ProbeError, ProbeMissing
+
+EXPRESSION_KEY = "r"
+
+
+class PythonSupport:
+    display_name = "python"
+    needs_execution_count = False
+
+    def install_call(self) -> ProbeCall:
+        return ProbeCall(probe_loader.install_code())
+
+    def probe_call(self, request: dict[str, Any]) -> ProbeCall:
+        return ProbeCall("", {EXPRESSION_KEY: probe_loader.call_expression(request)})
+
+    def parse_reply(
+        self, content: dict[str, Any], outputs: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        entry = (content.get("user_expressions") or {}).get(EXPRESSION_KEY)
+        try:
+            return probe_loader.parse_reply(entry or {})
+        except probe_loader.ProbeMissing:
+            raise ProbeMissing() from None
+        except probe_loader.ProbeFailed as e:
+            raise ProbeError(str(e)) from None
+
+    def check_name(self, name: str) -> None:
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise InvalidRequest(f"Invalid variable name: {name[:80]!r} is not a Python identifier")
+
+
+SUPPORT = PythonSupport()

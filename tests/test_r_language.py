@@ -1,0 +1,44 @@
+"""The R language support without a kernel: requests travel as data, replies are found."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from jupyter_kernel_state.service.languages import ProbeError, ProbeMissing, for_language, r
+
+
+def test_names_never_become_code() -> None:
+    hostile = 'x"); system("touch /tmp/pwned"); ("'
+    code = r.call_code({"op": "detail", "name": hostile, "path": ["n:`rm`"]})
+    assert "system" not in code and "pwned" not in code and "`" not in code
+    payload = re.search(r'p\$call\("([A-Za-z0-9+/=]*)"\)', code)
+    assert payload is not None
+    assert json.loads(base64.b64decode(payload[1]))["name"] == hostile
+    assert code.isascii() and r.install_code().isascii()
+    # The probe assigns into .GlobalEnv nowhere (its own environment, an option).
+    assert not re.search(r"assign\([^)]*globalenv\(\)", r.probe_source())
+
+
+def test_reply_from_outputs() -> None:
+    support = r.SUPPORT
+    display = {"msg_type": "display_data",
+               "content": {"data": {r.REPLY_MIME: '{"ok": true, "total": 3}'}}}
+    assert support.parse_reply({"status": "ok"}, [display]) == {"ok": True, "total": 3}
+    marked = {"msg_type": "stream", "content": {"text": r.REPLY_MARKER + '{"total": 1}\n'}}
+    assert support.parse_reply({"status": "ok"}, [marked]) == {"total": 1}
+    missing = {"content": {"data": {r.REPLY_MIME: '{"missing":true}'}}}
+    with pytest.raises(ProbeMissing):
+        support.parse_reply({"status": "ok"}, [missing])
+    with pytest.raises(ProbeError, match="no reply"):
+        support.parse_reply({"status": "ok"}, [])
+    with pytest.raises(ProbeError, match="not JSON"):
+        support.parse_reply({}, [{"content": {"data": {r.REPLY_MIME: "{"}}}])
+
+
+def test_dispatch_by_language() -> None:
+    assert for_language("R") is r.SUPPORT and for_language("r") is r.SUPPORT
+    assert for_language("Python") is not None and for_language("julia") is None
