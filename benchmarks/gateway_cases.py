@@ -33,7 +33,7 @@ from jupyter_client.session import Session
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from results import fmt_ms, fmt_ratio, markdown_table, percentile, text_table
+from results import fmt_ms, fmt_ratio, log_line, percentile, print_tables
 from server import Server
 
 from tests.gateway_utils import KernelGatewayProcess
@@ -265,19 +265,8 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=15, help="repetitions of each case")
     args = parser.parse_args()
 
-    def log(message: str) -> None:
-        print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-    rows = run(args.reps, log)
-    cells = [r.cells() for r in rows]
-    print(text_table(HEADER, cells))
-    print()
-    print(markdown_table(HEADER, cells))
-    print()
-    verdicts = checks(rows)
-    for name, value, ok in verdicts:
-        print(f"{'PASS' if ok else 'MISS'}  {name}: {value}")
-    return 0 if all(ok for _, _, ok in verdicts) else 1
+    rows = run(args.reps, log_line)
+    return print_tables(HEADER, [r.cells() for r in rows], checks(rows))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
+import time
 from dataclasses import dataclass, field
 
 
@@ -118,3 +120,21 @@ class Check:
 
 
 CHECK_HEADER = ("target (DESIGN §5)", "measured", "verdict")
+
+
+def log_line(message: str) -> None:
+    """A timestamped progress line on stderr (the tables go to stdout)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def print_tables(header: tuple[str, ...], cells: list[tuple[str, ...]],
+                 verdicts: list[tuple[str, str, bool]]) -> int:
+    """The rows as a text and a Markdown table, then each verdict; 0 when all pass."""
+    print(text_table(header, cells))
+    print()
+    print(markdown_table(header, cells))
+    print()
+    for name, value, ok in verdicts:
+        print(f"{'PASS' if ok else 'MISS'}  {name}: {value}")
+    return 0 if all(ok for _, _, ok in verdicts) else 1
+

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gateway_cases import Websocket, ZmqFloor, _generation, _get, _start, _wait_generation
 from kernels import bench_call, kernel_side_code
-from results import fmt_ms, fmt_ratio, markdown_table, percentile, text_table
+from results import fmt_ms, fmt_ratio, log_line, percentile, print_tables
 from server import Server
 
 SIZES = (10, 10_000, 100_000, 1_000_000)
@@ -217,20 +217,9 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
     args = parser.parse_args()
 
-    def log(message: str) -> None:
-        print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
     sizes = tuple(int(s) for s in args.sizes.split(","))
-    rows = run(args.reps, log, sizes)
-    cells = [r.cells() for r in rows]
-    print(text_table(HEADER, cells))
-    print()
-    print(markdown_table(HEADER, cells))
-    print()
-    verdicts = checks(rows)
-    for name, value, ok in verdicts:
-        print(f"{'PASS' if ok else 'MISS'}  {name}: {value}")
-    return 0 if all(ok for _, _, ok in verdicts) else 1
+    rows = run(args.reps, log_line, sizes)
+    return print_tables(HEADER, [r.cells() for r in rows], checks(rows))
 
 
 if __name__ == "__main__":

@@ -6,11 +6,22 @@ import pytest
 
 from jupyter_kernel_state.probe import entry
 
+from .stand_in import Shell
+
 
 @pytest.fixture(autouse=True)
 def fresh_probe():  # type: ignore[no-untyped-def]
     entry.install(shell=None)
     yield
+    entry.install(shell=None)
+
+
+@pytest.fixture
+def shell():  # type: ignore[no-untyped-def]
+    """The probe installed on a stand-in shell (modules may define their own)."""
+    sh = Shell()
+    entry.install(shell=sh)
+    yield sh
     entry.install(shell=None)
 
 

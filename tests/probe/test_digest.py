@@ -15,15 +15,7 @@ import pytest
 
 from jupyter_kernel_state.probe import entry
 
-from .test_tracking import DELETE, Shell
-
-
-@pytest.fixture
-def shell():  # type: ignore[no-untyped-def]
-    sh = Shell()
-    entry.install(shell=sh)
-    yield sh
-    entry.install(shell=None)
+from .stand_in import DELETE
 
 
 def digest(**request: Any) -> dict[str, Any]:

@@ -15,17 +15,9 @@ import pytest
 
 from jupyter_kernel_state.probe import entry, namespace
 
-from .test_tracking import DELETE, Shell
+from .stand_in import DELETE, Shell
 
 PAGE = 10_000
-
-
-@pytest.fixture
-def shell():  # type: ignore[no-untyped-def]
-    sh = Shell()
-    entry.install(shell=sh)
-    yield sh
-    entry.install(shell=None)
 
 
 def snap(**request: Any) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import types
 from typing import Any
 
 import pytest
@@ -25,55 +24,7 @@ from jupyter_kernel_state.probe.changes import describe_changes, fingerprint
 from jupyter_kernel_state.probe.inspectors import inspector_for
 
 from . import hostile
-
-
-class Events:
-    def __init__(self) -> None:
-        self.callbacks: dict[str, list[Any]] = {"post_run_cell": []}
-
-    def register(self, event: str, callback: Any) -> None:
-        self.callbacks.setdefault(event, []).append(callback)
-
-    def unregister(self, event: str, callback: Any) -> None:
-        self.callbacks[event].remove(callback)
-
-
-class Shell:
-    """Just enough of IPython's shell: a namespace, hidden names, events, a counter."""
-
-    def __init__(self) -> None:
-        self.user_ns: dict[str, Any] = {"__name__": "__main__", "In": [], "Out": {}, "_": None, "_i": ""}
-        self.user_ns_hidden: dict[str, Any] = {k: v for k, v in self.user_ns.items()}
-        self.events = Events()
-        self.execution_count = 1
-
-    def run(self, code: str = "", **bind: Any) -> int:
-        """A user cell: bind names (``None`` deletes), record it as IPython does, fire
-        post_run_cell.  Returns its execution count."""
-        ec = self.execution_count
-        for name, value in bind.items():
-            if value is DELETE:
-                del self.user_ns[name]
-            else:
-                self.user_ns[name] = value
-        self.user_ns["_i"] = code
-        self.user_ns[f"_i{ec}"] = code  # IPython adds one such name per cell
-        self.execution_count += 1
-        result = types.SimpleNamespace(execution_count=ec)
-        for callback in list(self.events.callbacks["post_run_cell"]):
-            callback(result)
-        return ec
-
-
-DELETE = object()
-
-
-@pytest.fixture
-def shell():  # type: ignore[no-untyped-def]
-    sh = Shell()
-    entry.install(shell=sh)
-    yield sh
-    entry.install(shell=None)
+from .stand_in import DELETE, Shell
 
 
 def snap(**request: Any) -> dict[str, Any]:
