@@ -117,6 +117,9 @@ def measure_size(server: Server, count: int, reps: int, log: Callable[[str], Non
         floor = Row(count, "floor: silent execute round trip")
         for _ in range(reps * 3):
             floor.seconds.append(floor_client.silent_round_trip())
+        rest_floor = Row(count, "jupyter_server's own GET api/kernels/{id} (no kernel message)")
+        for _ in range(reps * 3):
+            rest_floor.seconds.append(_timed_get(server, f"/api/kernels/{kernel_id}")[0])
         naive = Row(count, "naive: eval + str per variable, every name (one JSON text)")
         for _ in range(naive_reps):
             before = _generation(server, kernel_id)
@@ -165,7 +168,8 @@ def measure_size(server: Server, count: int, reps: int, log: Callable[[str], Non
             took, text = _timed_get(server, f"{base}/prompt?budget=6000")
             prompt_one.seconds.append(took)
             prompt_one.reply_bytes = len(text if isinstance(text, str) else json.dumps(text))
-        rows = [floor, naive, full_all, full_one, page_one, delta_one, prompt_one, hook_one]
+        rows = [floor, rest_floor, naive, full_all, full_one, page_one, delta_one, prompt_one,
+                hook_one]
         for row in rows:
             if row is not hook_one:
                 row.floor_ms = floor.median_ms
