@@ -60,6 +60,10 @@ class KernelStateApp(ExtensionApp):
     detail_cache_size = Int(
         _D.detail_cache_size, min=1, config=True,
         help="Variable details kept per kernel.")
+    presented_fragments = Int(
+        _D.presented_fragments, min=1, config=True,
+        help="Presented variables (JSON) kept server-wide to serve unchanged ones again; "
+             "past it the cache starts over.")
     max_images = Int(
         _D.images.max_images, min=1, config=True,
         help="Images kept per kernel; the oldest are dropped.")
@@ -112,6 +116,7 @@ class KernelStateApp(ExtensionApp):
             max_page_size=self.max_page_size,
             snapshot_cache_size=self.snapshot_cache_size,
             detail_cache_size=self.detail_cache_size,
+            presented_fragments=self.presented_fragments,
             images=ImageLimits(
                 max_images=self.max_images,
                 max_image_bytes=self.max_image_bytes,

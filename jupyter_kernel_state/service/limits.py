@@ -20,6 +20,8 @@ class Limits:
     max_page_size: int = 10_000
     snapshot_cache_size: int = 32
     detail_cache_size: int = 64
+    # Presented variables (JSON fragments) kept server-wide, to serve unchanged ones again.
+    presented_fragments: int = 50_000
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.

@@ -16,8 +16,6 @@ from typing import Any
 
 from ..secrets import secret_reason
 
-#: Presented fragments kept per (scope, annotations version): a few whole pages.
-MAX_PRESENTED_FRAGMENTS = 50_000
 _MARKER = '"variables":[]'
 
 
@@ -37,7 +35,7 @@ def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]]) -> dict[
 class FragmentPresenter:
     """``present`` on JSON text, cached by the fragment's text (bounded)."""
 
-    def __init__(self, max_entries: int = MAX_PRESENTED_FRAGMENTS) -> None:
+    def __init__(self, max_entries: int) -> None:
         self.max_entries = max_entries
         self._key: tuple[object, ...] | None = None
         self._cache: dict[str, str] = {}

@@ -75,7 +75,7 @@ class KernelStateService:
         self._presented: collections.OrderedDict[tuple[object, ...], SnapshotResponse] = (
             collections.OrderedDict()
         )
-        self._fragments = FragmentPresenter()
+        self._fragments = FragmentPresenter(limits.presented_fragments)
         self._scopes: dict[str, tuple[float, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
