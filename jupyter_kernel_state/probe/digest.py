@@ -173,9 +173,10 @@ def take(state, request, ns, hidden, tracker, max_removed):
     since = tracker.resolve_since(req.since) if tracker is not None else req.since
     names_of = _Names(state.visibility, ns, hidden, names, req.include)
     changed, counts = _changed(names_of, tracker, since, ns, shape.order, limit, max_removed)
+    listed = set(changed)
     pinned = [n for n in _pinned(request.get("pinned"), ns, hidden, req.include, limit)
-              if n not in set(changed)]
-    shown = set(changed).union(pinned)
+              if n not in listed]
+    shown = listed.union(pinned)
     notable = []
     for name in shape.notable:
         if len(notable) >= limit:
