@@ -265,12 +265,12 @@ class _Names:
 def changed_names(names_of, tracker, since):
     """Every visible name bound or changed after execution ``since``: from the tracker's
     change log when there is one (the cost of the changes), else one look per name."""
-    logged = getattr(snapshot, "logged_changes", None)
-    if logged is not None and getattr(tracker, "change_log", None) is not None:
+    if getattr(tracker, "change_log", None) is not None:
         names_of.since = since
-        changed = logged(names_of.visibility, names_of.ns, names_of.hidden, tracker, names_of)
-        if changed is not None:
-            return changed
+        logged = snapshot.logged_changes(names_of.visibility, names_of.ns, names_of.hidden,
+                                         tracker, names_of)
+        if logged is not None:
+            return logged[0]  # the listed ones (not those that left the list)
     names = names_of.names
     return snapshot.changed_since(tracker, since, names, max(1, len(names))) or []
 

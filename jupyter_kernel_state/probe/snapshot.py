@@ -136,36 +136,46 @@ def _changes_since(state, ns, hidden, tracker, req, max_removed):
     changed; changes or removals older than the tracker keeps)."""
     if tracker is None or req.since is None:
         return None
-    changed = logged_changes(state.visibility, ns, hidden, tracker, req)
-    if changed is None:
+    logged = logged_changes(state.visibility, ns, hidden, tracker, req)
+    if logged is None:
         return None
+    changed, left = logged
     removed = removed_exactly_since(tracker, req.since, max_removed)
     if removed is None:
         return None
     changed.sort(key=natural_key)
-    return changed, removed[0], removed[1]
+    names, total = removed
+    if left:  # still bound, no longer listed (now hidden, or no longer matching): gone too
+        already = set(names)
+        names = names + [n for n in left if n not in already]
+        total += len(left)
+    return changed, names, total
 
 
 def logged_changes(visibility, ns, hidden, tracker, req):
-    """The visible names bound or changed after execution ``req.since`` (from the
-    tracker's change log: the cost is that of the changes), or None when more than
-    ``req.limit`` or when the log cannot tell."""
+    """``(listed, left)``: the names bound or changed after execution ``req.since`` (from
+    the tracker's change log: the cost is that of the changes) that the list shows, and
+    those it no longer shows though they are still bound (a name rebound to a module, one
+    no longer matching the filter by type). None when more than ``req.limit`` changed or
+    when the log cannot tell."""
     since = req.since
     candidates = tracker.change_log.since(since, req.limit)
     if candidates is None:
         return None
     changed_at, shows, matches = tracker.changed_at, visibility.shows, req.matches
-    out = []
+    listed, left = [], []
     for name in candidates:
         at = changed_at(name)
-        if at is None or at <= since or not shows(ns, name, req.include, hidden):
+        if at is None or at <= since:
             continue
-        if matches is not None and not (
+        if not shows(ns, name, req.include, hidden) or (matches is not None and not (
             matches(name.lower()) or matches(type(ns[name]).__name__.lower())
-        ):
+        )):
+            if name in ns:  # (a deleted name is in the tracker's removed list)
+                left.append(name)
             continue
-        out.append(name)
-    return out
+        listed.append(name)
+    return listed, left
 
 
 def changed_since(tracker, since, names, limit):

@@ -270,3 +270,17 @@ def test_a_delta_older_than_the_change_log_is_a_full_page(shell, monkeypatch):  
     recent = snap(since_ec=shell.execution_count - 3, delta=True)
     assert recent["delta"] is True
     assert [v["name"] for v in recent["variables"]] == ["v0000003", "v0000004"]
+
+
+def test_a_name_that_leaves_the_list_without_being_deleted_is_removed_in_the_delta(shell):  # type: ignore[no-untyped-def]
+    import math
+
+    shell.run("bind", a=1, b=2)
+    since = shell.execution_count - 1
+    shell.run("rebind", a=math)  # a module: hidden by default, still bound
+    reply = snap(since_ec=since, delta=True)
+    assert reply["delta"] is True
+    assert reply["variables"] == [] and reply["removed"] == ["a"] and reply["total"] == 1
+    with_modules = snap(since_ec=since, delta=True, include=["modules"])
+    assert [v["name"] for v in with_modules["variables"]] == ["a"]
+    assert with_modules["removed"] == []
