@@ -42,3 +42,13 @@ def test_reply_from_outputs() -> None:
 def test_dispatch_by_language() -> None:
     assert for_language("R") is r.SUPPORT and for_language("r") is r.SUPPORT
     assert for_language("Python") is not None and for_language("julia") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [("x", True), ("my.df", True), (".x", True), (".", True), ("a_b.c", True),
+     ("x\n", False), ("..1", False), (".1a", False), ("_x", False), ("if", False),
+     ("x y", False), ("", False), ("TRUE", False)],
+)
+def test_r_names(name: str, valid: bool) -> None:
+    assert r.is_r_name(name) is valid

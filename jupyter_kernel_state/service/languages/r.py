@@ -31,7 +31,7 @@ MAX_ERROR_CHARS = 200
 _MISSING = '{"missing":true}'
 
 # Syntactic R names; reserved words are not variables.
-_R_NAME = re.compile(r"^(?:[A-Za-z]|\.(?![0-9]))[A-Za-z0-9._]*$|^\.$")
+_R_NAME = re.compile(r"(?:[A-Za-z]|\.(?![0-9]))[A-Za-z0-9._]*\Z|\.\Z")
 _RESERVED = frozenset({
     "if", "else", "repeat", "while", "function", "for", "next", "break", "in", "TRUE",
     "FALSE", "NULL", "Inf", "NaN", "NA", "NA_integer_", "NA_real_", "NA_character_",
@@ -40,7 +40,7 @@ _RESERVED = frozenset({
 
 
 def is_r_name(name: str) -> bool:
-    return bool(_R_NAME.match(name)) and name not in _RESERVED and not re.match(r"^\.\.\d", name)
+    return bool(_R_NAME.match(name)) and name not in _RESERVED and not re.match(r"\.\.\d", name)
 
 
 def probe_source() -> str:
