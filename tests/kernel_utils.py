@@ -68,6 +68,17 @@ class UserClient:
         self._reader = asyncio.ensure_future(self._read())
         return self
 
+    async def restart(self, jp_fetch: Any, timeout: float = 60) -> None:
+        """Restart the kernel as JupyterLab does: the REST call, then a new websocket
+        (the kernel's ports may have moved), then wait until it answers."""
+        await jp_fetch("api", "kernels", self.kernel_id, "restart", method="POST", body="{}")
+        self.stop()
+        for queue in self._queues.values():
+            while not queue.empty():
+                queue.get_nowait()
+        await self.connect()
+        await self.wait_for_ready(timeout=timeout)
+
     async def _read(self) -> None:
         while True:
             raw = await self._ws.read_message()

@@ -84,8 +84,7 @@ async def test_prompt_since_future_and_before_restart(jp_fetch, new_kernel):  # 
     before = await prompt_json(jp_fetch, kernel.kernel_id)
     future = await prompt_text(jp_fetch, kernel.kernel_id, since="999999")
     assert "Changed" not in future  # nothing changed after "now"
-    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.wait_for_ready(timeout=60)
+    await kernel.restart(jp_fetch)
     await kernel.wait_idle()
     await kernel.run("b = 2")
     after = await prompt_text(jp_fetch, kernel.kernel_id, since=str(before["generation"]))

@@ -122,8 +122,7 @@ async def test_a_restart_since_gives_a_full_page(jp_fetch, new_kernel):  # type:
     kernel = await new_kernel()
     await kernel.run("before = 1")
     first = await variables(jp_fetch, kernel)
-    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.wait_for_ready(timeout=60)
+    await kernel.restart(jp_fetch)
     for _ in range(50):  # until the server has settled on the new process
         try:
             if (await variables(jp_fetch, kernel))["epoch"] > first["epoch"]:

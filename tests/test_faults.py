@@ -131,8 +131,7 @@ async def test_restart_starts_a_new_epoch(jp_fetch, new_kernel):  # type: ignore
     kernel = await new_kernel()
     await kernel.run("before_restart = 1")
     first = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
-    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.wait_for_ready(timeout=60)
+    await kernel.restart(jp_fetch)
     second = None
     for _ in range(50):
         try:

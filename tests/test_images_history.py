@@ -193,8 +193,7 @@ async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):
 async def test_images_survive_a_restart_marked_with_their_epoch(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     await kernel.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(6, 6)).decode()})")
-    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.wait_for_ready(timeout=60)
+    await kernel.restart(jp_fetch)
     await kernel.wait_idle()
     await kernel.run(MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(7, 7)).decode()})")
     listing = await images(jp_fetch, kernel.kernel_id)

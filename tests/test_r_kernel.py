@@ -284,8 +284,7 @@ async def test_restart_reinstalls_probe(jp_fetch, new_kernel):  # type: ignore[n
     kernel = await r_kernel(new_kernel)
     await kernel.run("x <- 1")
     first = await variables(jp_fetch, kernel)
-    await jp_fetch("api", "kernels", kernel.kernel_id, "restart", method="POST", body="{}")
-    await kernel.wait_for_ready()
+    await kernel.restart(jp_fetch)
     await kernel.run("y <- 2")
     second = await variables(jp_fetch, kernel)
     assert second["epoch"] > first["epoch"]

@@ -51,3 +51,20 @@ def test_own_kernel_info_statuses_order_like_executions() -> None:
     run(tracker, [("busy", "a"), ("own", "busy", "k", "kernel_info_request"),
                   ("own", "idle", "k", "kernel_info_request")])
     assert (tracker.generation, tracker.busy, tracker.lost_idles) == (1, False, 1)
+
+
+def test_a_cell_lost_before_the_new_subscription_was_live_moves_the_generation() -> None:
+    """After a gap the first idle proves IOPub live: the cell that may have run unseen
+    before it counts, even though its busy and idle never arrived."""
+    tracker = ExecutionTracker()
+    tracker.resume_unseen()
+    after_gap = tracker.generation
+    assert tracker.busy
+    # our own kernel_info_request's statuses: the first ones the new wire sees
+    assert tracker.handle(status("busy", "ours"), True) is False
+    assert tracker.handle(status("idle", "ours"), True) is True
+    assert tracker.generation == after_gap + 1 and not tracker.busy
+    # later idles of our own requests do not move it
+    tracker.handle(status("busy", "again"), True)
+    assert tracker.handle(status("idle", "again"), True) is False
+    assert tracker.generation == after_gap + 1

@@ -170,6 +170,10 @@ class KernelState(Inspections):
         """Install the probe ahead of time so change tracking covers every execution."""
         try:
             if for_language(await self.know_language()) is not None:
+                # Until a status arrives the IOPub subscription may not be live, and a
+                # probe whose reply comes on IOPub (R) would wait for messages it missed.
+                self.connection()
+                await self._settle()
                 async with self._probe_lock:
                     await self.call_probe({"op": "ping"})
         except Exception as e:  # best effort: the first real request installs it too

@@ -26,6 +26,9 @@ class ExecutionTracker:
         self.last_message_at = time.monotonic()  # of the last IOPub message of any kind
         self.last_state: str | None = None  # the last execution_state the kernel reported
         self._starting_busy = initial_state == "busy"
+        # A gap in IOPub (a wire reopened): cells may run unseen until a status proves
+        # the new subscription live; the generation moves on again then.
+        self._unseen_until_live = False
         self._ec_by_generation: collections.OrderedDict[int, int | None] = (
             collections.OrderedDict({0: None})
         )
@@ -70,6 +73,10 @@ class ExecutionTracker:
             moved = self._finish_before(parent_id)
             if parent_id in self._busy_parents:
                 del self._busy_parents[parent_id]
+                self._bump()
+                return True
+            if self._unseen_until_live:  # the first status since the gap: IOPub is live
+                self._unseen_until_live = False
                 self._bump()
                 return True
             return moved
@@ -122,11 +129,14 @@ class ExecutionTracker:
         self._starting_busy = True
 
     def resume_unseen(self) -> None:
-        """After a gap in IOPub (a dropped wire reopened): cells may have run unseen, and
-        one may be running now. Move the generation on and await a status."""
+        """After a gap in IOPub (a wire reopened): cells may have run unseen, and one may
+        be running now. Move the generation on and await a status; the first idle after
+        it moves the generation on again (a cell may have run before the new subscription
+        was live, its messages lost)."""
         self._busy_parents.clear()
         self._bump()
         self.await_status()
+        self._unseen_until_live = True
 
     def reset(self) -> None:
         """After a restart: nothing is running, counts start again.
