@@ -34,6 +34,11 @@ def _now_iso() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
 
 
+class _NoAnswer(Exception):
+    """The kernel could not answer a snapshot request now (the message says why): the
+    last snapshot is served, marked stale."""
+
+
 class LRU(collections.OrderedDict[Any, dict[str, Any]]):
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -58,7 +63,6 @@ class Inspections(ProbeCalls):
     _details: LRU
     _inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]]
     _probe_lock: asyncio.Lock
-    _why_stale: str
     _last_busy_check: float
     _log: logging.Logger
 
@@ -216,16 +220,15 @@ class Inspections(ProbeCalls):
                 return cached
             generation = key[1]
             started = time.perf_counter()
-            reply = await self._probe_snapshot(options)
-            if reply is None:
-                return self._stale(options.as_page(), self._why_stale)
-            if self.epoch != key[0]:  # the kernel turned out to be a new process
-                generation = self.tracker.generation
-                if reply.get("delta"):  # its changes are relative to the old process
-                    options = options.as_page()
-                    reply = await self._probe_snapshot(options)
-                    if reply is None:
-                        return self._stale(options, self._why_stale)
+            try:
+                reply = await self._probe_snapshot(options)
+                if self.epoch != key[0]:  # the kernel turned out to be a new process
+                    generation = self.tracker.generation
+                    if reply.get("delta"):  # its changes are relative to the old process
+                        options = options.as_page()
+                        reply = await self._probe_snapshot(options)
+            except _NoAnswer as e:
+                return self._stale(options.as_page(), str(e))
             fragments = reply.get("fragments")
             if fragments is None:  # a probe that sends decoded variables
                 fragments = fragments_of(reply.get("variables") or [])
@@ -253,9 +256,9 @@ class Inspections(ProbeCalls):
             self._last_snapshot[options.key] = snapshot
             return snapshot
 
-    async def _probe_snapshot(self, options: SnapshotOptions) -> dict[str, Any] | None:
-        """The probe's snapshot reply, or None when the kernel could not answer in time
-        (``_why_stale`` says why)."""
+    async def _probe_snapshot(self, options: SnapshotOptions) -> dict[str, Any]:
+        """The probe's snapshot reply; ``_NoAnswer`` (why) when the kernel could not
+        answer in time."""
         request = {
             "op": "snapshot",
             "include": sorted(options.include),
@@ -275,11 +278,10 @@ class Inspections(ProbeCalls):
         except KernelUnreachable:
             raise
         except KernelUnavailable as e:
-            self._why_stale = e.message
-            return None
+            raise _NoAnswer(e.message) from None
         except RequestTimeout:
-            self._why_stale = f"Kernel did not answer within {self._limits.probe_timeout:g} s"
-            return None
+            raise _NoAnswer(
+                f"Kernel did not answer within {self._limits.probe_timeout:g} s") from None
         await self._raise_for_reply(reply, "")
         return reply
 

@@ -57,7 +57,6 @@ class KernelState(Inspections):
         self._details = LRU(limits.detail_cache_size)
         self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
         self._probe_lock = asyncio.Lock()
-        self._why_stale = ""  # why the last snapshot request got no answer
         self._after_gap = False  # the wire opening replaces a closed one
         self._last_busy_check = 0.0
         self.probe_requests = 0  # counted for tests and benchmarks
