@@ -92,3 +92,155 @@ export function identifierAt(
     ? text
     : null;
 }
+
+/**
+ * What the list and the inspector show for a masked (likely secret) value.
+ */
+export const MASKED_TEXT = '•••••• (masked)';
+
+/**
+ * Whether a variable's value must not be shown: the server masked it, or (an older
+ * server) flagged it as a likely secret. Never revealed by default.
+ */
+export function isMasked(
+  variable: Pick<IVariable, 'likely_secret'> & { masked?: boolean }
+): boolean {
+  return variable.masked === true || variable.likely_secret;
+}
+
+/**
+ * The list's preview text of a variable: masked when it is a likely secret.
+ */
+export function previewText(
+  variable: Pick<IVariable, 'preview' | 'likely_secret'> & { masked?: boolean }
+): string {
+  return isMasked(variable) ? MASKED_TEXT : variable.preview;
+}
+
+/**
+ * `512 KiB`-style memory of a variable, or '' when unknown.
+ */
+export function formatMemory(memory: number | null | undefined): string {
+  return formatBytes(memory);
+}
+
+/**
+ * Distinct parts of an error text, joined once: `repr timed out; repr timed out`
+ * gives `repr timed out`.
+ */
+export function dedupeError(text: string | null | undefined): string | null {
+  if (!text) {
+    return null;
+  }
+  const parts: string[] = [];
+  for (const part of text.split(/;\s*/)) {
+    const trimmed = part.trim();
+    if (trimmed && !parts.includes(trimmed)) {
+      parts.push(trimmed);
+    }
+  }
+  return parts.join('; ') || null;
+}
+
+/**
+ * Every distinct error line among several sources (each deduplicated), or null.
+ */
+export function errorLine(
+  ...texts: (string | null | undefined)[]
+): string | null {
+  return dedupeError(texts.filter(Boolean).join('; '));
+}
+
+/**
+ * Python types whose repr is a literal that recreates the value.
+ */
+const LITERAL_TYPES = new Set([
+  'int',
+  'float',
+  'bool',
+  'NoneType',
+  'str',
+  'list',
+  'dict',
+  'tuple',
+  'set'
+]);
+
+/**
+ * The longest value `Copy as code` copies.
+ */
+export const MAX_CODE_CHARS = 2000;
+
+/**
+ * `name = <literal>` for a variable whose whole value is in its preview as a Python
+ * literal (numbers, bools, None, strings, and lists, tuples, sets and dicts of them);
+ * null when it cannot be expressed that way (a cut preview, NaN, an object's repr, a
+ * masked secret, a subclass).
+ */
+export function copyAsCode(
+  variable: Pick<
+    IVariable,
+    'name' | 'type' | 'preview' | 'truncated' | 'error' | 'likely_secret'
+  > & { masked?: boolean }
+): string | null {
+  if (
+    isMasked(variable) ||
+    variable.truncated ||
+    variable.error ||
+    !LITERAL_TYPES.has(variable.type) ||
+    variable.preview.length > MAX_CODE_CHARS ||
+    !isPythonLiteral(variable.preview)
+  ) {
+    return null;
+  }
+  return `${variable.name} = ${variable.preview}`;
+}
+
+const LITERAL_TOKEN = new RegExp(
+  [
+    '\\s+',
+    // strings, optionally prefixed (no f-strings: they run code)
+    "(?:[rRbBuU]{0,2})'(?:[^'\\\\\\n]|\\\\.)*'",
+    '(?:[rRbBuU]{0,2})"(?:[^"\\\\\\n]|\\\\.)*"',
+    // numbers, complex included
+    '[-+]?(?:\\d[\\d_]*\\.?[\\d_]*|\\.\\d[\\d_]*)(?:[eE][-+]?\\d+)?[jJ]?',
+    '0[xXoObB][0-9a-fA-F_]+',
+    'True|False|None',
+    '[\\[\\](){},:]'
+  ]
+    .map(p => `(?:${p})`)
+    .join('|'),
+  'y'
+);
+
+/**
+ * Whether `text` consists only of Python literal tokens (strings, numbers, True,
+ * False, None, brackets, commas, colons) with balanced brackets: no names, no calls,
+ * no `…` of a cut preview. An empty set (`set()`) is not a literal.
+ */
+export function isPythonLiteral(text: string): boolean {
+  const stack: string[] = [];
+  const pairs: Record<string, string> = { ']': '[', ')': '(', '}': '{' };
+  let position = 0;
+  let tokens = 0;
+  while (position < text.length) {
+    LITERAL_TOKEN.lastIndex = position;
+    const match = LITERAL_TOKEN.exec(text);
+    if (!match || match[0].length === 0) {
+      return false;
+    }
+    const token = match[0];
+    if (token === '[' || token === '(' || token === '{') {
+      stack.push(token);
+    } else if (token in pairs) {
+      if (stack.pop() !== pairs[token]) {
+        return false;
+      }
+    }
+    if (token.trim()) {
+      tokens++;
+    }
+    position += token.length;
+  }
+  return stack.length === 0 && tokens > 0;
+}

@@ -91,6 +91,17 @@ export interface IVariable {
    * Why it looks like a credential (addition).
    */
   secret_reason: string | null;
+  /**
+   * A cheap shallow size in bytes (numpy `nbytes`, pandas shallow `memory_usage`,
+   * `sys.getsizeof`), or null when it cannot be told cheaply (addition).
+   */
+  memory: number | null;
+  /**
+   * The value is a likely secret and `preview` (detail: `repr`, `llm_repr`, children
+   * previews) is masked; a detail asked with `reveal=true` has the real values and
+   * `masked: false` (addition).
+   */
+  masked: boolean;
 }
 
 /**
@@ -125,9 +136,17 @@ export interface ISnapshot {
 export type IncludeGroup = 'private' | 'modules' | 'callables' | 'classes';
 
 /**
- * Server-side sort orders of a snapshot.
+ * What a snapshot can be sorted by.
  */
-export type SnapshotSort = 'name' | 'type' | 'size' | 'changed';
+export type SnapshotSortKey = 'name' | 'type' | 'size' | 'changed' | 'memory';
+
+/**
+ * Server-side sort orders of a snapshot: a key in its own direction (name and type
+ * ascending; size, memory and changed largest or latest first), or a key with an
+ * explicit direction.
+ */
+export type SnapshotSort =
+  SnapshotSortKey | `${SnapshotSortKey}:asc` | `${SnapshotSortKey}:desc`;
 
 /**
  * Query of `GET kernels/{kernel_id}/variables`.
@@ -203,6 +222,34 @@ export interface IVariableDetail extends IVariable {
 export interface IDetailQuery {
   path?: AccessKey[];
   max_chars?: number;
+  /**
+   * The real values of a masked (likely secret) variable; never the default.
+   */
+  reveal?: boolean;
+}
+
+/**
+ * One entry of a variable's change timeline.
+ */
+export interface ITimelineEntry {
+  execution_count: number | null;
+  change: 'new' | 'modified' | 'removed' | string;
+  type: string | null;
+  /**
+   * What changed structurally, e.g. `rows 100,000 → 95,991`.
+   */
+  changes: string[];
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}/timeline`: the last `limit`
+ * changes of a name, oldest first; `total` = how many the probe recorded.
+ */
+export interface ITimeline {
+  name: string;
+  total: number;
+  limit: number;
+  entries: ITimelineEntry[];
 }
 
 /**

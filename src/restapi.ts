@@ -14,8 +14,11 @@ import {
   IKernelList,
   IPromptQuery,
   IPromptResult,
+  IRowsQuery,
+  IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITimeline,
   IVariableDetail
 } from './tokens';
 
@@ -175,13 +178,56 @@ export async function getVariable(
     {
       path: query.path?.length ? JSON.stringify(query.path) : undefined,
       max_chars:
-        query.max_chars === undefined ? undefined : String(query.max_chars)
+        query.max_chars === undefined ? undefined : String(query.max_chars),
+      reveal: query.reveal ? 'true' : undefined
     }
   );
   if (response.status !== 200) {
     throw await ServerConnection.ResponseError.create(response);
   }
   return (await response.json()) as IVariableDetail;
+}
+
+/**
+ * `DELETE kernels/{kernel_id}/variables/{name}`: unbind the name in the kernel (the
+ * exact namespace key). Rejects with the server's 404 (no such variable) or 409
+ * (kernel busy).
+ */
+export async function deleteVariable(
+  kernelId: string,
+  name: string,
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<void> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name],
+    {},
+    { method: 'DELETE' }
+  );
+  if (response.status !== 204) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+}
+
+/**
+ * `GET kernels/{kernel_id}/variables/{name}/timeline`: the last `limit` changes of a
+ * name, oldest first.
+ */
+export async function getTimeline(
+  kernelId: string,
+  name: string,
+  limit?: number,
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<ITimeline> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'timeline'],
+    { limit: limit === undefined ? undefined : String(limit) }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as ITimeline;
 }
 
 /**

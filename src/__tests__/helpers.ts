@@ -39,6 +39,8 @@ export function makeVariable(
     hidden_from_prompt: false,
     likely_secret: false,
     secret_reason: null,
+    memory: null,
+    masked: false,
     ...extra
   };
 }

@@ -1,0 +1,554 @@
+/**
+ * The variable list's model: the rows it shows (the snapshot's variables, plus the
+ * variables removed by the last execution, kept until the next one), the widths of its
+ * columns, and the pure rules of its header and keyboard (sort cycling, navigation,
+ * type-ahead). Views render it; it makes no requests.
+ */
+import { IDisposable } from '@lumino/disposable';
+import { ISignal, Signal } from '@lumino/signaling';
+
+import {
+  IKernelStateService,
+  ISnapshot,
+  IVariable,
+  SnapshotSort,
+  SnapshotSortKey
+} from '../tokens';
+
+/**
+ * One row of the list: a variable of the snapshot, or one the last execution removed.
+ */
+export interface IListRow {
+  variable: IVariable;
+  removed: boolean;
+}
+
+/**
+ * The columns of the list whose width can be changed (the preview takes the rest).
+ */
+export type ColumnKey = 'name' | 'type' | 'shape' | 'memory';
+
+export type ColumnWidths = Record<ColumnKey, number>;
+
+export const DEFAULT_COLUMN_WIDTHS: Readonly<ColumnWidths> = {
+  name: 120,
+  type: 96,
+  shape: 72,
+  memory: 68
+};
+
+export const MIN_COLUMN_WIDTH = 40;
+export const MAX_COLUMN_WIDTH = 800;
+
+/**
+ * The width clamped to the bounds, whole pixels.
+ */
+export function clampWidth(width: number): number {
+  if (!Number.isFinite(width)) {
+    return MIN_COLUMN_WIDTH;
+  }
+  return Math.round(
+    Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width))
+  );
+}
+
+/**
+ * Widths from settings (any JSON): known keys with numbers, clamped; defaults else.
+ */
+export function readWidths(value: unknown): ColumnWidths {
+  const widths = { ...DEFAULT_COLUMN_WIDTHS };
+  if (value && typeof value === 'object') {
+    for (const key of Object.keys(widths) as ColumnKey[]) {
+      const width = (value as Record<string, unknown>)[key];
+      if (typeof width === 'number') {
+        widths[key] = clampWidth(width);
+      }
+    }
+  }
+  return widths;
+}
+
+// ---------------------------------------------------------------------------------
+// Sort
+
+export type SortDirection = 'asc' | 'desc';
+
+/**
+ * The direction of a key without a suffix, as the server sorts it: names and types
+ * A→Z; size, memory and the last change largest or latest first.
+ */
+export const NATURAL_DIRECTION: Record<SnapshotSortKey, SortDirection> = {
+  name: 'asc',
+  type: 'asc',
+  size: 'desc',
+  memory: 'desc',
+  changed: 'desc'
+};
+
+/**
+ * A sort's key and direction.
+ */
+export function parseSort(sort: SnapshotSort | string): {
+  key: SnapshotSortKey;
+  direction: SortDirection;
+} {
+  const [key, suffix] = sort.split(':') as [SnapshotSortKey, string?];
+  const known = key in NATURAL_DIRECTION ? key : 'name';
+  const direction =
+    suffix === 'asc' || suffix === 'desc' ? suffix : NATURAL_DIRECTION[known];
+  return { key: known, direction };
+}
+
+/**
+ * The sort as the server spells it: the bare key in its own direction, else
+ * `key:direction`.
+ */
+export function formatSort(
+  key: SnapshotSortKey,
+  direction: SortDirection
+): SnapshotSort {
+  return direction === NATURAL_DIRECTION[key] ? key : `${key}:${direction}`;
+}
+
+/**
+ * The sort after a click on the header of `key`: the same key reversed, or the new key
+ * in its own direction.
+ */
+export function nextSort(
+  current: SnapshotSort,
+  key: SnapshotSortKey
+): SnapshotSort {
+  const { key: currentKey, direction } = parseSort(current);
+  if (currentKey !== key) {
+    return key;
+  }
+  return formatSort(key, direction === 'asc' ? 'desc' : 'asc');
+}
+
+/**
+ * `aria-sort` of the header of `key`.
+ */
+export function ariaSort(
+  current: SnapshotSort,
+  key: SnapshotSortKey
+): 'ascending' | 'descending' | undefined {
+  const parsed = parseSort(current);
+  if (parsed.key !== key) {
+    return undefined;
+  }
+  return parsed.direction === 'asc' ? 'ascending' : 'descending';
+}
+
+/**
+ * Whether a setting's value is a sort the server knows.
+ */
+export function isSnapshotSort(value: unknown): value is SnapshotSort {
+  if (typeof value !== 'string') {
+    return false;
+  }
+  const [key, suffix, ...rest] = value.split(':');
+  return (
+    key in NATURAL_DIRECTION &&
+    rest.length === 0 &&
+    (suffix === undefined || suffix === 'asc' || suffix === 'desc')
+  );
+}
+
+// ---------------------------------------------------------------------------------
+// Keyboard
+
+/**
+ * The row index a navigation key moves to from `index` (-1: nothing selected) among
+ * `count` rows, `page` rows a page; null for other keys or an empty list.
+ */
+export function navigate(
+  key: string,
+  index: number,
+  count: number,
+  page = 10
+): number | null {
+  if (count === 0) {
+    return null;
+  }
+  const last = count - 1;
+  switch (key) {
+    case 'ArrowDown':
+      return index < 0 ? 0 : Math.min(last, index + 1);
+    case 'ArrowUp':
+      return index < 0 ? 0 : Math.max(0, index - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return last;
+    case 'PageDown':
+      return index < 0 ? 0 : Math.min(last, index + page);
+    case 'PageUp':
+      return index < 0 ? 0 : Math.max(0, index - page);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Type-ahead: letters typed within `timeout` ms of each other form a prefix; each
+ * prefix jumps to the next name that starts with it (case-insensitive). Typing the
+ * same letter again cycles through the names starting with it.
+ */
+export class TypeAhead {
+  constructor(private readonly _timeout = 800) {}
+
+  /**
+   * Whether a key press is a character to type ahead with (no modifier but Shift).
+   */
+  static accepts(event: {
+    key: string;
+    ctrlKey?: boolean;
+    metaKey?: boolean;
+    altKey?: boolean;
+  }): boolean {
+    return (
+      event.key.length === 1 &&
+      event.key !== ' ' &&
+      !event.ctrlKey &&
+      !event.metaKey &&
+      !event.altKey
+    );
+  }
+
+  /**
+   * The index of the row to select after typing `char` at time `now`, from the
+   * selected row `index` (-1: none); null when no name matches.
+   */
+  type(
+    char: string,
+    names: readonly string[],
+    index: number,
+    now: number
+  ): number | null {
+    const fresh = now - this._last > this._timeout;
+    this._last = now;
+    const lower = char.toLowerCase();
+    const repeated =
+      !fresh &&
+      this._prefix.length > 0 &&
+      [...this._prefix].every(c => c === lower);
+    this._prefix = fresh ? lower : this._prefix + lower;
+    const count = names.length;
+    if (count === 0) {
+      return null;
+    }
+    // A new search starts after the selected row; a longer prefix may stay on it.
+    const cycling = this._prefix.length === 1 || repeated;
+    const prefix = repeated ? lower : this._prefix;
+    const start = index < 0 ? 0 : cycling ? index + 1 : index;
+    for (let step = 0; step < count; step++) {
+      const i = (start + step) % count;
+      if (names[i].toLowerCase().startsWith(prefix)) {
+        return i;
+      }
+    }
+    return null;
+  }
+
+  reset(): void {
+    this._prefix = '';
+    this._last = -Infinity;
+  }
+
+  get prefix(): string {
+    return this._prefix;
+  }
+
+  private _prefix = '';
+  private _last = -Infinity;
+}
+
+// ---------------------------------------------------------------------------------
+// Removed variables
+
+/**
+ * Keeps the variables an execution removed, so the list can show them (struck
+ * through) until the next execution. A name counts as removed when the snapshot says
+ * so (`removed`) or when it disappears between two complete snapshots of the same
+ * kernel, epoch and options across a new generation. Names the user deleted from the
+ * list are not kept.
+ */
+export class RemovedTracker {
+  /**
+   * The rows for `snapshot`; `options` identifies what the list was asked with
+   * (filter, include), so a name that only left the filter is not "removed".
+   */
+  update(snapshot: ISnapshot | null, options = ''): IListRow[] {
+    if (snapshot === this._snapshot && options === this._options) {
+      return this._rows;
+    }
+    const previous = this._snapshot;
+    const previousOptions = this._options;
+    this._snapshot = snapshot;
+    this._options = options;
+    if (!snapshot) {
+      this._removed = [];
+      this._rows = [];
+      return this._rows;
+    }
+    const sameEpoch =
+      !!previous &&
+      previous.kernel_id === snapshot.kernel_id &&
+      previous.epoch === snapshot.epoch;
+    const present = new Set(snapshot.variables.map(v => v.name));
+    if (!sameEpoch) {
+      this._removed = [];
+      this._deleted.clear();
+    } else if (snapshot.generation > previous!.generation) {
+      this._removed = this._findRemoved(
+        previous!,
+        snapshot,
+        present,
+        options === previousOptions
+      );
+      this._deleted.clear();
+    }
+    this._removed = this._removed.filter(
+      r => !present.has(r.variable.name) && !this._deleted.has(r.variable.name)
+    );
+    this._rows = splice(snapshot.variables, this._removed);
+    return this._rows;
+  }
+
+  /**
+   * The user deleted `name`: it leaves the list at once, not marked removed.
+   */
+  forget(name: string): void {
+    this._deleted.add(name);
+    const before = this._removed.length;
+    this._removed = this._removed.filter(r => r.variable.name !== name);
+    if (before !== this._removed.length && this._snapshot) {
+      this._rows = splice(this._snapshot.variables, this._removed);
+    }
+  }
+
+  get removedNames(): string[] {
+    return this._removed.map(r => r.variable.name);
+  }
+
+  private _findRemoved(
+    previous: ISnapshot,
+    snapshot: ISnapshot,
+    present: Set<string>,
+    sameOptions: boolean
+  ): IRemoved[] {
+    const before = new Map<string, number>();
+    previous.variables.forEach((v, i) => before.set(v.name, i));
+    const names = new Set(snapshot.removed ?? []);
+    const complete = (s: ISnapshot) =>
+      s.offset === 0 && s.variables.length >= s.total;
+    if (sameOptions && complete(previous) && complete(snapshot)) {
+      for (const v of previous.variables) {
+        if (!present.has(v.name)) {
+          names.add(v.name);
+        }
+      }
+    }
+    const removed: IRemoved[] = [];
+    for (const name of names) {
+      if (present.has(name) || this._deleted.has(name)) {
+        continue;
+      }
+      const at = before.get(name);
+      const variable =
+        at === undefined ? removedStub(name) : previous.variables[at];
+      removed.push({
+        variable: { ...variable, change: 'unchanged', changes: [] },
+        at: at ?? Number.MAX_SAFE_INTEGER
+      });
+    }
+    return removed.sort((a, b) => a.at - b.at);
+  }
+
+  private _snapshot: ISnapshot | null = null;
+  private _options = '';
+  private _removed: IRemoved[] = [];
+  private _rows: IListRow[] = [];
+  private _deleted = new Set<string>();
+}
+
+interface IRemoved {
+  variable: IVariable;
+  /**
+   * Its index in the list before it was removed.
+   */
+  at: number;
+}
+
+/**
+ * The variables with the removed ones put back where they were.
+ */
+function splice(variables: IVariable[], removed: IRemoved[]): IListRow[] {
+  const rows: IListRow[] = variables.map(variable => ({
+    variable,
+    removed: false
+  }));
+  for (const r of removed) {
+    rows.splice(Math.min(r.at, rows.length), 0, {
+      variable: r.variable,
+      removed: true
+    });
+  }
+  return rows;
+}
+
+/**
+ * A removed name the list never held (the snapshot names it in `removed`).
+ */
+export function removedStub(name: string): IVariable {
+  return {
+    name,
+    type: '',
+    qualname: '',
+    kind: 'object',
+    size: null,
+    shape: null,
+    dtype: null,
+    nbytes: null,
+    preview: '',
+    truncated: false,
+    error: null,
+    change: 'unchanged',
+    changed_at: null,
+    changes: [],
+    description: null,
+    constraints: null,
+    hidden_from_prompt: false,
+    likely_secret: false,
+    secret_reason: null,
+    memory: null,
+    masked: false
+  };
+}
+
+// ---------------------------------------------------------------------------------
+// The model
+
+/**
+ * The list's model: rows of the followed kernel and column widths.
+ */
+export class VariableListModel implements IDisposable {
+  constructor(options: VariableListModel.IOptions) {
+    this._service = options.service;
+    this._widths = readWidths(options.widths);
+    this._service.changed.connect(this._onServiceChanged, this);
+    this._onServiceChanged();
+  }
+
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /**
+   * Emitted when the user changed a column's width (to store it in the settings).
+   */
+  get widthsChanged(): ISignal<this, ColumnWidths> {
+    return this._widthsChanged;
+  }
+
+  /**
+   * The snapshot's variables with the removed ones kept until the next execution.
+   */
+  get rows(): IListRow[] {
+    return this._rows;
+  }
+
+  get widths(): ColumnWidths {
+    return this._widths;
+  }
+
+  /**
+   * Set one column's width (a user's drag); emits `widthsChanged`.
+   */
+  setWidth(key: ColumnKey, width: number): void {
+    const clamped = clampWidth(width);
+    if (this._widths[key] === clamped) {
+      return;
+    }
+    this._widths = { ...this._widths, [key]: clamped };
+    this._emit();
+    this._widthsChanged.emit(this._widths);
+  }
+
+  /**
+   * Set every width (from the settings); does not emit `widthsChanged`.
+   */
+  setWidths(value: unknown): void {
+    const widths = readWidths(value);
+    if (JSON.stringify(widths) === JSON.stringify(this._widths)) {
+      return;
+    }
+    this._widths = widths;
+    this._emit();
+  }
+
+  /**
+   * The user deleted `name`: drop it at once (not marked removed).
+   */
+  forget(name: string): void {
+    this._tracker.forget(name);
+    this._rows = this._tracker.update(
+      this._service.snapshot,
+      this._optionsKey()
+    );
+    this._emit();
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._service.changed.disconnect(this._onServiceChanged, this);
+    Signal.clearData(this);
+  }
+
+  private _optionsKey(): string {
+    const { include, filter } = this._service.options;
+    return JSON.stringify([[...include].sort(), filter ?? '']);
+  }
+
+  private _onServiceChanged(): void {
+    const rows = this._tracker.update(
+      this._service.snapshot,
+      this._optionsKey()
+    );
+    if (rows !== this._rows) {
+      this._rows = rows;
+      this._emit();
+    }
+  }
+
+  private _emit(): void {
+    if (!this._isDisposed) {
+      this._changed.emit();
+    }
+  }
+
+  private _service: IKernelStateService;
+  private _tracker = new RemovedTracker();
+  private _rows: IListRow[] = [];
+  private _widths: ColumnWidths;
+  private _changed = new Signal<this, void>(this);
+  private _widthsChanged = new Signal<this, ColumnWidths>(this);
+  private _isDisposed = false;
+}
+
+export namespace VariableListModel {
+  export interface IOptions {
+    service: IKernelStateService;
+    /**
+     * Column widths from the settings (any JSON; checked).
+     */
+    widths?: unknown;
+  }
+}
