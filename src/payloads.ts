@@ -412,3 +412,72 @@ export interface IAnnotation {
  * The maximum length of a description or constraints text.
  */
 export const ANNOTATION_MAX_CHARS = 2000;
+
+/**
+ * One column of a rows window: its label, its dtype and its position in the table.
+ */
+export interface IRowsColumn {
+  name: string;
+  dtype: string;
+  position: number;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}/rows`: a window of a table or
+ * an array. Cells are text formatted by dtype (at most 200 characters); null is a
+ * missing value (NaN, None, NaT).
+ */
+export interface IRowsWindow {
+  name: string;
+  /**
+   * `dataframe`, `series`, `array` or `records`.
+   */
+  kind: string;
+  type: string;
+  shape: number[];
+  total_rows: number;
+  offset: number;
+  limit: number;
+  columns: IRowsColumn[];
+  columns_total: number;
+  index_name: string | null;
+  /**
+   * The row labels of the window.
+   */
+  index: string[];
+  rows: (string | null)[][];
+  /**
+   * The sort the rows are in, `<column name>:asc|desc`, or null.
+   */
+  sort: string | null;
+  stale: boolean;
+  kernel_busy: boolean;
+  generation: number;
+  changed_at: number | null;
+  /**
+   * How many cells were cut to the cell budget.
+   */
+  cells_truncated: number;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/rows`.
+ */
+export interface IRowsQuery {
+  /**
+   * The first row (0-based position), default 0.
+   */
+  offset?: number;
+  /**
+   * How many rows, 1..1000 (default 100).
+   */
+  limit?: number;
+  /**
+   * Column positions, `start:stop` or `0,3,7` (default `0:100`; at most 100).
+   */
+  columns?: string;
+  /**
+   * `<column name>:asc|desc`; absent for the table's own order.
+   */
+  sort?: string;
+}

@@ -388,3 +388,30 @@ function request(
     settings
   );
 }
+
+/**
+ * `GET kernels/{kernel_id}/variables/{name}/rows`: a window of a table or array.
+ * Errors reject with `ResponseError` (409 lazy object, 422 the object raised, 503
+ * kernel busy with `Retry-After`: see `retryAfterSeconds`).
+ */
+export async function fetchRows(
+  kernelId: string,
+  name: string,
+  query: IRowsQuery = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<IRowsWindow> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'rows'],
+    {
+      offset: query.offset === undefined ? undefined : String(query.offset),
+      limit: query.limit === undefined ? undefined : String(query.limit),
+      columns: query.columns,
+      sort: query.sort
+    }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as IRowsWindow;
+}

@@ -1,0 +1,428 @@
+/**
+ * The data explorer's model against a fake of the rows route: blocks fetched as the
+ * grid asks, the cache bound, shared pending fetches, sorting in the kernel, errors.
+ */
+import './canvasStub';
+
+import { ServerConnection } from '@jupyterlab/services';
+import { DataModel } from '@lumino/datagrid';
+
+import { BlockCache } from '../explorer/blocks';
+import {
+  describeError,
+  nextSort,
+  RowsDataModel,
+  sortParam
+} from '../explorer/model';
+import { IRowsQuery, IRowsWindow } from '../tokens';
+
+/**
+ * A fake table of `rows` × `columns`: cell (r, c) reads `r<label>c<c>` where the label
+ * is the row's index label, so sorted answers are told apart.
+ */
+class FakeTable {
+  constructor(
+    public rows: number,
+    public columns: number,
+    public changedAt = 1
+  ) {}
+
+  queries: IRowsQuery[] = [];
+  /**
+   * Errors to throw, one per call, before answering.
+   */
+  failures: unknown[] = [];
+  /**
+   * Hold answers until `release()`.
+   */
+  hold = false;
+
+  fetch = (query: IRowsQuery): Promise<IRowsWindow> => {
+    this.queries.push(query);
+    const failure = this.failures.shift();
+    if (failure !== undefined) {
+      return Promise.reject(failure);
+    }
+    const answer = () => this.window(query);
+    if (this.hold) {
+      return new Promise(resolve => this._held.push(() => resolve(answer())));
+    }
+    return Promise.resolve(answer());
+  };
+
+  release(): void {
+    const held = this._held;
+    this._held = [];
+    held.forEach(resolve => resolve());
+  }
+
+  window(query: IRowsQuery): IRowsWindow {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 100;
+    const [start, stop] = (query.columns ?? '0:100').split(':').map(Number);
+    const last = Math.min(stop, this.columns);
+    const descending = query.sort?.endsWith(':desc') ?? false;
+    const label = (r: number) => String(descending ? this.rows - 1 - r : r);
+    const rowsHere = Math.max(0, Math.min(limit, this.rows - offset));
+    const positions = Array.from({ length: last - start }, (_, i) => start + i);
+    return {
+      name: 'df',
+      kind: 'dataframe',
+      type: 'DataFrame',
+      shape: [this.rows, this.columns],
+      total_rows: this.rows,
+      offset,
+      limit,
+      columns: positions.map(position => ({
+        name: `c${position}`,
+        dtype: position === 1 ? 'float64' : 'int64',
+        position
+      })),
+      columns_total: this.columns,
+      index_name: null,
+      index: Array.from({ length: rowsHere }, (_, i) => label(offset + i)),
+      rows: Array.from({ length: rowsHere }, (_, i) =>
+        positions.map(c =>
+          c === 1 && (offset + i) % 10 === 0
+            ? null
+            : `r${label(offset + i)}c${c}`
+        )
+      ),
+      sort: query.sort ?? null,
+      stale: false,
+      kernel_busy: false,
+      generation: 1,
+      changed_at: this.changedAt,
+      cells_truncated: 0
+    };
+  }
+
+  private _held: (() => void)[] = [];
+}
+
+function responseError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {}
+): ServerConnection.ResponseError {
+  return new ServerConnection.ResponseError(
+    new Response(JSON.stringify({ message }), { status, headers }),
+    message
+  );
+}
+
+function makeModel(
+  table: FakeTable,
+  extra: Partial<RowsDataModel.IOptions> = {}
+) {
+  return new RowsDataModel({
+    fetch: table.fetch,
+    rowsPerBlock: 100,
+    columnsPerBlock: 10,
+    maxBlocks: 4,
+    wait: () => Promise.resolve(),
+    ...extra
+  });
+}
+
+describe('BlockCache', () => {
+  it('drops the least recently used block beyond its bound', () => {
+    const cache = new BlockCache(2);
+    const block = { offset: 0, index: [], columns: [], rows: [] };
+    cache.set('a', block);
+    cache.set('b', block);
+    cache.get('a');
+    cache.set('c', block);
+    expect(cache.has('a')).toBe(true);
+    expect(cache.has('b')).toBe(false);
+    expect(cache.size).toBe(2);
+  });
+});
+
+describe('sorting helpers', () => {
+  it('cycles ascending, descending, none', () => {
+    let sort = nextSort(null, 'price');
+    expect(sortParam(sort)).toBe('price:asc');
+    sort = nextSort(sort, 'price');
+    expect(sortParam(sort)).toBe('price:desc');
+    expect(nextSort(sort, 'price')).toBeNull();
+    expect(sortParam(nextSort(sort, 'qty'))).toBe('qty:asc');
+  });
+
+  it('keeps a colon in a column name (the server splits at the last one)', () => {
+    expect(sortParam({ column: 'a:b', direction: 'desc' })).toBe('a:b:desc');
+  });
+});
+
+describe('RowsDataModel', () => {
+  it('loads the first block: shape, headers with dtypes, row labels', async () => {
+    const table = new FakeTable(1000, 25);
+    const model = makeModel(table);
+    const resets: string[] = [];
+    model.changed.connect((_, args) => resets.push(args.type));
+    expect(model.rowCount('body')).toBe(0);
+    await model.load();
+    expect(table.queries).toEqual([
+      { offset: 0, limit: 100, columns: '0:10', sort: undefined }
+    ]);
+    expect(resets).toEqual(['model-reset']);
+    expect(model.info?.totalRows).toBe(1000);
+    expect(model.rowCount('body')).toBe(1000);
+    expect(model.columnCount('body')).toBe(25);
+    expect(model.rowCount('column-header')).toBe(2);
+    expect(model.data('column-header', 0, 1)).toBe('c1');
+    expect(model.data('column-header', 1, 1)).toBe('float64');
+    expect(model.data('row-header', 5, 0)).toBe('5');
+    expect(model.data('body', 5, 2)).toBe('r5c2');
+    expect(model.data('body', 10, 1)).toBeNull();
+    expect(model.metadata('body', 0, 1)).toEqual({ dtype: 'float64' });
+  });
+
+  it('fetches only the blocks the grid asks for, once each', async () => {
+    const table = new FakeTable(1_000_000, 25);
+    const model = makeModel(table);
+    await model.load();
+    table.queries = [];
+    // A paint of the last rows asks for many cells of one block.
+    for (let row = 999_950; row < 1_000_000; row++) {
+      for (let column = 0; column < 5; column++) {
+        expect(model.data('body', row, column)).toBeUndefined();
+      }
+    }
+    await model.settled();
+    expect(table.queries).toEqual([
+      { offset: 999_900, limit: 100, columns: '0:10', sort: undefined }
+    ]);
+    expect(model.data('body', 999_999, 4)).toBe('r999999c4');
+    expect(model.data('row-header', 999_999, 0)).toBe('999999');
+    // Columns beyond the first block: a block of the same rows, next columns.
+    expect(model.data('body', 999_999, 24)).toBeUndefined();
+    await model.settled();
+    expect(table.queries[1]).toEqual({
+      offset: 999_900,
+      limit: 100,
+      columns: '20:25',
+      sort: undefined
+    });
+    expect(model.data('body', 999_999, 24)).toBe('r999999c24');
+    expect(model.data('column-header', 0, 24)).toBe('c24');
+  });
+
+  it('shares a pending fetch between cells of one block', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    table.hold = true;
+    table.queries = [];
+    model.data('body', 500, 0);
+    await Promise.resolve();
+    model.data('body', 550, 3); // same block, fetch in flight
+    model.data('row-header', 520, 0);
+    await Promise.resolve();
+    expect(table.queries).toHaveLength(1);
+    table.release();
+    await model.settled();
+    expect(model.data('body', 550, 3)).toBe('r550c3');
+    expect(table.queries).toHaveLength(1);
+  });
+
+  it('emits cells-changed for the block that arrived', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    const changes: DataModel.ChangedArgs[] = [];
+    model.changed.connect((_, args) => changes.push(args));
+    model.data('body', 300, 0);
+    await model.settled();
+    expect(changes).toContainEqual({
+      type: 'cells-changed',
+      region: 'body',
+      row: 300,
+      column: 0,
+      rowSpan: 100,
+      columnSpan: 5
+    });
+  });
+
+  it('keeps at most maxBlocks blocks and fetches a dropped block again', async () => {
+    const table = new FakeTable(10_000, 5);
+    const model = makeModel(table);
+    await model.load();
+    for (let block = 1; block < 10; block++) {
+      model.data('body', block * 100, 0);
+      await model.settled();
+    }
+    expect(model.cachedBlocks).toBe(4);
+    const before = table.queries.length;
+    expect(model.data('body', 0, 0)).toBeUndefined(); // dropped long ago
+    await model.settled();
+    expect(table.queries.length).toBe(before + 1);
+    expect(model.data('body', 0, 0)).toBe('r0c0');
+  });
+
+  it('limits fetches in flight and serves the most recently asked first', async () => {
+    const table = new FakeTable(100_000, 5);
+    const model = makeModel(table, { maxInFlight: 1, maxBlocks: 50 });
+    await model.load();
+    table.hold = true;
+    table.queries = [];
+    model.data('body', 1000, 0);
+    await Promise.resolve();
+    model.data('body', 2000, 0);
+    model.data('body', 3000, 0);
+    model.data('body', 4000, 0);
+    await Promise.resolve();
+    expect(table.queries.map(q => q.offset)).toEqual([1000]);
+    table.hold = false;
+    table.release();
+    await model.settled();
+    expect(table.queries.map(q => q.offset)).toEqual([1000, 4000, 3000, 2000]);
+  });
+
+  it('sorts in the kernel: sends sort=, drops the cache, marks the header', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    expect(model.data('body', 0, 0)).toBe('r0c0');
+    const types: string[] = [];
+    model.changed.connect((_, args) => types.push(args.type));
+    model.cycleSort(2);
+    expect(model.sort).toEqual({ column: 'c2', direction: 'asc' });
+    expect(types).toEqual(['model-reset']);
+    expect(model.cachedBlocks).toBe(0);
+    await model.settled();
+    model.cycleSort(2);
+    expect(model.data('body', 0, 0)).toBeUndefined();
+    await model.settled();
+    expect(table.queries.at(-1)).toEqual({
+      offset: 0,
+      limit: 100,
+      columns: '0:5',
+      sort: 'c2:desc'
+    });
+    expect(model.data('body', 0, 0)).toBe('r999c0');
+    expect(model.data('row-header', 0, 0)).toBe('999');
+    expect(model.data('column-header', 0, 2)).toBe('c2 ▼');
+    model.cycleSort(2);
+    expect(model.sort).toBeNull();
+    await model.settled();
+    expect(table.queries.at(-1)?.sort).toBeUndefined();
+    expect(model.data('column-header', 0, 2)).toBe('c2');
+  });
+
+  it('ignores answers of a sort that was replaced', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    table.hold = true;
+    model.setSort({ column: 'c0', direction: 'desc' });
+    await Promise.resolve();
+    model.setSort(null);
+    await Promise.resolve();
+    table.release(); // both answers: the desc one must not be kept
+    await model.settled();
+    table.release();
+    await model.settled();
+    expect(model.data('body', 0, 0)).toBe('r0c0');
+  });
+
+  it('shows the server message of a lazy object (409) and stops asking', async () => {
+    const table = new FakeTable(10, 2);
+    table.failures.push(
+      responseError(
+        409,
+        'polars LazyFrame is lazy: showing rows would compute it'
+      )
+    );
+    const model = makeModel(table);
+    await model.load();
+    expect(model.error).toBe(
+      'polars LazyFrame is lazy: showing rows would compute it'
+    );
+    expect(model.errorStatus).toBe(409);
+    expect(model.info).toBeNull();
+    model.load();
+    await model.settled();
+    expect(table.queries).toHaveLength(1); // a failed block is not asked again
+    await model.refresh();
+    expect(model.error).toBeNull();
+    expect(model.info?.totalRows).toBe(10);
+  });
+
+  it('shows the message of an object that raised (422)', async () => {
+    const table = new FakeTable(10, 2);
+    table.failures.push(responseError(422, 'iloc raised ValueError: boom'));
+    const model = makeModel(table);
+    await model.load();
+    expect(model.error).toBe('iloc raised ValueError: boom');
+    expect(model.errorStatus).toBe(422);
+  });
+
+  it('retries a busy kernel (503) after Retry-After, bounded', async () => {
+    const table = new FakeTable(10, 2);
+    const busy = responseError(503, 'kernel busy', { 'Retry-After': '2' });
+    table.failures.push(busy, busy);
+    const waits: number[] = [];
+    const model = makeModel(table, {
+      wait: ms => {
+        waits.push(ms);
+        return Promise.resolve();
+      }
+    });
+    await model.load();
+    expect(waits).toEqual([2000, 2000]);
+    expect(model.error).toBeNull();
+    expect(model.info?.totalRows).toBe(10);
+
+    const forever = new FakeTable(10, 2);
+    forever.failures.push(...Array(20).fill(busy));
+    const stuck = makeModel(forever);
+    await stuck.load();
+    expect(forever.queries).toHaveLength(6); // the first try and 5 retries
+    expect(stuck.error).toBe('kernel busy');
+    expect(stuck.retrying).toBe(false);
+  });
+
+  it('says a removed variable (404) no longer exists', async () => {
+    const table = new FakeTable(1000, 2);
+    const model = makeModel(table);
+    await model.load();
+    table.failures.push(responseError(404, 'no variable df'));
+    model.data('body', 500, 0);
+    await model.settled();
+    expect(model.staleReason).toBe('removed');
+    expect(model.data('body', 0, 0)).toBe('r0c0'); // old rows stay
+  });
+
+  it('never mixes two values: a block of a changed variable marks stale', async () => {
+    const table = new FakeTable(1000, 2);
+    const model = makeModel(table);
+    await model.load();
+    table.changedAt = 2;
+    table.rows = 500;
+    model.data('body', 300, 0);
+    await model.settled();
+    expect(model.staleReason).toBe('changed');
+    expect(model.data('body', 300, 0)).toBeUndefined();
+    expect(model.data('body', 0, 0)).toBe('r0c0');
+    expect(model.rowCount('body')).toBe(1000);
+    await model.refresh();
+    expect(model.staleReason).toBeNull();
+    expect(model.rowCount('body')).toBe(500);
+  });
+
+  it('a removal wins over a change', () => {
+    const model = makeModel(new FakeTable(1, 1));
+    model.markStale('removed');
+    model.markStale('changed');
+    expect(model.staleReason).toBe('removed');
+  });
+
+  it('describes errors that are not HTTP errors', () => {
+    expect(describeError(new TypeError('Failed to fetch'))).toEqual({
+      status: null,
+      message: 'Failed to fetch',
+      retryAfter: null
+    });
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The block cache of the data explorer: windows of rows × columns kept by key, the
+ * least recently used dropped first, so the memory of a grid over a table of any size
+ * stays bounded.
+ */
+import { IRowsColumn } from '../tokens';
+
+/**
+ * One fetched window: `rows[r][c]` is the cell of row `offset + r`, column
+ * `columns[c].position`.
+ */
+export interface IBlock {
+  offset: number;
+  index: string[];
+  columns: IRowsColumn[];
+  rows: (string | null)[][];
+}
+
+/**
+ * The key of the block holding the cell at (`rowBlock`, `columnBlock`).
+ */
+export function blockKey(rowBlock: number, columnBlock: number): string {
+  return `${rowBlock}:${columnBlock}`;
+}
+
+export class BlockCache {
+  constructor(readonly maxBlocks: number) {}
+
+  get size(): number {
+    return this._blocks.size;
+  }
+
+  /**
+   * The block, marked as the most recently used.
+   */
+  get(key: string): IBlock | undefined {
+    const block = this._blocks.get(key);
+    if (block !== undefined && key !== this._last) {
+      this._blocks.delete(key);
+      this._blocks.set(key, block);
+      this._last = key;
+    }
+    return block;
+  }
+
+  has(key: string): boolean {
+    return this._blocks.has(key);
+  }
+
+  set(key: string, block: IBlock): void {
+    this._blocks.delete(key);
+    this._blocks.set(key, block);
+    this._last = key;
+    while (this._blocks.size > this.maxBlocks) {
+      const oldest = this._blocks.keys().next().value as string;
+      this._blocks.delete(oldest);
+    }
+  }
+
+  clear(): void {
+    this._blocks.clear();
+    this._last = null;
+  }
+
+  private _blocks = new Map<string, IBlock>();
+  private _last: string | null = null;
+}
