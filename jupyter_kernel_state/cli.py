@@ -1,7 +1,9 @@
 """`jupyter kernel-state`: the REST API from a terminal or a script.
 
-Talks to a running Jupyter server by URL and token (flags, or JUPYTER_SERVER_URL and
-JUPYTER_TOKEN, or the first running server found in Jupyter's runtime directory).
+Talks to a running Jupyter server through :class:`~jupyter_kernel_state.client.
+KernelStateClient`, by URL and token: ``--url`` (or ``$JUPYTER_SERVER_URL``, or the first
+running server found in Jupyter's runtime directory) and ``--token`` (or ``$JUPYTER_TOKEN``,
+or the found server's own token). It says on stderr which server it used.
 Standard library only, so it works from any environment that has the package.
 `mcp-config` reads Jupyter's runtime directory instead: it prints, for the running servers,
 the URL of their MCP server (jupyter-server-mcp) and a client configuration with the token;
@@ -16,56 +18,42 @@ import os
 import re
 import shlex
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-TIMEOUT_S = 30
+from .client import KernelStateClient, KernelStateClientError
+from .secrets import MASK, secret_reason
+
+Client = KernelStateClient  # the name this module used for it
 
 
 class CLIError(Exception):
     pass
 
 
-class Client:
-    def __init__(self, url: str, token: str | None) -> None:
-        self.base = url.rstrip("/") + "/api/kernel-state/"
-        self.token = token
-
-    def request(self, path: str, params: dict[str, Any] | None = None) -> tuple[bytes, str]:
-        query = urllib.parse.urlencode({k: v for k, v in (params or {}).items()
-                                        if v is not None})
-        url = self.base + path + (f"?{query}" if query else "")
-        request = urllib.request.Request(url)
-        if self.token:
-            request.add_header("Authorization", f"token {self.token}")
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                return response.read(), response.headers.get("Content-Type", "")
-        except urllib.error.HTTPError as e:
-            try:
-                message = json.loads(e.read()).get("message") or e.reason
-            except ValueError:
-                message = e.reason
-            raise CLIError(f"{e.code}: {message}") from None
-        except urllib.error.URLError as e:
-            raise CLIError(f"cannot reach {self.base}: {e.reason}") from None
-
-    def json(self, path: str, params: dict[str, Any] | None = None) -> Any:
-        body, _ = self.request(path, params)
-        return json.loads(body)
-
-
-def _discover() -> tuple[str, str | None]:
-    url = os.environ.get("JUPYTER_SERVER_URL")
-    token = os.environ.get("JUPYTER_TOKEN")
+def _discover(url: str | None, token: str | None) -> tuple[str, str | None, str]:
+    """The server's URL, the token to send, and how both were found (said on stderr)."""
+    token_from = ""
+    if token:
+        token_from = "token from --token"
+    elif os.environ.get("JUPYTER_TOKEN"):
+        token, token_from = os.environ["JUPYTER_TOKEN"], "token from $JUPYTER_TOKEN"
     if url:
-        return url, token
-    for server in _running_servers():
-        return str(server["url"]), token or server.get("token")
-    raise CLIError("no running Jupyter server found; pass --url and --token")
+        how = "from --url"
+    elif os.environ.get("JUPYTER_SERVER_URL"):
+        url, how = os.environ["JUPYTER_SERVER_URL"], "from $JUPYTER_SERVER_URL"
+    else:
+        server = next(iter(_running_servers()), None)
+        if server is None:
+            raise CLIError("no running Jupyter server found; pass --url and --token")
+        url = str(server["url"])
+        how = f"found running server, pid {server.get('pid')}"
+        if server.get("root_dir"):
+            how += f", serving {server['root_dir']}"
+        if not token and server.get("token"):
+            token, token_from = str(server["token"]), "its token from its runtime file"
+    return url, token or None, how + (f"; {token_from}" if token_from else "; no token")
 
 
 def _runtime_files(pattern: str) -> list[dict[str, Any]]:
@@ -99,13 +87,8 @@ def _running_servers() -> list[dict[str, Any]]:
 
 
 def _pick_kernel(client: Client, kernel: str | None) -> str:
-    if kernel:
-        return kernel
-    kernels = client.json("kernels")["kernels"]
-    if not kernels:
-        raise CLIError("no kernel is running")
     # The kernel the user last ran a cell in, as the MCP tools do.
-    return str(max(kernels, key=lambda k: k.get("last_execution_at") or "")["kernel_id"])
+    return kernel or client.latest_kernel()
 
 
 def _table(rows: list[list[str]], headers: list[str]) -> str:
@@ -122,39 +105,96 @@ def _shape(v: dict[str, Any]) -> str:
     return "" if v.get("size") is None else f"{v['size']:,}"
 
 
+def _bytes(n: Any) -> str:
+    if not isinstance(n, int):
+        return ""
+    if n < 1024:
+        return f"{n:,} B"
+    size = float(n)
+    for unit in ("KB", "MB", "GB", "TB"):
+        size /= 1024
+        if size < 1024 or unit == "TB":
+            break
+    return f"{size:,.1f} {unit}"
+
+
+def _masked(v: dict[str, Any], text: str, reveal: bool = False) -> str:
+    """``text`` of a variable, or the mask when it looks like a credential (also when a
+    server that predates masking sent it in clear)."""
+    if reveal:
+        return text
+    if v.get("masked") or v.get("likely_secret") \
+            or secret_reason(str(v.get("name", "")), text) is not None:
+        return MASK
+    return text
+
+
+def _one_line(text: str, width: int) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def cmd_kernels(client: Client, args: argparse.Namespace) -> str:
-    data = client.json("kernels")
+    kernels = client.kernels()
     if args.json:
-        return json.dumps(data, indent=2)
+        return json.dumps({"kernels": kernels}, indent=2)
     rows = [[k["kernel_id"], k["language"], k["execution_state"], str(k["execution_count"]),
              str(k["variables_total"] if k["variables_total"] is not None else "?"),
-             str(k["images_total"])] for k in data["kernels"]]
+             str(k["images_total"])] for k in kernels]
     return _table(rows, ["KERNEL", "LANGUAGE", "STATE", "EXEC", "VARIABLES", "IMAGES"])
 
 
 def cmd_variables(client: Client, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
-    data = client.json(f"kernels/{kid}/variables", {
-        "include": args.include, "limit": args.limit, "offset": args.offset, "sort": args.sort,
-    })
+    data = client.variables(kid, detail=args.detail, include=args.include, limit=args.limit,
+                            offset=args.offset, sort=args.sort, filter=args.filter)
     if args.json:
         return json.dumps(data, indent=2)
-    rows = [[v["name"], v["type"], _shape(v), v["change"], v["preview"].replace("\n", " ")[:80]]
-            for v in data["variables"]]
+    variables = data["variables"]
+    if args.detail == "names":
+        headers = ["NAME", "TYPE", "KIND"]
+        rows = [[v["name"], v["type"], v.get("kind") or ""] for v in variables]
+    elif args.detail == "schema":
+        headers = ["NAME", "TYPE", "SHAPE/SIZE", "DTYPE", "MEMORY", "COLUMNS"]
+        rows = [[v["name"], v["type"], _shape(v), v.get("dtype") or "",
+                 _bytes(v.get("memory", v.get("nbytes"))), _columns_text(v)]
+                for v in variables]
+    else:
+        memory = any("memory" in v for v in variables)
+        headers = ["NAME", "TYPE", "SHAPE/SIZE", *(["MEMORY"] if memory else []), "CHANGE",
+                   "PREVIEW"]
+        rows = [[v["name"], v["type"], _shape(v),
+                 *([_bytes(v.get("memory"))] if memory else []), v["change"],
+                 _one_line(_masked(v, v["preview"]), 80)] for v in variables]
     shown = f"{data['offset'] + 1}-{data['offset'] + len(rows)}" if rows else "0"
     note = " (kernel busy: state before the running cell)" if data["stale"] else ""
-    return (_table(rows, ["NAME", "TYPE", "SHAPE/SIZE", "CHANGE", "PREVIEW"])
+    return (_table(rows, headers)
             + f"\n{shown} of {data['total']:,} variables, execution {data['execution_count']}"
             + note)
 
 
+def _columns_text(v: dict[str, Any]) -> str:
+    columns = v.get("columns") or []
+    text = ", ".join(f"{c['name']}:{c['dtype']}" for c in columns[:10])
+    total = v.get("columns_total") or len(columns)
+    return _one_line(text + (f" (+{total - 10})" if total > 10 else ""), 80)
+
+
 def cmd_inspect(client: Client, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
-    data = client.json(f"kernels/{kid}/variables/{urllib.parse.quote(args.name, safe='')}",
-                       {"path": args.path, "max_chars": args.max_chars})
+    path = json.loads(args.path) if args.path else None
+    if path is not None and (not isinstance(path, list)
+                             or not all(isinstance(k, str) for k in path)):
+        raise CLIError("--path must be a JSON array of access keys (strings)")
+    data = client.variable(kid, args.name, reveal=args.reveal, path=path,
+                           max_chars=args.max_chars)
     if args.json:
         return json.dumps(data, indent=2)
-    out = [f"{data['name']}: {data['qualname']} ({data['kind']})", data["repr"]]
+    secret = _masked(data, data["repr"], args.reveal) == MASK
+    out = [f"{data['name']}: {data['qualname']} ({data['kind']})",
+           MASK if secret else data["repr"]]
+    if secret:
+        out.append("(masked: it looks like a credential; --reveal shows it)")
     if data.get("columns"):
         out.append("columns: " + ", ".join(f"{c['name']}:{c['dtype']}" for c in data["columns"]))
     if data.get("keys"):
@@ -163,19 +203,64 @@ def cmd_inspect(client: Client, args: argparse.Namespace) -> str:
         out.append(f"signature: {data['signature']}")
     if data.get("children"):
         out.append("children (use --path '[\"<access_key>\"]'):")
-        out += [f"  {c['access_key']}  {c['label']}: {c['type']} = {c['preview'][:60]}"
-                for c in data["children"]]
+        out += [f"  {c['access_key']}  {c['label']}: {c['type']} = "
+                f"{MASK if secret else c['preview'][:60]}" for c in data["children"]]
     return "\n".join(out)
+
+
+def cmd_rows(client: Client, args: argparse.Namespace) -> str:
+    kid = _pick_kernel(client, args.kernel)
+    data = client.rows(kid, args.name, offset=args.offset, limit=args.limit,
+                       columns=args.columns, sort=args.sort)
+    if args.json:
+        return json.dumps(data, indent=2)
+    columns = data["columns"]
+    index_header = data.get("index_name") or ""
+    headers = [index_header] + [f"{c['name']}:{c['dtype']}" if c.get("dtype") else
+                                str(c["name"]) for c in columns]
+    index = data.get("index") or [str(data["offset"] + i) for i in range(len(data["rows"]))]
+    rows = [[_one_line(str(label), 40)] + ["null" if cell is None else _one_line(cell, 40)
+                                           for cell in row]
+            for label, row in zip(index, data["rows"], strict=False)]
+    first = data["offset"] + 1
+    shown = f"rows {first:,}-{data['offset'] + len(rows):,}" if rows else "no rows"
+    cols = ""
+    if data.get("columns_total", len(columns)) > len(columns):
+        positions = [c["position"] for c in columns]
+        cols = (f", columns at {min(positions)}-{max(positions)} of "
+                f"{data['columns_total']:,}" if positions else "")
+    notes = [f"{shown} of {data['total_rows']:,}{cols}"]
+    if data.get("sort"):
+        notes.append(f"sorted by {data['sort']}")
+    if data.get("stale"):
+        notes.append("stale: the variable changed since (re-run to refresh)")
+    if data.get("cells_truncated"):
+        notes.append(f"{data['cells_truncated']:,} cells cut")
+    return _table(rows, headers) + "\n" + "; ".join(notes)
+
+
+def cmd_timeline(client: Client, args: argparse.Namespace) -> str:
+    kid = _pick_kernel(client, args.kernel)
+    data = client.timeline(kid, args.name, limit=args.limit)
+    if args.json:
+        return json.dumps(data, indent=2)
+    lines = []
+    for e in data["entries"]:
+        changes = "; ".join(e.get("changes") or [])
+        lines.append(f"[{e['execution_count']}] {e['change']} {e.get('type') or ''}".rstrip()
+                     + (f": {changes}" if changes else ""))
+    lines.append(f"{len(data['entries'])} of {data['total']:,} changes of {data['name']}")
+    return "\n".join(lines)
 
 
 def cmd_images(client: Client, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
-    data = client.json(f"kernels/{kid}/images", {"since": args.since, "limit": args.limit})
+    data = client.images(kid, since=args.since, limit=args.limit)
     if args.save:
         target = Path(args.save)
         target.mkdir(parents=True, exist_ok=True)
         for image in data["images"]:
-            body, _ = client.request(f"kernels/{kid}/images/{image['id']}")
+            body = client.image(kid, image["id"])
             ext = image["mime"].split("/")[1].split("+")[0].replace("jpeg", "jpg")
             (target / f"exec{image['execution_count']}-{image['id']}.{ext}").write_bytes(body)
     if args.json:
@@ -190,10 +275,21 @@ def cmd_images(client: Client, args: argparse.Namespace) -> str:
 
 def cmd_prompt(client: Client, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
-    params = {"budget": args.budget, "since": args.since, "history": args.history,
-              "format": "json" if args.json else "text"}
-    body, _ = client.request(f"kernels/{kid}/prompt", params)
-    return body.decode("utf-8")
+    result = client.prompt(kid, args.budget, "json" if args.json else "text",
+                           since=args.since, history=args.history)
+    return json.dumps(result) if args.json else str(result)
+
+
+SORT_KEYS = ("name", "type", "size", "changed", "memory")
+DETAILS = ("names", "schema", "full")
+
+
+def _sort(text: str) -> str:
+    key, _, order = text.partition(":")
+    if key not in SORT_KEYS or order not in ("", "asc", "desc"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: one of {', '.join(SORT_KEYS)}, optionally with :asc or :desc")
+    return text
 
 
 MCP_FORMATS = ("json", "claude", "codex", "stdio")
@@ -334,7 +430,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include", help="private,modules,callables,classes")
     p.add_argument("--limit", type=int)
     p.add_argument("--offset", type=int)
-    p.add_argument("--sort", choices=["name", "type", "size", "changed"])
+    p.add_argument("--sort", type=_sort, metavar="{name,type,size,changed,memory}[:asc|:desc]",
+                   help="sort key, optionally reversed (e.g. memory:desc)")
+    p.add_argument("--filter", help="only names matching this pattern")
+    p.add_argument("--detail", choices=DETAILS, default="full",
+                   help="names: name, type, kind; schema: + shape, dtype, memory, columns; "
+                   "full (default): + change and preview")
     p.set_defaults(run=cmd_variables)
 
     p = sub.add_parser("inspect", help="inspect one variable")
@@ -342,7 +443,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kernel")
     p.add_argument("--path", help="JSON array of access keys from `children`")
     p.add_argument("--max-chars", type=int)
+    p.add_argument("--reveal", action="store_true",
+                   help="show a value that looks like a credential (masked otherwise)")
     p.set_defaults(run=cmd_inspect)
+
+    p = sub.add_parser("rows", help="a window of rows of a table or array")
+    p.add_argument("name")
+    p.add_argument("--kernel")
+    p.add_argument("--offset", type=int, default=0, help="first row (default 0)")
+    p.add_argument("--limit", type=int, default=20, help="rows, 1 to 1000 (default 20)")
+    p.add_argument("--columns", help="column positions: start:stop or a list like 0,3,7")
+    p.add_argument("--sort", help="<column name>:asc or :desc, e.g. price:desc")
+    p.set_defaults(run=cmd_rows)
+
+    p = sub.add_parser("timeline", help="when a variable was bound or changed, and how")
+    p.add_argument("name")
+    p.add_argument("--kernel")
+    p.add_argument("--limit", type=int, help="last entries (default 20)")
+    p.set_defaults(run=cmd_timeline)
 
     p = sub.add_parser("images", help="list (and save) images the kernel produced")
     p.add_argument("kernel", nargs="?")
@@ -389,10 +507,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "mcp-proxy":
             cmd_mcp_proxy(args)
             return 0
-        url, token = (args.url, args.token) if args.url else _discover()
-        client = Client(url, args.token or token)
+        url, token, how = _discover(args.url, args.token)
+        try:
+            client = Client(url, token or "")
+        except ValueError as e:
+            raise CLIError(str(e)) from None
+        print(f"jupyter kernel-state: using {client.url} ({how})", file=sys.stderr)
         print(args.run(client, args))
-    except CLIError as e:
+    except (CLIError, KernelStateClientError) as e:
         print(f"jupyter kernel-state: {e}", file=sys.stderr)
         return 1
     return 0
