@@ -178,7 +178,8 @@ class VariableCard:
         reason = secret_reason(name, preview) if not summary.get("masked") else "masked"
         masked = bool(summary.get("masked")) or (reason is not None and not reveal)
         total: int | None
-        if size is None and shape is None and not truncated:
+        if size is None and shape is None and not truncated and not summary.get("error"):
+            # (no length of its own: the whole of its text is the preview)
             total, unit = len(preview), "characters"
         else:
             total, unit = size if isinstance(size, int) else None, _UNITS.get(kind, "items")
