@@ -33,6 +33,7 @@ import {
   SnapshotSort
 } from './tokens';
 import { KernelStateSidebar } from './widgets/sidebar';
+import { explorerPlugin } from './explorer/plugin';
 
 export * from './tokens';
 export { KernelStateModel } from './models/kernel';
@@ -252,7 +253,8 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   servicePlugin,
-  sidebarPlugin
+  sidebarPlugin,
+  explorerPlugin
 ];
 
 export default plugins;

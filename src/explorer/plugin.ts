@@ -1,0 +1,129 @@
+/**
+ * The data explorer plugin: the command `kernel-state:open-explorer` ({name, kernelId?})
+ * that opens one variable of a kernel (the followed one by default) in a main-area tab,
+ * or activates the tab already showing it.
+ */
+import {
+  ILayoutRestorer,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import {
+  ICommandPalette,
+  InputDialog,
+  MainAreaWidget,
+  WidgetTracker
+} from '@jupyterlab/apputils';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+
+import { kernelStateIcon } from '../icon';
+import { fetchRows } from '../restapi';
+import { IKernelStateService } from '../tokens';
+import { RowsDataModel } from './model';
+import { VariableWatch } from './watch';
+import { createExplorer, DataExplorer } from './widget';
+
+export const OPEN_EXPLORER = 'kernel-state:open-explorer';
+
+/**
+ * The arguments of `kernel-state:open-explorer`.
+ */
+export interface IOpenExplorerArgs {
+  name?: string;
+  kernelId?: string;
+}
+
+export const explorerPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyter-kernel-state:explorer',
+  description:
+    'The data explorer: a table, series or array of a kernel in a grid, read in windows.',
+  autoStart: true,
+  requires: [IKernelStateService],
+  optional: [ICommandPalette, ILayoutRestorer, ITranslator],
+  activate: (
+    app: JupyterFrontEnd,
+    service: IKernelStateService,
+    palette: ICommandPalette | null,
+    restorer: ILayoutRestorer | null,
+    translator: ITranslator | null
+  ): void => {
+    const trans = (translator ?? nullTranslator).load('jupyter_kernel_state');
+    const settings = app.serviceManager.serverSettings;
+    const tracker = new WidgetTracker<MainAreaWidget<DataExplorer>>({
+      namespace: 'kernel-state-explorer'
+    });
+
+    const open = (kernelId: string, name: string) => {
+      const existing = tracker.find(
+        widget =>
+          widget.content.kernelId === kernelId && widget.content.name === name
+      );
+      if (existing) {
+        app.shell.activateById(existing.id);
+        return existing;
+      }
+      const model = new RowsDataModel({
+        fetch: query => fetchRows(kernelId, name, query, settings)
+      });
+      const widget = createExplorer({ name, kernelId, model });
+      widget.title.icon = kernelStateIcon;
+      const watch = new VariableWatch({
+        service,
+        kernelId,
+        name,
+        model,
+        probe: query => fetchRows(kernelId, name, query, settings)
+      });
+      widget.disposed.connect(() => watch.dispose());
+      void tracker.add(widget);
+      app.shell.add(widget, 'main');
+      app.shell.activateById(widget.id);
+      void model.load();
+      return widget;
+    };
+
+    app.commands.addCommand(OPEN_EXPLORER, {
+      label: trans.__('Open in Data Explorer'),
+      caption: trans.__(
+        'Show a table, series or array of the kernel in a grid, every row reachable'
+      ),
+      icon: args => (args.isPalette ? undefined : kernelStateIcon),
+      isEnabled: args =>
+        !!(args.kernelId as string) || service.kernelId !== null,
+      execute: async args => {
+        const { kernelId: given, name: givenName } = args as IOpenExplorerArgs;
+        const kernelId = given ?? service.kernelId;
+        if (!kernelId) {
+          return null;
+        }
+        let name = typeof givenName === 'string' ? givenName : '';
+        if (!name) {
+          const answer = await InputDialog.getText({
+            title: trans.__('Open in Data Explorer'),
+            label: trans.__('Variable name'),
+            placeholder: 'df'
+          });
+          if (!answer.button.accept || !answer.value?.trim()) {
+            return null;
+          }
+          name = answer.value.trim();
+        }
+        return open(kernelId, name);
+      }
+    });
+    palette?.addItem({
+      command: OPEN_EXPLORER,
+      category: trans.__('Kernel State')
+    });
+    if (restorer) {
+      void restorer.restore(tracker, {
+        command: OPEN_EXPLORER,
+        args: widget => ({
+          name: widget.content.name,
+          kernelId: widget.content.kernelId
+        }),
+        name: widget => `${widget.content.kernelId}:${widget.content.name}`
+      });
+    }
+  }
+};

@@ -1,0 +1,132 @@
+/**
+ * Tells the explorer when the rows it shows are no longer the variable's: the
+ * kernel-state service's snapshots of the same kernel say the variable changed
+ * (`changed_at` moved on) or is gone, or the kernel restarted. When a snapshot does
+ * not list the name (a hidden group, a filter, a page), one row is asked for instead.
+ */
+import { IDisposable } from '@lumino/disposable';
+
+import { IKernelStateService, IRowsQuery, IRowsWindow } from '../tokens';
+import { describeError, RowsDataModel } from './model';
+
+export class VariableWatch implements IDisposable {
+  constructor(options: VariableWatch.IOptions) {
+    this._service = options.service;
+    this._kernelId = options.kernelId;
+    this._name = options.name;
+    this._model = options.model;
+    this._probe = options.probe;
+    this._service.model.changed.connect(this._check, this);
+    this._model.stateChanged.connect(this._check, this);
+    this._check();
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._service.model.changed.disconnect(this._check, this);
+    this._model.stateChanged.disconnect(this._check, this);
+  }
+
+  private _check(): void {
+    const kernelModel = this._service.model;
+    const info = this._model.info;
+    if (
+      this._isDisposed ||
+      !info ||
+      this._model.staleReason !== null ||
+      kernelModel.kernel?.id !== this._kernelId
+    ) {
+      if (!info || this._model.staleReason !== null) {
+        this._epoch = null; // the baseline is taken again after a refresh
+      }
+      return;
+    }
+    if (kernelModel.restarted) {
+      this._model.markStale('restarted');
+      return;
+    }
+    const snapshot = kernelModel.snapshot;
+    if (!snapshot || snapshot.kernel_id !== this._kernelId) {
+      return;
+    }
+    if (this._epoch === null) {
+      this._epoch = snapshot.epoch;
+    } else if (snapshot.epoch !== this._epoch) {
+      this._model.markStale('restarted');
+      return;
+    }
+    const entry = snapshot.variables.find(v => v.name === this._name);
+    if (entry) {
+      if (isNewer(entry.changed_at, info.changedAt)) {
+        this._model.markStale('changed');
+      }
+      return;
+    }
+    if (snapshot.removed.includes(this._name)) {
+      this._model.markStale('removed');
+      return;
+    }
+    // Not listed: ask the kernel once per snapshot generation.
+    if (this._probedGeneration === snapshot.generation) {
+      return;
+    }
+    this._probedGeneration = snapshot.generation;
+    void this._probeOnce(info.changedAt);
+  }
+
+  private async _probeOnce(changedAt: number | null): Promise<void> {
+    try {
+      const window = await this._probe({ offset: 0, limit: 1, columns: '0:1' });
+      if (!this._isDisposed && isNewer(window.changed_at, changedAt)) {
+        this._model.markStale('changed');
+      }
+    } catch (error) {
+      if (!this._isDisposed && describeError(error).status === 404) {
+        this._model.markStale('removed');
+      }
+    }
+  }
+
+  private _service: IKernelStateService;
+  private _kernelId: string;
+  private _name: string;
+  private _model: RowsDataModel;
+  private _probe: (query: IRowsQuery) => Promise<IRowsWindow>;
+  private _epoch: number | null = null;
+  private _probedGeneration: number | null = null;
+  private _isDisposed = false;
+}
+
+/**
+ * Whether `next` says a later change than `loaded` (any difference when one is not a
+ * number). A snapshot older than the rows never marks them stale.
+ */
+export function isNewer(
+  next: number | null | undefined,
+  loaded: number | null | undefined
+): boolean {
+  if (typeof next === 'number' && typeof loaded === 'number') {
+    return next > loaded;
+  }
+  return (next ?? null) !== (loaded ?? null);
+}
+
+export namespace VariableWatch {
+  export interface IOptions {
+    service: IKernelStateService;
+    kernelId: string;
+    name: string;
+    model: RowsDataModel;
+    /**
+     * Fetch a window of the variable (one row is asked for).
+     */
+    probe: (query: IRowsQuery) => Promise<IRowsWindow>;
+  }
+}
