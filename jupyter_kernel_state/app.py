@@ -64,6 +64,24 @@ class KernelStateApp(ExtensionApp):
         _D.presented_fragments, min=1, config=True,
         help="Presented variables (JSON) kept server-wide to serve unchanged ones again; "
              "past it the cache starts over.")
+    rows_max_rows = Int(
+        _D.rows_max_rows, min=1, max=100_000, config=True,
+        help="Most rows in one data explorer window (variables/{name}/rows).")
+    rows_max_columns = Int(
+        _D.rows_max_columns, min=1, max=10_000, config=True,
+        help="Most columns in one data explorer window.")
+    rows_cell_chars = Int(
+        _D.rows_cell_chars, min=10, max=10_000, config=True,
+        help="Characters of one cell's text in a window; longer cells are cut and counted.")
+    rows_read_ms = Int(
+        _D.rows_read_ms, min=1, max=60_000, config=True,
+        help="Time guard (ms) for each read of a table while building a window.")
+    rows_sort_ms = Int(
+        _D.rows_sort_ms, min=1, max=60_000, config=True,
+        help="Time guard (ms) for sorting a table in the kernel; keep it under probe_timeout.")
+    rows_cache_size = Int(
+        _D.rows_cache_size, min=1, config=True,
+        help="Data explorer windows kept per kernel.")
     max_images = Int(
         _D.images.max_images, min=1, config=True,
         help="Images kept per kernel; the oldest are dropped.")
@@ -117,6 +135,12 @@ class KernelStateApp(ExtensionApp):
             snapshot_cache_size=self.snapshot_cache_size,
             detail_cache_size=self.detail_cache_size,
             presented_fragments=self.presented_fragments,
+            rows_max_rows=self.rows_max_rows,
+            rows_max_columns=self.rows_max_columns,
+            rows_cell_chars=self.rows_cell_chars,
+            rows_read_ms=self.rows_read_ms,
+            rows_sort_ms=self.rows_sort_ms,
+            rows_cache_size=self.rows_cache_size,
             images=ImageLimits(
                 max_images=self.max_images,
                 max_image_bytes=self.max_image_bytes,

@@ -35,6 +35,19 @@ class NotFound(KernelStateError):
     status = 404
 
 
+class Conflict(KernelStateError):
+    """The value cannot be shown that way as it is: a lazy object that reading would compute
+    or consume."""
+
+    status = 409
+
+
+class Unprocessable(KernelStateError):
+    """The value's own code failed (raised or ran out of time) while it was read."""
+
+    status = 422
+
+
 class NotSupported(KernelStateError):
     """The kernel's language has no probe (only Python and R kernels are inspected)."""
 

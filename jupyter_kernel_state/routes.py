@@ -23,6 +23,7 @@ from .service import (
     ImagesOptions,
     KernelStateService,
     PromptOptions,
+    RowsOptions,
     SnapshotOptions,
 )
 
@@ -117,6 +118,15 @@ class VariableHandler(KernelStateHandler):
         self.write_json(detail)
 
 
+class RowsHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.parse(RowsOptions.from_query, name)
+        self.write_json(await self.call(self.service.rows(kernel_id, options)))
+
+
 class AnnotationHandler(KernelStateHandler):
     @web.authenticated
     @authorized("execute")  # checking that the variable exists runs probe code
@@ -193,6 +203,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables", VariablesHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
         (rf"{base}/{_KERNEL}/prompt", PromptHandler),
         (rf"{base}/{_KERNEL}/images", ImagesHandler),
         (rf"{base}/{_KERNEL}/images/(?P<image_id>[^/]+)", ImageHandler),

@@ -31,6 +31,10 @@ MODULES = (
     "snapshot",
     "digest",
     "detail",
+    "cells",
+    "frames",
+    "tabular",
+    "rows",
     "quiet",
     "entry",
 )

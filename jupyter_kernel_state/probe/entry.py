@@ -12,6 +12,7 @@ from . import builtin_types, guard, objects, quiet, summary, tables, third_party
 from . import detail as detail_mod
 from . import digest as digest_op
 from . import namespace as visibility
+from . import rows as rows_op
 from . import snapshot as snapshot_op
 from .inspectors import MISSING
 from .snapshot import (  # noqa: F401 (the request limits, re-exported)
@@ -40,6 +41,7 @@ class ProbeState:
         self.cache = summary.SummaryCache()
         self.sorter = visibility.Sorter()
         self.visibility = visibility.Visibility()
+        self.sorts = rows_op.Sorts()
         self.tracker = None
         self.hook = None
 
@@ -152,6 +154,9 @@ def dispatch(request, ns=None):
         return _snapshot(request, ns)
     if op == "detail":
         return detail(request, ns)
+    if op == "rows":
+        ns, hidden, tracker = _namespace(ns)
+        return rows_op.take(_state, request, ns, hidden, tracker, _execution_count())
     if op == "digest":
         return digest_op.take(_state, request, *_namespace(ns), MAX_REMOVED)
     return {"ok": False, "error": "unknown op"}

@@ -206,6 +206,16 @@ class GuardSession:
         return result
 
 
+    def run_within(self, per_value_ms, fn, *args):
+        """``run`` with its own time guard (a sort may take longer than a repr)."""
+        saved = self.per_value
+        self.per_value = max(0.001, float(per_value_ms) / 1000.0)
+        try:
+            return self.run(fn, *args)
+        finally:
+            self.per_value = saved
+
+
 def _disarm():
     try:
         signal.setitimer(signal.ITIMER_REAL, 0)

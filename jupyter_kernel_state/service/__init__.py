@@ -7,6 +7,7 @@ from .queries import (
     HistoryOptions,
     ImagesOptions,
     PromptOptions,
+    RowsOptions,
     SnapshotOptions,
 )
 from .service import KernelStateService
@@ -19,5 +20,6 @@ __all__ = [
     "KernelStateService",
     "Limits",
     "PromptOptions",
+    "RowsOptions",
     "SnapshotOptions",
 ]

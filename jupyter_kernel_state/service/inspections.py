@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ..errors import KernelUnavailable, KernelUnreachable
+from ..errors import KernelUnavailable, KernelUnreachable, NotSupported
 from .connection import KernelConnection, RequestTimeout
 from .presenter import fragments_of
 from .probe_calls import ProbeCalls
-from .queries import DetailOptions, SnapshotOptions
+from .queries import DetailOptions, RowsOptions, SnapshotOptions
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -61,6 +61,8 @@ class Inspections(ProbeCalls):
     _snapshots: LRU
     _last_snapshot: dict[tuple[object, ...], dict[str, Any]]
     _details: LRU
+    _rows: LRU
+    _last_rows: LRU
     _inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]]
     _probe_lock: asyncio.Lock
     _last_busy_check: float
@@ -325,6 +327,65 @@ class Inspections(ProbeCalls):
             variable: dict[str, Any] = reply["variable"]
             self._details.put((self.epoch, key[1], options.key), variable)
             return variable
+
+    async def require(self, operation: str, what: str, name: str) -> None:
+        """501 when the kernel's probe has no ``operation``; 400 for a name its language
+        cannot have."""
+        support = await self.support()
+        support.check_name(name)
+        if operation not in support.operations:
+            raise NotSupported(f"{what} are not available for {self.language} kernels yet")
+
+    # -- rows --------------------------------------------------------------------------
+
+    async def rows(self, options: RowsOptions) -> dict[str, Any]:
+        """A window of a table or array (the probe's ``rows``), cached like details; a busy
+        kernel gets the last window of the same query, marked stale."""
+        await self.require("rows", "Rows", options.name)
+        self.sync()
+        self._check_link()
+        await self._settle()
+        if self.tracker.busy:
+            self._check_still_busy()
+            last = self._last_rows.get(options.key)
+            if last is None:
+                raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
+            return {**last, "stale": True, "kernel_busy": True}
+        key = (self.epoch, self.tracker.generation, options.key)
+        cached = self._rows.get(key)
+        if cached is not None:
+            return cached
+        return await self._shared(key, lambda: self._take_rows(key, options))
+
+    async def _take_rows(self, key: tuple[object, ...], options: RowsOptions) -> dict[str, Any]:
+        async with self._probe_lock:
+            limits = self._limits
+            request: dict[str, Any] = {
+                "op": "rows", "name": options.name, "offset": options.offset,
+                "limit": options.limit, "sort_column": options.sort_column,
+                "sort_desc": options.sort_desc, "max_rows": limits.rows_max_rows,
+                "max_columns": limits.rows_max_columns, "cell_chars": limits.rows_cell_chars,
+                "time_guard_ms": limits.rows_read_ms, "sort_ms": limits.rows_sort_ms,
+            }
+            if options.columns is not None:
+                request["columns"] = list(options.columns)
+            else:
+                request["column_start"] = options.column_start
+                request["column_stop"] = options.column_stop
+            try:
+                reply = await self.call_probe(request)
+            except RequestTimeout:
+                raise KernelUnavailable(
+                    f"Kernel did not answer within {limits.probe_timeout:g} s",
+                    retry_after=2) from None
+            await self._raise_for_reply(reply, options.name)
+            window: dict[str, Any] = {
+                **reply["rows"], "generation": key[1], "epoch": self.epoch,
+                "stale": False, "kernel_busy": False,
+            }
+            self._rows.put((self.epoch, key[1], options.key), window)
+            self._last_rows.put(options.key, window)
+            return window
 
     # -- summary for the kernels list --------------------------------------------------
 

@@ -55,6 +55,8 @@ class KernelState(Inspections):
         self._snapshots = LRU(limits.snapshot_cache_size)
         self._last_snapshot: dict[tuple[object, ...], dict[str, Any]] = {}
         self._details = LRU(limits.detail_cache_size)
+        self._rows = LRU(limits.rows_cache_size)  # windows by (epoch, generation, query)
+        self._last_rows = LRU(limits.rows_cache_size)  # the last window of each query
         self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
         self._probe_lock = asyncio.Lock()
         self._after_gap = False  # the wire opening replaces a closed one
@@ -146,6 +148,8 @@ class KernelState(Inspections):
         self._snapshots.clear()
         self._last_snapshot.clear()
         self._details.clear()
+        self._rows.clear()
+        self._last_rows.clear()
 
     def close(self) -> None:
         if self._connection is not None:

@@ -22,6 +22,13 @@ class Limits:
     detail_cache_size: int = 64
     # Presented variables (JSON fragments) kept server-wide, to serve unchanged ones again.
     presented_fragments: int = 50_000
+    # The data explorer's windows (``variables/{name}/rows``).
+    rows_max_rows: int = 1_000
+    rows_max_columns: int = 100
+    rows_cell_chars: int = 200
+    rows_read_ms: int = 1_000
+    rows_sort_ms: int = 2_000
+    rows_cache_size: int = 16
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.

@@ -15,6 +15,7 @@ from typing import Any
 from jupyter_core.utils import ensure_async
 
 from ..errors import (
+    Conflict,
     InspectionInterrupted,
     InvalidRequest,
     KernelNotFound,
@@ -24,6 +25,7 @@ from ..errors import (
     NotFound,
     NotSupported,
     ProbeFailed,
+    Unprocessable,
 )
 from .channels import is_remote
 from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
@@ -50,6 +52,10 @@ def _raise_refusal(reply: dict[str, Any], name: str) -> None:
         raise NotFound(message or f"Variable not found: {name}")
     if reply.get("bad_request"):
         raise InvalidRequest(message or "Invalid request")
+    if reply.get("lazy"):
+        raise Conflict(message)
+    if reply.get("unprocessable"):
+        raise Unprocessable(message)
     if reply.get("interrupted"):
         raise InspectionInterrupted()
     raise ProbeFailed(f"Probe error: {message or 'unknown'}")

@@ -23,12 +23,14 @@ from .kernel_state import KernelState
 from .languages import for_language
 from .limits import Limits
 from .presenter import FragmentPresenter, SnapshotResponse, present
+from .prompt_stable import StableParts, changes_since
 from .queries import (
     AnnotationUpdate,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
     PromptOptions,
+    RowsOptions,
     SnapshotOptions,
     validate_name,
 )
@@ -77,6 +79,7 @@ class KernelStateService:
         )
         self._fragments = FragmentPresenter(limits.presented_fragments)
         self._scopes: dict[str, tuple[float, str]] = {}
+        self._stable_parts = StableParts()  # the cache-friendly prompt's stable parts
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- kernels -----------------------------------------------------------------------
@@ -181,6 +184,9 @@ class KernelStateService:
         notes = self.annotations.for_scope(await self.scope(kernel_id))
         return present(detail, notes if not options.path else {})
 
+    async def rows(self, kernel_id: str, options: RowsOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).rows(options)
+
     # -- annotations -------------------------------------------------------------------
 
     async def put_annotation(self, kernel_id: str, update: AnnotationUpdate) -> dict[str, Any]:
@@ -224,6 +230,10 @@ class KernelStateService:
         state.sync()
         generation = state.tracker.generation
         since = None if options.since is None else min(options.since, generation)  # future → now
+        stable_key = (kernel_id, state.epoch, options.budget, self.annotations.version)
+        stable = self._stable_parts.get(stable_key)
+        # Changes since the stable part at the latest: the lines after it bring it up to date.
+        changes_from = changes_since(stable, since, generation)
         try:
             language = await state.know_language()
         except KernelUnavailable:
@@ -238,11 +248,11 @@ class KernelStateService:
             try:
                 if language == "python":
                     digest = await state.digest(
-                        since=since, limit=prompt_limit(options.budget),
+                        since=changes_from, limit=prompt_limit(options.budget),
                         preview_chars=self.limits.preview_chars,
                         pinned=pinned[:PROMPT_MAX_VARIABLES])
                 else:  # a probe without the digest op: the most recently changed page
-                    digest = await self._digest_of_page(kernel_id, since)
+                    digest = await self._digest_of_page(kernel_id, changes_from)
             except KernelUnavailable:
                 digest = None
             if digest is not None:
@@ -257,8 +267,8 @@ class KernelStateService:
             total=(digest or {}).get("total", 0),
             removed=list(counts.get("removed_names") or []),
             generation=generation,
-            since_label=(f"execution {state.tracker.execution_count_at(since) or 0}"
-                         if since is not None else None),
+            since_label=(f"execution {state.tracker.execution_count_at(changes_from) or 0}"
+                         if changes_from is not None else None),
             restarted=since is not None and state.epoch > 0 and since < state.epoch_started_at,
             stale=bool(digest and digest.get("stale")),
             images=state.images.since_generation(image_from) if options.images else [],
@@ -266,8 +276,10 @@ class KernelStateService:
             history_steps=steps,
             changed_counts={k: int(counts.get(k) or 0) for k in ("new", "modified", "removed")},
             runs=list((digest or {}).get("runs") or []),
+            stable=stable,
         )
         result = build_prompt(data, options.budget)
+        self._stable_parts.put(stable_key, result.stable)
         self.log.debug("jupyter_kernel_state: prompt for %s in %.1f ms", kernel_id,
                        (time.perf_counter() - started) * 1000)
         return result
@@ -331,6 +343,7 @@ class KernelStateService:
 
     def forget(self, kernel_id: str) -> None:
         self._scopes.pop(kernel_id, None)
+        self._stable_parts.forget(kernel_id)
         for key in [k for k in self._presented if k[0] == kernel_id]:
             del self._presented[key]
         state = self._states.pop(kernel_id, None)

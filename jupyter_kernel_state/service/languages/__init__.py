@@ -40,6 +40,8 @@ class LanguageSupport(Protocol):
     #: Whether requests carry the last user execution count (``ec``): for probes that
     #: cannot read it in the kernel.
     needs_execution_count: bool
+    #: The probe operations beyond snapshot and detail ("rows", "delete", "timeline").
+    operations: frozenset[str]
 
     def install_call(self) -> ProbeCall:
         """The request that (re)installs the probe, leaving nothing in the user's namespace."""

@@ -104,6 +104,7 @@ def reply_text(outputs: list[dict[str, Any]]) -> str | None:
 class RSupport:
     display_name = "R"
     needs_execution_count = True
+    operations: frozenset[str] = frozenset()
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)

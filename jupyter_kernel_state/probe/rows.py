@@ -1,0 +1,184 @@
+"""The ``rows`` op: a window of a table or an array, for the data explorer.
+
+Request: ``name``, ``offset``, ``limit`` (≤ ``max_rows``), ``columns`` (a list of column
+positions, or ``column_start``/``column_stop``; at most ``max_columns``), ``sort_column``
+(a column's name as listed) with ``sort_desc``, ``cell_chars``, ``time_guard_ms`` (each
+read of the value), ``sort_ms`` (the sort), ``budget_ms`` (the whole call).
+
+Only the window is read.  A sort ranks the one column asked for, under its own time
+guard, and is kept (two at most, for the cell that was current) so that scrolling a
+sorted table costs a window, not a sort.  Refusals: ``not_found``, ``bad_request`` (also
+for values that are not tables), ``lazy`` (reading would compute or consume the value),
+``unprocessable`` (the value's own code raised or ran out of time).
+"""
+
+from . import guard
+from .cells import Cells, Lazy, NotTabular
+from .detail import valid_name
+from .inspectors import MISSING, type_name
+from .namespace import is_hidden
+from .tabular import adapter_for
+
+DEFAULT_ROWS = 100
+MAX_ROWS = 1_000
+MAX_COLUMNS = 100
+DEFAULT_CELL = 200
+MAX_CELL = 10_000
+DEFAULT_READ_MS = 1_000
+DEFAULT_SORT_MS = 2_000
+MAX_MS = 60_000
+#: Column names compared when looking for the sort column.
+MAX_NAME_SCAN = 100_000
+#: Sorted orders kept.
+SORTS_KEPT = 2
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _int(request, key, default, low, high):
+    value = request.get(key, default)
+    if value is None:
+        value = default
+    if type(value) is not int or not low <= value <= high:
+        raise BadRequest("{} must be an integer from {} to {:,}".format(key, low, high))
+    return value
+
+
+def _positions(request, total, max_columns):
+    listed = request.get("columns")
+    if listed is not None:
+        if type(listed) is not list or not 0 < len(listed) <= max_columns or not all(
+                type(p) is int and p >= 0 for p in listed):
+            raise BadRequest("columns must list 1 to {} column positions".format(max_columns))
+        beyond = [p for p in listed if p >= total]
+        if beyond:
+            raise BadRequest("column {} is out of range: the value has {:,} column{}".format(
+                beyond[0], total, "" if total == 1 else "s"))
+        return listed
+    start = _int(request, "column_start", 0, 0, 10 ** 12)
+    stop = _int(request, "column_stop", start + max_columns, start, 10 ** 12)
+    stop = min(stop, start + max_columns, total)
+    return list(range(start, max(start, stop)))
+
+
+class Sorts:
+    """Sorted row orders, keyed by what makes them valid."""
+
+    def __init__(self):
+        self.orders = {}
+
+    def order(self, key, compute):
+        found = self.orders.get(key)
+        if found is not None:
+            return found
+        order = compute()
+        while len(self.orders) >= SORTS_KEPT:
+            self.orders.pop(next(iter(self.orders)))
+        self.orders[key] = order
+        return order
+
+
+def take(state, request, ns, hidden, tracker, execution_count):
+    name = request.get("name")
+    if not valid_name(name):
+        return _refuse("bad_request", "Invalid variable name")
+    try:
+        max_rows = _int(request, "max_rows", MAX_ROWS, 1, 100_000)
+        max_columns = _int(request, "max_columns", MAX_COLUMNS, 1, 10_000)
+        offset = _int(request, "offset", 0, 0, 10 ** 15)
+        limit = _int(request, "limit", DEFAULT_ROWS, 1, max_rows)
+        cell_chars = _int(request, "cell_chars", DEFAULT_CELL, 10, MAX_CELL)
+        read_ms = _int(request, "time_guard_ms", DEFAULT_READ_MS, 1, MAX_MS)
+        sort_ms = _int(request, "sort_ms", DEFAULT_SORT_MS, 1, MAX_MS)
+        budget_ms = _int(request, "budget_ms", sort_ms + 4 * read_ms, 1, 4 * MAX_MS)
+        sort_column = request.get("sort_column")
+        if sort_column is not None and (type(sort_column) is not str or len(sort_column) > 1000):
+            raise BadRequest("sort_column must be a column name")
+    except BadRequest as exc:
+        return _refuse("bad_request", "Invalid rows request: {}".format(exc))
+    value = ns.get(name, MISSING) if type(ns) is dict else _lookup(ns, name)
+    if value is MISSING or is_hidden(name, value, hidden):
+        return _refuse("not_found", "Variable not found: " + name)
+    what = "{} ({})".format(name, type_name(type(value)))
+    with guard.session(read_ms, budget_ms) as session:
+        try:
+            window = _window(state, session, name, value, request, execution_count,
+                             offset, limit, max_columns, cell_chars, sort_column, sort_ms)
+        except BadRequest as exc:
+            return _refuse("bad_request", str(exc))
+        except NotTabular as exc:
+            return _refuse("bad_request", "{} is {}".format(name, exc))
+        except Lazy as exc:
+            return _refuse("lazy", "{} is {}".format(name, exc))
+        except guard.ProbeTimeout:
+            return _refuse("unprocessable", "Reading rows of {} timed out".format(what))
+        except guard.BudgetExhausted:
+            return _refuse("unprocessable", "Reading rows of {} ran out of time".format(what))
+        except guard.GuardUnavailable as exc:
+            return _refuse("unprocessable", "Rows of {} {}".format(what, exc))
+        except BaseException as exc:
+            message = guard.user_error("reading rows", exc)
+            return _refuse("unprocessable", "{}: {}".format(what, message))
+    if tracker is not None:
+        window["changed_at"] = tracker.changed_at(name)
+    return {"rows": window}
+
+
+def _window(state, session, name, value, request, ec, offset, limit, max_columns,
+            cell_chars, sort_column, sort_ms):
+    adapter = adapter_for(value, session)
+    total = adapter.total_rows()
+    columns_total = adapter.columns_total()
+    positions = _positions(request, columns_total, max_columns)
+    stop = min(total, offset + limit)
+    rows = slice(min(offset, total), stop)
+    sort = None
+    if sort_column is not None:
+        descending = request.get("sort_desc") is True
+        position = _find_column(adapter, sort_column, columns_total)
+        key = (name, id(value), type(value), position, descending, ec, total)
+        order = state.sorts.order(key, lambda: session.run_within(
+            sort_ms, adapter.sort_order, position, descending))
+        rows = order[rows]
+        sort = "{}:{}".format(sort_column, "desc" if descending else "asc")
+    cells = Cells(cell_chars)
+    labels = adapter.column_labels(positions)
+    index, data = adapter.window(rows, positions, cells)
+    return {
+        "name": name,
+        "kind": adapter.kind,
+        "type": type_name(type(value)),
+        "shape": adapter.shape(),
+        "total_rows": total,
+        "offset": offset,
+        "limit": limit,
+        "columns": [{"name": n, "dtype": d, "position": p}
+                    for (n, d), p in zip(labels, positions)],
+        "columns_total": columns_total,
+        "index_name": adapter.index_name,
+        "index": index,
+        "rows": data,
+        "sort": sort,
+        "cells_truncated": cells.truncated,
+        "changed_at": None,
+    }
+
+
+def _find_column(adapter, wanted, columns_total):
+    for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
+        if text == wanted:
+            return position
+    raise BadRequest("No column named {!r} to sort by".format(wanted[:100]))
+
+
+def _refuse(reason, message):
+    return {"ok": False, reason: True, "error": message}
+
+
+def _lookup(ns, name):
+    try:
+        return dict.get(ns, name, MISSING)
+    except TypeError:
+        return MISSING

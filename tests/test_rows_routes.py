@@ -1,0 +1,221 @@
+"""``GET variables/{name}/rows`` (the data explorer's windows) against a real server and
+real kernels, local and behind a Kernel Gateway: every row reachable, sorting in the
+kernel, bounds, lazy and hostile objects, busy kernels."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from tornado.httpclient import HTTPClientError
+
+from .conftest import BOTH_BACKENDS
+from .kernel_utils import get_json, validate
+
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
+
+N = 1_000_000
+SETUP = f"""
+import numpy as np, pandas as pd, polars as pl
+rng = np.random.default_rng(0)
+sales = pd.DataFrame({{
+    "price": rng.random({N}) * 100,
+    "units": np.arange({N}) % 7,
+    "date": pd.Timestamp("2024-10-02") + pd.to_timedelta(np.arange({N}) % 30, unit="D"),
+    "region": np.array(["north", "south", "east", "west"])[np.arange({N}) % 4],
+    "<img src=x onerror=alert(1)>": np.arange({N}),
+}})
+sales.loc[5, "price"] = np.nan
+wide = pd.DataFrame(np.arange(3 * 250).reshape(3, 250))
+matrix = np.arange(12, dtype="float32").reshape(3, 4) / 10
+s = pd.Series([3.5, None, 1.25], index=["a", "b", "c"], name="score")
+records = [{{"a": 1, "b": "x"}}, {{"a": None, "b": "y", "c": True}}]
+plf = pl.DataFrame({{"x": [3, 1, 2], "d": [None, "a", "b"]}})
+lazy = plf.lazy()
+gen = (i for i in range(3))
+text = "x" * 5000
+long_cells = pd.DataFrame({{"t": ["y" * 1000, "short"]}})
+x = 5
+"""
+
+
+async def rows(jp_fetch, kernel, name, **params):  # type: ignore[no-untyped-def]
+    payload = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name, "rows",
+                             params=params)
+    validate(payload, "RowsWindow")
+    return payload
+
+
+async def refused(jp_fetch, kernel, name, **params):  # type: ignore[no-untyped-def]
+    with pytest.raises(HTTPClientError) as info:
+        await rows(jp_fetch, kernel, name, **params)
+    body = json.loads(info.value.response.body)
+    return info.value.code, body["message"]
+
+
+async def test_every_row_of_a_million_is_reachable(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SETUP)
+    before = await kernel.inspect_kernel()
+
+    first = await rows(jp_fetch, kernel, "sales", limit=100, columns="0:20")
+    assert first["total_rows"] == N and first["shape"] == [N, 5]
+    assert first["kind"] == "dataframe" and first["columns_total"] == 5
+    assert [c["name"] for c in first["columns"]] == [
+        "price", "units", "date", "region", "<img src=x onerror=alert(1)>"]
+    assert [c["position"] for c in first["columns"]] == [0, 1, 2, 3, 4]
+    assert first["columns"][1]["dtype"] == "int64"
+    assert len(first["rows"]) == 100 and first["index"][:3] == ["0", "1", "2"]
+    assert first["rows"][0][2] == "2024-10-02"  # midnight dates print as dates
+    assert first["rows"][5][0] is None  # NaN is a missing value
+    assert first["rows"][1][3] == "south"
+
+    last = await rows(jp_fetch, kernel, "sales", offset=N - 100, limit=100)
+    assert len(last["rows"]) == 100 and last["index"][-1] == str(N - 1)
+    assert last["rows"][-1][4] == str(N - 1)
+
+    clamped = await rows(jp_fetch, kernel, "sales", offset=N - 2000, limit=1001, columns="4")
+    assert clamped["limit"] == 1000 and len(clamped["rows"]) == 1000  # clamped, and says so
+    edge = await rows(jp_fetch, kernel, "sales", offset=N - 1, limit=1000)
+    assert edge["index"] == [str(N - 1)] and len(edge["rows"]) == 1
+    beyond = await rows(jp_fetch, kernel, "sales", offset=N, limit=5)
+    assert beyond["rows"] == [] and beyond["total_rows"] == N
+
+    # Reading never changes the kernel: counts, history, `_`, names.
+    assert await kernel.inspect_kernel() == before
+
+
+async def test_sort_in_the_kernel_pages_consistently(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SETUP)
+    top = await rows(jp_fetch, kernel, "sales", limit=50, sort="price:desc", columns="0,4")
+    assert top["sort"] == "price:desc"
+    prices = [float(r[0]) for r in top["rows"]]
+    assert prices == sorted(prices, reverse=True) and prices[0] > 99.99
+    following = await rows(jp_fetch, kernel, "sales", offset=50, limit=50, sort="price:desc",
+                           columns="0")
+    assert float(following["rows"][0][0]) <= prices[-1]
+    # The missing price sorts last, both ways.
+    tail = await rows(jp_fetch, kernel, "sales", offset=N - 1, limit=1, sort="price:asc")
+    assert tail["rows"][0][0] is None and tail["index"] == ["5"]
+    assert (await rows(jp_fetch, kernel, "sales", offset=N - 1, limit=1,
+                       sort="price:desc"))["index"] == ["5"]
+    # A bare name sorts ascending; a hostile name is matched as text.
+    asc = await rows(jp_fetch, kernel, "sales", limit=3, sort="units")
+    assert asc["sort"] == "units:asc" and [r[1] for r in asc["rows"]] == ["0", "0", "0"]
+    hostile = await rows(jp_fetch, kernel, "sales", limit=2,
+                         sort="<img src=x onerror=alert(1)>:desc")
+    assert hostile["rows"][0][4] == str(N - 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "check"),
+    [
+        ("matrix", {}, lambda w: w["kind"] == "array" and w["shape"] == [3, 4]
+         and w["rows"][0] == ["0.0", "0.1", "0.2", "0.3"] and w["columns"][0]["dtype"] == "float32"),
+        ("s", {"sort": "score:desc"}, lambda w: w["kind"] == "series"
+         and w["index"] == ["a", "c", "b"] and w["rows"] == [["3.5"], ["1.25"], [None]]),
+        ("records", {}, lambda w: w["kind"] == "records"
+         and [c["name"] for c in w["columns"]] == ["a", "b", "c"]
+         and w["rows"] == [["1", "x", None], [None, "y", "True"]]),
+        ("plf", {"sort": "x"}, lambda w: w["rows"] == [["1", "a"], ["2", "b"], ["3", None]]),
+        ("wide", {}, lambda w: w["columns_total"] == 250 and len(w["columns"]) == 100),
+        ("wide", {"columns": "240:260"}, lambda w: [c["position"] for c in w["columns"]]
+         == list(range(240, 250))),
+        ("long_cells", {}, lambda w: w["cells_truncated"] == 1
+         and len(w["rows"][0][0]) <= 200 and w["rows"][1][0] == "short"),
+    ],
+)
+async def test_kinds_of_tables(jp_fetch, new_kernel, name, params, check):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SETUP)
+    assert check(await rows(jp_fetch, kernel, name, **params))
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "status", "words"),
+    [
+        ("x", {}, 400, "x is a int (number): rows show tables"),
+        ("text", {}, 400, "rows show tables"),
+        ("nothing", {}, 404, "Variable not found: nothing"),
+        ("not-a-name", {}, 400, "Invalid variable name"),
+        ("sales", {"limit": "0"}, 400, "limit"),
+        ("sales", {"offset": "-1"}, 400, "offset"),
+        ("sales", {"columns": "0:101"}, 400, "at most 100 columns"),
+        ("sales", {"columns": "a,b"}, 400, "columns must be"),
+        ("sales", {"columns": "7"}, 400, "column 7 is out of range: the value has 5 columns"),
+        ("sales", {"sort": "nope:asc"}, 400, "No column named 'nope'"),
+        ("lazy", {}, 409, "lazy is a polars LazyFrame, which is lazy"),
+        ("gen", {}, 409, "an iterator: showing rows would consume it"),
+    ],
+)
+async def test_refusals(jp_fetch, new_kernel, name, params, status, words):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SETUP)
+    code, message = await refused(jp_fetch, kernel, name, **params)
+    assert (code, words in message) == (status, True), message
+    if name == "gen":  # never consumed
+        reply = await kernel.run("assert next(gen) == 0")
+        assert reply["status"] == "ok"
+
+
+HOSTILE = """
+import pandas as pd, time
+class SlowFrame(pd.DataFrame):
+    @property
+    def iloc(self):
+        time.sleep(30)
+class BadFrame(pd.DataFrame):
+    @property
+    def iloc(self):
+        raise ValueError("no rows for you")
+class BadSort(pd.DataFrame):
+    def sort_values(self, *a, **k):
+        raise RuntimeError
+slow = SlowFrame({"a": [1, 2]})
+bad = BadFrame({"a": [1, 2]})
+mixed = pd.DataFrame({"m": [1, "a", None, 2.5]})
+"""
+
+
+async def test_hostile_tables_are_refused_in_time(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(HOSTILE)
+    started = time.monotonic()
+    code, message = await refused(jp_fetch, kernel, "slow")
+    assert code == 422 and "Reading rows of slow (SlowFrame) timed out" in message
+    assert time.monotonic() - started < 5
+    code, message = await refused(jp_fetch, kernel, "bad")
+    assert code == 422 and message == "bad (BadFrame): reading rows raised ValueError"
+    code, message = await refused(jp_fetch, kernel, "mixed", sort="m:asc")
+    assert code == 422 and "raised TypeError" in message
+    # Unsorted, the mixed column reads fine; the kernel is still usable.
+    assert (await rows(jp_fetch, kernel, "mixed"))["rows"] == [["1"], ["a"], [None], ["2.5"]]
+    assert (await kernel.run("y = 1"))["status"] == "ok"
+
+
+async def test_busy_kernel_gets_the_last_window_or_503(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\ndf = pd.DataFrame({'a': range(10)})")
+    window = await rows(jp_fetch, kernel, "df", limit=5)
+    assert window["stale"] is False
+    kernel.submit("import time; time.sleep(3)")
+    await kernel.wait_busy()
+    again = await rows(jp_fetch, kernel, "df", limit=5)
+    assert again["stale"] is True and again["kernel_busy"] is True
+    assert again["rows"] == window["rows"]
+    code, message = await refused(jp_fetch, kernel, "df", limit=6)
+    assert code == 503 and "busy" in message
+    await kernel.wait_idle(timeout=10)
+
+
+async def test_a_changed_variable_gets_a_new_window(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\ndf = pd.DataFrame({'a': range(10)})")
+    first = await rows(jp_fetch, kernel, "df", limit=3, sort="a:desc")
+    assert first["rows"] == [["9"], ["8"], ["7"]] and first["changed_at"] == 1
+    await kernel.run("df['a'] = df['a'] * 10")  # in place: the sort is not reused
+    second = await rows(jp_fetch, kernel, "df", limit=3, sort="a:desc")
+    assert second["rows"] == [["90"], ["80"], ["70"]]
+    assert second["generation"] > first["generation"]
