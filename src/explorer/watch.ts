@@ -2,12 +2,19 @@
  * Tells the explorer when the rows it shows are no longer the variable's: the
  * kernel-state service's snapshots of the same kernel say the variable changed
  * (`changed_at` moved on) or is gone, or the kernel restarted. When a snapshot does
- * not list the name (a hidden group, a filter, a page), one row is asked for instead.
+ * not list the name (a hidden group, a filter, a page), one row is asked for instead;
+ * so it is after each execution on the kernel (`executed` is emitted even when no view
+ * of the service is visible, when no snapshots are fetched).
  */
 import { IDisposable } from '@lumino/disposable';
 
-import { IKernelStateService, IRowsQuery, IRowsWindow } from '../tokens';
-import { describeError, RowsDataModel } from './model';
+import {
+  IExecutedArgs,
+  IKernelStateService,
+  IRowsQuery,
+  IRowsWindow
+} from '../tokens';
+import { describeError, RowsDataModel, sortParam } from './model';
 
 export class VariableWatch implements IDisposable {
   constructor(options: VariableWatch.IOptions) {
@@ -18,6 +25,7 @@ export class VariableWatch implements IDisposable {
     this._probe = options.probe;
     this._service.model.changed.connect(this._check, this);
     this._model.stateChanged.connect(this._check, this);
+    this._service.executed.connect(this._onExecuted, this);
     this._check();
   }
 
@@ -32,6 +40,24 @@ export class VariableWatch implements IDisposable {
     this._isDisposed = true;
     this._service.model.changed.disconnect(this._check, this);
     this._model.stateChanged.disconnect(this._check, this);
+    this._service.executed.disconnect(this._onExecuted, this);
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
+    }
+  }
+
+  private _onExecuted(_: IKernelStateService, args: IExecutedArgs): void {
+    if (args.kernelId !== this._kernelId || this._timer !== null) {
+      return;
+    }
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      const info = this._model.info;
+      if (!this._isDisposed && info && this._model.staleReason === null) {
+        void this._probeOnce(info.changedAt);
+      }
+    }, PROBE_DELAY_MS);
   }
 
   private _check(): void {
@@ -83,7 +109,13 @@ export class VariableWatch implements IDisposable {
 
   private async _probeOnce(changedAt: number | null): Promise<void> {
     try {
-      const window = await this._probe({ offset: 0, limit: 1, columns: '0:1' });
+      // The same sort as the grid's: the kernel remembers one sort per variable.
+      const window = await this._probe({
+        offset: 0,
+        limit: 1,
+        columns: '0:1',
+        sort: sortParam(this._model.sort)
+      });
       if (!this._isDisposed && isNewer(window.changed_at, changedAt)) {
         this._model.markStale('changed');
       }
@@ -101,8 +133,14 @@ export class VariableWatch implements IDisposable {
   private _probe: (query: IRowsQuery) => Promise<IRowsWindow>;
   private _epoch: number | null = null;
   private _probedGeneration: number | null = null;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
   private _isDisposed = false;
 }
+
+/**
+ * Wait after an execution before asking (runs in a burst share one request).
+ */
+const PROBE_DELAY_MS = 300;
 
 /**
  * Whether `next` says a later change than `loaded` (any difference when one is not a
