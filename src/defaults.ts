@@ -25,6 +25,17 @@ export const DEFAULT_INCLUDE: readonly IncludeGroup[] = [];
 export const DEFAULT_SHOW_PREVIEW = true;
 
 /**
+ * Widths in pixels of the list's sized columns (setting `columnWidths`); the preview
+ * takes the rest.
+ */
+export const DEFAULT_COLUMN_WIDTHS = {
+  name: 120,
+  type: 96,
+  shape: 72,
+  memory: 68
+} as const;
+
+/**
  * Character budget of the assistant view (setting `promptBudget`).
  */
 export const DEFAULT_PROMPT_BUDGET = 6000;
@@ -51,6 +62,7 @@ export const SETTING_DEFAULTS = {
   sort: DEFAULT_SORT,
   limit: DEFAULT_LIMIT,
   showPreview: DEFAULT_SHOW_PREVIEW,
+  columnWidths: DEFAULT_COLUMN_WIDTHS,
   promptBudget: DEFAULT_PROMPT_BUDGET,
   promptHistory: DEFAULT_PROMPT_HISTORY
 } as const;

@@ -111,6 +111,8 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
     const sidebar = new KernelStateSidebar({
       service,
       translator: translator ?? nullTranslator,
+      commands: app.commands,
+      serverSettings: app.serviceManager.serverSettings,
       onOptionsChange: options => {
         if (!settings) {
           service.setOptions(options);
@@ -232,6 +234,7 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
         service.setOptions(options);
         sidebar.showPreview =
           (composite.showPreview as boolean) ?? DEFAULT_SHOW_PREVIEW;
+        sidebar.columnWidths = composite.columnWidths;
         sidebar.setPromptQuery({
           budget: (composite.promptBudget as number) ?? DEFAULT_PROMPT_BUDGET,
           history: (composite.promptHistory as number) ?? DEFAULT_PROMPT_HISTORY

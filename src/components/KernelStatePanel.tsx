@@ -6,6 +6,7 @@ import { TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
 import { makeFilter } from '../format';
+import { ColumnKey, ColumnWidths, IListRow } from '../models/list';
 import {
   IKernelInfo,
   IncludeGroup,
@@ -33,6 +34,22 @@ export interface IKernelStatePanelProps {
   onToggleInclude: (group: IncludeGroup) => void;
   selected: string | null;
   onSelect: (name: string) => void;
+  /**
+   * The list's rows (the snapshot's variables and those the last execution removed);
+   * by default the snapshot's variables.
+   */
+  rows?: IListRow[];
+  /**
+   * Enter or a double-click on a row.
+   */
+  onOpen?: (name: string) => void;
+  /**
+   * Escape in the list.
+   */
+  onEscape?: () => void;
+  onContextMenu?: (name: string, x: number, y: number) => void;
+  widths?: ColumnWidths;
+  onResize?: (key: ColumnKey, width: number) => void;
   onRefresh: () => void;
   showPreview: boolean;
   /**
@@ -151,12 +168,17 @@ function SnapshotView(
   }
 ): JSX.Element {
   const { trans, snapshot } = props;
-  const variables = React.useMemo(() => {
+  const all = React.useMemo(
+    () =>
+      props.rows ??
+      snapshot.variables.map(variable => ({ variable, removed: false })),
+    [snapshot, props.rows]
+  );
+  const rows = React.useMemo(() => {
     const matches = makeFilter(props.filter);
-    return props.filter
-      ? snapshot.variables.filter(matches)
-      : snapshot.variables;
-  }, [snapshot, props.filter]);
+    return props.filter ? all.filter(row => matches(row.variable)) : all;
+  }, [all, props.filter]);
+  const shown = rows.reduce((n, row) => n + (row.removed ? 0 : 1), 0);
   const groups: [IncludeGroup, string][] = [
     ['private', trans.__('_private')],
     ['modules', trans.__('modules')],
@@ -205,9 +227,9 @@ function SnapshotView(
         </div>
       </div>
       <div className="jp-KernelState-total" data-test-id="kernel-state-total">
-        {totalText(trans, snapshot, variables.length, !!props.filter)}
+        {totalText(trans, snapshot, shown, !!props.filter)}
       </div>
-      {snapshot.total === 0 ? (
+      {snapshot.total === 0 && rows.length === 0 ? (
         <div
           className="jp-KernelState-message"
           data-test-id="kernel-state-empty"
@@ -216,11 +238,16 @@ function SnapshotView(
         </div>
       ) : (
         <VariableList
-          variables={variables}
+          rows={rows}
           sort={props.sort}
           onSort={props.onSort}
           selected={props.selected}
           onSelect={props.onSelect}
+          onOpen={props.onOpen}
+          onEscape={props.onEscape}
+          onContextMenu={props.onContextMenu}
+          widths={props.widths}
+          onResize={props.onResize}
           showPreview={props.showPreview}
           trans={trans}
         />

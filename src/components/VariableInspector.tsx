@@ -8,8 +8,18 @@ import { TranslationBundle } from '@jupyterlab/translation';
 import { lockIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
-import { formatShape } from '../format';
-import { IChild, IVariableDetail } from '../tokens';
+import { errorLine, formatShape, isMasked, MASKED_TEXT } from '../format';
+import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
+
+/**
+ * Kinds the Data Explorer opens.
+ */
+export const EXPLORABLE_KINDS: ReadonlySet<string> = new Set([
+  'dataframe',
+  'series',
+  'array',
+  'tensor'
+]);
 
 export interface IVariableInspectorProps {
   /**
@@ -30,6 +40,23 @@ export interface IVariableInspectorProps {
    * Whether the variable carries a note, which opens the note section.
    */
   annotated?: boolean;
+  /**
+   * The real values of a masked secret are shown.
+   */
+  revealed?: boolean;
+  /**
+   * Fetch the real values of a masked secret (shown only when given).
+   */
+  onReveal?: () => void;
+  /**
+   * The name's change timeline (oldest first), and why it is missing.
+   */
+  timeline?: ITimeline | null;
+  timelineError?: string | null;
+  /**
+   * Open the variable in the Data Explorer (a table or an array at the top level).
+   */
+  onOpenExplorer?: () => void;
   trans: TranslationBundle;
 }
 
@@ -73,7 +100,7 @@ export function VariableInspector(props: IVariableInspectorProps): JSX.Element {
       )}
       {props.error && (
         <div className="jp-KernelState-error" role="alert">
-          {props.error}
+          {errorLine(props.error)}
         </div>
       )}
       {detail && !props.loading && <DetailBody {...props} detail={detail} />}
@@ -86,6 +113,10 @@ function DetailBody(
 ): JSX.Element {
   const { detail, trans } = props;
   const shape = formatShape(detail);
+  const masked = isMasked(detail) && !props.revealed;
+  const error = errorLine(detail.error);
+  const explorable =
+    !!props.onOpenExplorer && EXPLORABLE_KINDS.has(String(detail.kind));
   return (
     <div className="jp-KernelState-inspectorBody">
       <div className="jp-KernelState-summary">
@@ -95,18 +126,52 @@ function DetailBody(
         {shape && <span> · {shape}</span>}
         {detail.dtype && <span> · {detail.dtype}</span>}
       </div>
-      {detail.error && (
-        <div className="jp-KernelState-fieldError">{detail.error}</div>
+      {error && (
+        <div
+          className="jp-KernelState-fieldError"
+          data-test-id="kernel-state-field-error"
+        >
+          {error}
+        </div>
       )}
-      {detail.likely_secret && (
+      {explorable && (
+        <button
+          className="jp-KernelState-textButton"
+          data-test-id="kernel-state-open-explorer"
+          onClick={props.onOpenExplorer}
+          title={trans.__('Show every row in the Data Explorer')}
+        >
+          {trans.__('Open in Data Explorer')}
+        </button>
+      )}
+      {(detail.likely_secret || detail.masked) && (
         <div
           className="jp-KernelState-secretNote"
           data-test-id="kernel-state-secret-note"
         >
           <lockIcon.react tag="span" className="jp-KernelState-secretIcon" />
-          {trans.__(
-            'Looks like a credential (%1): masked in the assistant’s text.',
-            detail.secret_reason ?? trans.__('name or value')
+          <span>
+            {props.revealed
+              ? trans.__(
+                  'Looks like a credential (%1): shown here only; masked everywhere else.',
+                  detail.secret_reason ?? trans.__('name or value')
+                )
+              : trans.__(
+                  'Looks like a credential (%1): masked.',
+                  detail.secret_reason ?? trans.__('name or value')
+                )}
+          </span>
+          {masked && props.onReveal && (
+            <button
+              className="jp-KernelState-textButton"
+              data-test-id="kernel-state-reveal"
+              onClick={props.onReveal}
+              title={trans.__(
+                'Show the real value here, until another variable is selected'
+              )}
+            >
+              {trans.__('Reveal')}
+            </button>
           )}
         </div>
       )}
@@ -216,10 +281,28 @@ function DetailBody(
       )}
       <Section title={trans.__('Value')}>
         <pre className="jp-KernelState-code" data-test-id="kernel-state-repr">
-          {detail.repr}
-          {detail.repr_truncated ? '\n…' : ''}
+          {masked ? MASKED_TEXT : detail.repr}
+          {!masked && detail.repr_truncated ? '\n…' : ''}
         </pre>
       </Section>
+      {props.timeline && props.timeline.entries.length > 0 && (
+        <Section
+          title={trans.__(
+            'Changes (%1 of %2)',
+            props.timeline.entries.length,
+            props.timeline.total
+          )}
+        >
+          <ol
+            className="jp-KernelState-timeline"
+            data-test-id="kernel-state-timeline"
+          >
+            {[...props.timeline.entries].reverse().map((entry, i) => (
+              <li key={i}>{timelineText(entry, trans)}</li>
+            ))}
+          </ol>
+        </Section>
+      )}
       {detail.attributes.length > 0 && (
         <Section
           title={trans.__(
@@ -242,6 +325,30 @@ function DetailBody(
       )}
     </div>
   );
+}
+
+/**
+ * `[11] modified — column revenue added; rows 100 → 95`.
+ */
+export function timelineText(
+  entry: ITimelineEntry,
+  trans: TranslationBundle
+): string {
+  const at = `[${entry.execution_count ?? '?'}]`;
+  const change =
+    entry.change === 'new'
+      ? trans.__('new')
+      : entry.change === 'modified'
+        ? trans.__('modified')
+        : entry.change === 'removed'
+          ? trans.__('removed')
+          : entry.change;
+  const what = entry.changes.length
+    ? entry.changes.join('; ')
+    : entry.change !== 'removed' && entry.type
+      ? entry.type
+      : '';
+  return what ? `${at} ${change} — ${what}` : `${at} ${change}`;
 }
 
 function Section(props: {

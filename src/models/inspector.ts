@@ -12,9 +12,16 @@ import {
   IAnnotationUpdate,
   IChild,
   IKernelStateService,
+  ITimeline,
   IVariableDetail
 } from '../tokens';
 import { snapshotKey } from './section';
+import { IVariableApi } from './variableApi';
+
+/**
+ * Changes of the inspected name the inspector asks for.
+ */
+export const TIMELINE_LIMIT = 20;
 
 /**
  * One step of the drill-down path: the probe's access key and the child's label.
@@ -35,6 +42,7 @@ export type InspectorNote = Pick<
 export class InspectorModel implements IDisposable {
   constructor(options: InspectorModel.IOptions) {
     this._service = options.service;
+    this._api = options.api ?? null;
     this._generation = snapshotKey(this._service);
     this._service.changed.connect(this._onServiceChanged, this);
   }
@@ -107,6 +115,51 @@ export class InspectorModel implements IDisposable {
   }
 
   /**
+   * The real values of a masked secret are shown (after `reveal()`), until another
+   * variable is selected or the inspector closes.
+   */
+  get revealed(): boolean {
+    return this._revealed;
+  }
+
+  /**
+   * Whether the shown value is masked and can be revealed.
+   */
+  get canReveal(): boolean {
+    const detail = this._detail;
+    return (
+      !!this._api &&
+      !this._revealed &&
+      !!detail &&
+      (detail.masked === true || detail.likely_secret)
+    );
+  }
+
+  /**
+   * The change timeline of the inspected name (newest last, as the server sends it),
+   * or null while none is loaded or when the server has none.
+   */
+  get timeline(): ITimeline | null {
+    return this._timeline;
+  }
+
+  get timelineError(): string | null {
+    return this._timelineError;
+  }
+
+  /**
+   * Fetch and show the real values of the inspected masked secret; only this view
+   * shows them, and only until another variable is selected.
+   */
+  async reveal(): Promise<void> {
+    if (!this._selected || !this._api || this._isDisposed) {
+      return;
+    }
+    this._revealed = true;
+    await this.load();
+  }
+
+  /**
    * Inspect a variable (from the top); selecting the shown variable again does nothing.
    */
   select(name: string): Promise<void> {
@@ -115,6 +168,10 @@ export class InspectorModel implements IDisposable {
     }
     this._selected = name;
     this._path = [];
+    this._revealed = false;
+    this._timeline = null;
+    this._timelineError = null;
+    void this._loadTimeline();
     return this.load();
   }
 
@@ -140,6 +197,10 @@ export class InspectorModel implements IDisposable {
   close(): void {
     this._selected = null;
     this._path = [];
+    this._revealed = false;
+    this._timeline = null;
+    this._timelineError = null;
+    this._timelineRequest++;
     this._detail = null;
     this._error = null;
     this._loading = false;
@@ -160,10 +221,11 @@ export class InspectorModel implements IDisposable {
     this._error = null;
     this._emit();
     try {
-      const detail = await this._service.inspect(
-        name,
-        this._path.map(step => step.key)
-      );
+      const path = this._path.map(step => step.key);
+      const detail =
+        this._api && this._revealed
+          ? await this._api.detail(name, path, true)
+          : await this._service.inspect(name, path);
       if (request === this._request) {
         this._detail = detail;
       }
@@ -219,6 +281,34 @@ export class InspectorModel implements IDisposable {
     Signal.clearData(this);
   }
 
+  /**
+   * Load the timeline of the selected name; a server without the route (404) or a
+   * failure leaves the inspector without one, with the message.
+   */
+  private async _loadTimeline(): Promise<void> {
+    const name = this._selected;
+    if (!name || !this._api || this._isDisposed) {
+      return;
+    }
+    const request = ++this._timelineRequest;
+    try {
+      const timeline = await this._api.timeline(name, TIMELINE_LIMIT);
+      if (request === this._timelineRequest && name === this._selected) {
+        this._timeline = timeline;
+        this._timelineError = null;
+      }
+    } catch (error) {
+      if (request === this._timelineRequest && name === this._selected) {
+        this._timeline = null;
+        this._timelineError =
+          error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (request === this._timelineRequest) {
+      this._emit();
+    }
+  }
+
   private _setNote(name: string, note: InspectorNote): void {
     const detail = this._detail;
     if (detail && detail.name === name && this._selected === name) {
@@ -246,6 +336,7 @@ export class InspectorModel implements IDisposable {
         this.close();
       } else if (row && row.change !== 'unchanged') {
         void this.load();
+        void this._loadTimeline();
       }
     }
     this._generation = generation;
@@ -258,6 +349,11 @@ export class InspectorModel implements IDisposable {
   }
 
   private _service: IKernelStateService;
+  private _api: IVariableApi | null;
+  private _revealed = false;
+  private _timeline: ITimeline | null = null;
+  private _timelineError: string | null = null;
+  private _timelineRequest = 0;
   private _changed = new Signal<this, void>(this);
   private _selected: string | null = null;
   private _path: IInspectorStep[] = [];
@@ -272,5 +368,9 @@ export class InspectorModel implements IDisposable {
 export namespace InspectorModel {
   export interface IOptions {
     service: IKernelStateService;
+    /**
+     * Reveal and timeline requests (without it, neither is offered).
+     */
+    api?: IVariableApi;
   }
 }

@@ -7,6 +7,8 @@
 import { IDisposable } from '@lumino/disposable';
 import { ISignal, Signal } from '@lumino/signaling';
 
+import { DEFAULT_COLUMN_WIDTHS as DEFAULT_WIDTHS_SETTING } from '../defaults';
+
 import {
   IKernelStateService,
   ISnapshot,
@@ -30,12 +32,8 @@ export type ColumnKey = 'name' | 'type' | 'shape' | 'memory';
 
 export type ColumnWidths = Record<ColumnKey, number>;
 
-export const DEFAULT_COLUMN_WIDTHS: Readonly<ColumnWidths> = {
-  name: 120,
-  type: 96,
-  shape: 72,
-  memory: 68
-};
+export const DEFAULT_COLUMN_WIDTHS: Readonly<ColumnWidths> =
+  DEFAULT_WIDTHS_SETTING;
 
 export const MIN_COLUMN_WIDTH = 40;
 export const MAX_COLUMN_WIDTH = 800;

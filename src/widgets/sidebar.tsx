@@ -5,31 +5,48 @@
  * when they are seen, so no request is made while the panel is hidden or a section is
  * folded.
  */
-import { Clipboard, Dialog, showDialog } from '@jupyterlab/apputils';
+import {
+  Clipboard,
+  Dialog,
+  showDialog,
+  showErrorMessage
+} from '@jupyterlab/apputils';
+import { ServerConnection } from '@jupyterlab/services';
 import {
   ITranslator,
   nullTranslator,
   TranslationBundle
 } from '@jupyterlab/translation';
 import { ReactWidget } from '@jupyterlab/ui-components';
+import { CommandRegistry } from '@lumino/commands';
 import { Message } from '@lumino/messaging';
+import { Menu } from '@lumino/widgets';
 import * as React from 'react';
 
 import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
+import { EXPLORABLE_KINDS } from '../components/VariableInspector';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
+import { copyAsCode } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
+import { ColumnKey, ColumnWidths, VariableListModel } from '../models/list';
 import { PromptModel } from '../models/prompt';
+import { IVariableApi, restVariableApi } from '../models/variableApi';
 import {
   IKernelStateService,
   IncludeGroup,
   IPromptQuery,
+  IVariable,
   SnapshotSort
 } from '../tokens';
 import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
+/**
+ * The Data Explorer's command (registered by the explorer plugin), run with `{name}`.
+ */
+export const OPEN_EXPLORER_COMMAND = 'kernel-state:open-explorer';
 // Typing pauses this long before the filter goes to the server.
 const FILTER_DEBOUNCE_MS = 250;
 
@@ -44,13 +61,22 @@ export class KernelStateSidebar extends ReactWidget {
     this._openImageView =
       options.openImage ?? (item => this._showImageDialog(item));
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
+    this._commands = options.commands ?? null;
+    this._confirmDelete =
+      options.confirmDelete ?? (name => this._confirmDeleteDialog(name));
+    this.api =
+      options.api ?? restVariableApi(this._service, options.serverSettings);
+    this.list =
+      options.listModel ?? new VariableListModel({ service: this._service });
     this.images =
       options.imageModel ?? new ImageStripModel({ service: this._service });
     this.prompt =
       options.promptModel ??
       new PromptModel({ service: this._service, query: options.promptQuery });
     this.inspector =
-      options.inspectorModel ?? new InspectorModel({ service: this._service });
+      options.inspectorModel ??
+      new InspectorModel({ service: this._service, api: this.api });
+    this._menu = this._createMenu();
     this.id = SIDEBAR_ID;
     this.addClass('jp-KernelState-sidebar');
     this.title.caption = this._trans.__(
@@ -60,6 +86,95 @@ export class KernelStateSidebar extends ReactWidget {
     this.images.changed.connect(this._onSectionChanged, this);
     this.prompt.changed.connect(this._onSectionChanged, this);
     this.inspector.changed.connect(this._onSectionChanged, this);
+    this.list.changed.connect(this._onSectionChanged, this);
+    this.list.widthsChanged.connect(this._onWidthsChanged, this);
+  }
+
+  /**
+   * The variable list's model (rows, removed variables, column widths).
+   */
+  readonly list: VariableListModel;
+
+  /**
+   * Reveal, timeline and delete requests.
+   */
+  readonly api: IVariableApi;
+
+  /**
+   * The row context menu (a Lumino menu, opened at a row).
+   */
+  get menu(): Menu {
+    return this._menu;
+  }
+
+  /**
+   * Column widths of the list (from the settings).
+   */
+  set columnWidths(value: unknown) {
+    this.list.setWidths(value);
+  }
+
+  /**
+   * Open a variable in the Data Explorer, when its command is registered.
+   */
+  openExplorer(name: string): void {
+    const commands = this._commands;
+    if (commands && commands.hasCommand(OPEN_EXPLORER_COMMAND)) {
+      void commands.execute(OPEN_EXPLORER_COMMAND, { name });
+    }
+  }
+
+  /**
+   * Whether `variable` can be opened in the Data Explorer.
+   */
+  canExplore(variable: Pick<IVariable, 'kind'> | undefined): boolean {
+    return (
+      !!variable &&
+      EXPLORABLE_KINDS.has(String(variable.kind)) &&
+      !!this._commands?.hasCommand(OPEN_EXPLORER_COMMAND)
+    );
+  }
+
+  /**
+   * Open the row context menu of `name` at client coordinates.
+   */
+  openMenu(name: string, x: number, y: number): void {
+    const menu = this._menu;
+    menu.clearItems();
+    const args = { name };
+    for (const command of MENU_COMMANDS) {
+      if (command === 'separator') {
+        menu.addItem({ type: 'separator' });
+      } else {
+        menu.addItem({ command, args });
+      }
+    }
+    menu.open(x, y);
+  }
+
+  /**
+   * Ask, then delete `name` from the kernel; the list refreshes. Returns whether it
+   * was deleted.
+   */
+  async deleteVariable(name: string): Promise<boolean> {
+    if (!(await this._confirmDelete(name))) {
+      return false;
+    }
+    try {
+      await this.api.remove(name);
+    } catch (reason) {
+      void showErrorMessage(
+        this._trans.__('Cannot delete %1', name),
+        reason instanceof Error ? reason.message : String(reason)
+      );
+      return false;
+    }
+    this.list.forget(name);
+    if (this.inspector.selected === name) {
+      this.inspector.close();
+    }
+    await this._service.refresh();
+    return true;
   }
 
   /**
@@ -127,6 +242,8 @@ export class KernelStateSidebar extends ReactWidget {
     this._service.changed.disconnect(this._onServiceChanged, this);
     window.clearTimeout(this._filterTimer);
     this._setShown(false);
+    this._menu.dispose();
+    this.list.dispose();
     this.images.dispose();
     this.prompt.dispose();
     this.inspector.dispose();
@@ -174,6 +291,12 @@ export class KernelStateSidebar extends ReactWidget {
         onToggleInclude={this._toggleInclude}
         selected={this.inspector.selected}
         onSelect={this._select}
+        rows={this.list.rows}
+        onOpen={this._open}
+        onEscape={this._escape}
+        onContextMenu={this._contextMenu}
+        widths={this.list.widths}
+        onResize={this._resize}
         onRefresh={this._refresh}
         showPreview={this._showPreview}
         inspector={this._renderInspector()}
@@ -202,9 +325,103 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _renderInspector(): JSX.Element | null {
+    const explorer = this._commands?.hasCommand(OPEN_EXPLORER_COMMAND);
     return this.inspector.selected ? (
-      <InspectorView model={this.inspector} trans={this._trans} />
+      <InspectorView
+        model={this.inspector}
+        onOpenExplorer={explorer ? name => this.openExplorer(name) : undefined}
+        trans={this._trans}
+      />
     ) : null;
+  }
+
+  private _variable(name: string): IVariable | undefined {
+    return this.list.rows.find(r => r.variable.name === name && !r.removed)
+      ?.variable;
+  }
+
+  private _createMenu(): Menu {
+    const trans = this._trans;
+    const commands = new CommandRegistry();
+    const name = (args: { name?: unknown }) => String(args.name ?? '');
+    const present = (args: { name?: unknown }) => !!this._variable(name(args));
+    commands.addCommand(MenuCommand.openExplorer, {
+      label: trans.__('Open in Data Explorer'),
+      isEnabled: args => this.canExplore(this._variable(name(args))),
+      execute: args => this.openExplorer(name(args))
+    });
+    commands.addCommand(MenuCommand.inspect, {
+      label: trans.__('Inspect'),
+      isEnabled: present,
+      execute: args => void this.inspector.select(name(args))
+    });
+    commands.addCommand(MenuCommand.copyName, {
+      label: trans.__('Copy Name'),
+      execute: args => this._copy(name(args))
+    });
+    commands.addCommand(MenuCommand.copyValue, {
+      label: trans.__('Copy Value as Text'),
+      isEnabled: present,
+      execute: async args => {
+        try {
+          // A masked secret copies as masked: only Reveal shows the value.
+          const detail = await this.api.detail(name(args));
+          this._copy(detail.repr);
+        } catch (reason) {
+          void showErrorMessage(
+            trans.__('Cannot copy %1', name(args)),
+            reason instanceof Error ? reason.message : String(reason)
+          );
+        }
+      }
+    });
+    commands.addCommand(MenuCommand.copyCode, {
+      label: trans.__('Copy as Code'),
+      caption: trans.__(
+        'Copy `name = value` (numbers, strings, and small lists and dicts shown whole)'
+      ),
+      isEnabled: args => {
+        const variable = this._variable(name(args));
+        return !!variable && copyAsCode(variable) !== null;
+      },
+      execute: args => {
+        const variable = this._variable(name(args));
+        const code = variable ? copyAsCode(variable) : null;
+        if (code !== null) {
+          this._copy(code);
+        }
+      }
+    });
+    commands.addCommand(MenuCommand.remove, {
+      label: trans.__('Delete…'),
+      isEnabled: present,
+      execute: args => void this.deleteVariable(name(args))
+    });
+    const menu = new Menu({ commands });
+    menu.addClass('jp-KernelState-menu');
+    menu.node.dataset.testId = 'kernel-state-menu';
+    menu.aboutToClose.connect(() => {
+      // Give the keyboard back to the list.
+      requestAnimationFrame(() =>
+        this.node.querySelector<HTMLElement>('[role="grid"]')?.focus()
+      );
+    });
+    return menu;
+  }
+
+  private async _confirmDeleteDialog(name: string): Promise<boolean> {
+    const result = await showDialog({
+      title: this._trans.__('Delete %1?', name),
+      body: this._trans.__(
+        'Delete the variable “%1” from the kernel (like `del %1`)? Its value is lost unless another name refers to it.',
+        name
+      ),
+      buttons: [
+        Dialog.cancelButton({ label: this._trans.__('Cancel') }),
+        Dialog.warnButton({ label: this._trans.__('Delete') })
+      ]
+    });
+    return result.button.accept;
   }
 
   private _showImageDialog(item: IImageItem): void {
@@ -278,6 +495,30 @@ export class KernelStateSidebar extends ReactWidget {
     void this.inspector.select(name);
   };
 
+  private _open = (name: string): void => {
+    if (this.canExplore(this._variable(name))) {
+      this.openExplorer(name);
+    } else {
+      void this.inspector.select(name);
+    }
+  };
+
+  private _escape = (): void => {
+    this.inspector.close();
+  };
+
+  private _contextMenu = (name: string, x: number, y: number): void => {
+    this.openMenu(name, x, y);
+  };
+
+  private _resize = (key: ColumnKey, width: number): void => {
+    this.list.setWidth(key, width);
+  };
+
+  private _onWidthsChanged(_: VariableListModel, widths: ColumnWidths): void {
+    this._onOptionsChange?.({ columnWidths: widths });
+  }
+
   private _refresh = (): void => {
     void this._service.refresh();
     void this.images.refresh();
@@ -288,6 +529,9 @@ export class KernelStateSidebar extends ReactWidget {
   private _trans: TranslationBundle;
   private _openImageView: (item: IImageItem) => void;
   private _copy: (text: string) => void;
+  private _commands: CommandRegistry | null;
+  private _confirmDelete: (name: string) => Promise<boolean>;
+  private _menu: Menu;
   private _shown = false;
   private _imagesExpanded = true;
   private _assistantExpanded = false;
@@ -308,7 +552,27 @@ export namespace KernelStateSidebar {
     onOptionsChange?: (options: {
       sort?: SnapshotSort;
       include?: IncludeGroup[];
+      columnWidths?: ColumnWidths;
     }) => void;
+    /**
+     * The application's commands: the Data Explorer is opened through
+     * `kernel-state:open-explorer` when it is registered.
+     */
+    commands?: CommandRegistry;
+    /**
+     * Server settings of the REST requests the sidebar makes itself (reveal,
+     * timeline, delete); default `ServerConnection.makeSettings()`.
+     */
+    serverSettings?: ServerConnection.ISettings;
+    /**
+     * Reveal, timeline and delete requests (default: REST on the followed kernel).
+     */
+    api?: IVariableApi;
+    listModel?: VariableListModel;
+    /**
+     * Ask before deleting a variable (default: a dialog).
+     */
+    confirmDelete?: (name: string) => Promise<boolean>;
     /**
      * Budget and history of the assistant view.
      */
@@ -329,3 +593,26 @@ export namespace KernelStateSidebar {
     copy?: (text: string) => void;
   }
 }
+
+namespace MenuCommand {
+  export const openExplorer = 'kernel-state-list:open-explorer';
+  export const inspect = 'kernel-state-list:inspect';
+  export const copyName = 'kernel-state-list:copy-name';
+  export const copyValue = 'kernel-state-list:copy-value';
+  export const copyCode = 'kernel-state-list:copy-code';
+  export const remove = 'kernel-state-list:delete';
+}
+
+/**
+ * The row context menu, in order.
+ */
+const MENU_COMMANDS = [
+  MenuCommand.openExplorer,
+  MenuCommand.inspect,
+  'separator',
+  MenuCommand.copyName,
+  MenuCommand.copyValue,
+  MenuCommand.copyCode,
+  'separator',
+  MenuCommand.remove
+];

@@ -19,6 +19,10 @@ import { PromptModel } from '../models/prompt';
 
 export interface IInspectorViewProps {
   model: InspectorModel;
+  /**
+   * Open a variable in the Data Explorer, when that command exists.
+   */
+  onOpenExplorer?: (name: string) => void;
   trans: TranslationBundle;
 }
 
@@ -52,6 +56,15 @@ export function InspectorView(props: IInspectorViewProps): JSX.Element {
         ) : undefined
       }
       annotated={model.annotated}
+      revealed={model.revealed}
+      onReveal={model.canReveal ? () => void model.reveal() : undefined}
+      timeline={model.atTop ? model.timeline : null}
+      timelineError={model.timelineError}
+      onOpenExplorer={
+        props.onOpenExplorer && model.atTop && detail
+          ? () => props.onOpenExplorer?.(detail.name)
+          : undefined
+      }
       trans={trans}
     />
   );
