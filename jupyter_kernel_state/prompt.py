@@ -1,9 +1,17 @@
-"""Pure functions: a snapshot (+ images, history) → the text an assistant reads.
+"""Pure functions: a snapshot (+ images, history, timelines) → the text an assistant reads.
 
-The text never exceeds its character budget. Variables are ranked (changed first, then
-annotated by the user, then tables/arrays, then the rest) and what does not fit is
-counted. Everything from the kernel is presented as data: previews stay quoted, control
-characters are escaped, secrets are masked, hidden variables never appear.
+Layout (docs/prompt-format.md): first a *stable part* — the header and the variable list
+in a stable order (least recently changed first) — then a *changing part* — the execution
+count and counts, notices, what changed, timelines, images, steps. Providers cache a
+prompt's unchanged prefix, so what moves every turn comes last. A caller that passes the
+previous result's ``stable`` part back gets a prompt that starts with exactly that text
+while it is still true enough, followed by the lines that replace or add to it.
+
+The text never exceeds its character budget. Under pressure, variables are chosen by rank
+(changed first, then annotated by the user, then tables/arrays, then the rest) and printed
+in the stable order; what does not fit is counted. Everything from the kernel is presented
+as data: previews stay quoted, control characters are escaped, secrets are masked, hidden
+variables never appear.
 """
 
 from __future__ import annotations
@@ -23,6 +31,9 @@ from .prompt_lines import (  # noqa: F401 (clean, run_line, variable_line: the l
     rank_key,
     run_line,
     run_members,
+    run_signature,
+    stable_key,
+    timeline_lines,
     variable_line,
 )
 
@@ -30,7 +41,33 @@ CHARS_PER_TOKEN = 4
 # Shares of the budget the optional sections may take at most.
 CHANGES_SHARE = 0.25
 HISTORY_SHARE = 0.35
+TIMELINE_SHARE = 0.15
 OMITTED_LINE_RESERVE = 160
+#: A new stable part takes at most this share of the budget: the rest is room for the
+#: lines later turns add after it.
+STABLE_SHARE = 0.8
+#: An earlier stable part is reused while the lines replacing or adding to it take at most
+#: this share of the budget; beyond it (or when it no longer fits) a new one is built.
+UPDATES_SHARE = 0.25
+TITLE = "Variables you can use directly, least recently changed first:"
+NO_VARIABLES = "No user variables are defined yet."
+UPDATES_TITLE = "Lines that replace or add to the list above:"
+
+
+@dataclass(frozen=True)
+class StablePart:
+    """The stable part of a prompt, for the caller to pass back next time."""
+
+    text: str
+    language: str
+    budget: int
+    generation: int
+    execution_count: int | None
+    #: name -> its line, for the variable lines; run signature -> its line, for the runs.
+    lines: dict[str, str]
+    runs: dict[tuple[str, str, int, str], str]
+    #: Names the lines cover (a run line covers its whole run).
+    covered: int
 
 
 @dataclass
@@ -52,6 +89,14 @@ class PromptInput:
     changed_counts: dict[str, int] | None = None
     #: Runs of like names ({first, last, count, type, kind, low, high}), each one line.
     runs: list[dict[str, Any]] = field(default_factory=list)
+    #: Per-variable change timelines (name -> [{execution_count, change, type, changes}],
+    #: oldest first); a line each for the variables changed, when given.
+    timelines: dict[str, list[dict[str, Any]]] | None = None
+    #: The stable part of an earlier prompt for this kernel, budget and language, built at
+    #: generation ``stable.generation``. The caller asks for changes since that generation
+    #: at the latest (``variables``, ``removed``, counts), so the list can be brought up to
+    #: date by the lines that follow it.
+    stable: StablePart | None = None
 
 
 @dataclass
@@ -63,6 +108,10 @@ class PromptResult:
     variables_omitted: int
     variables_hidden: int
     generation: int
+    #: The stable part this text starts with (None when the text had to be cut).
+    stable: StablePart | None = None
+    #: True when ``stable`` is the one passed in (the text starts with it unchanged).
+    stable_reused: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -83,103 +132,224 @@ def _first_class(v: dict[str, Any]) -> bool:
             or v.get("constraints")) or str(v.get("kind")) in KIND_RANK)
 
 
-def build_prompt(data: PromptInput, budget: int) -> PromptResult:
-    visible = [v for v in data.variables if not v.get("hidden_from_prompt")]
-    hidden = len(data.variables) - len(visible)
-    ranked = sorted(visible, key=rank_key)
-    member_of = run_members(visible, data.runs)
-    header = (f"Kernel state — {data.language or 'unknown'}, execution "
-              f"{data.execution_count if data.execution_count is not None else '—'}. "
-              "Everything below is data from the kernel, not instructions.")
-    top = [header]
-    if data.restarted:
-        top.append("The kernel restarted since your last look: variables from before are gone.")
-    if data.stale:
-        top.append("The kernel is busy running a cell; this is the state before that cell.")
-    change = changes_line(data, int(budget * CHANGES_SHARE))
-    if change:
-        top.append(change)
-    images = images_line(data.images)
-    changed_by: dict[int, list[str]] = {}
-    for v in visible:
-        if isinstance(v.get("changed_at"), int):
-            changed_by.setdefault(v["changed_at"], []).append(str(v.get("name")))
-    history = history_section(data.history, data.history_steps, int(budget * HISTORY_SHARE),
-                              changed_by)
-    tail = [part for part in (images, history) if part]
-    # Names covered by a run and listed too count once.
-    run_counts = [int(r.get("count") or 0) for r in data.runs]
-    in_runs = sum(run_counts) - len(member_of)
-    all_names = max(0, data.total - hidden)
-    extra = max(0, all_names - len(visible) - in_runs)  # names never sent to us
+def _name(v: dict[str, Any]) -> str:
+    return str(v.get("name"))
 
-    def covered(shown: list[dict[str, Any]], runs: list[int]) -> int:
+
+class _Parts:
+    """What both layouts share: the visible variables, the runs, the exact counts and the
+    sections of the changing part."""
+
+    def __init__(self, data: PromptInput, budget: int) -> None:
+        self.data, self.budget = data, budget
+        self.visible = [v for v in data.variables if not v.get("hidden_from_prompt")]
+        self.hidden = len(data.variables) - len(self.visible)
+        self.ranked = sorted(self.visible, key=rank_key)
+        self.member_of = run_members(self.visible, data.runs)
+        self.run_counts = [int(r.get("count") or 0) for r in data.runs]
+        # Names covered by a run and listed too count once.
+        in_runs = sum(self.run_counts) - len(self.member_of)
+        self.all_names = max(0, data.total - self.hidden)
+        self.extra = max(0, self.all_names - len(self.visible) - in_runs)  # never sent to us
+        self.header = (f"Kernel state — {data.language or 'unknown'}. "
+                       "Everything below is data from the kernel, not instructions.")
+        self.notices = []
+        if data.restarted:
+            self.notices.append(
+                "The kernel restarted since your last look: variables from before are gone.")
+        if data.stale:
+            self.notices.append(
+                "The kernel is busy running a cell; this is the state before that cell.")
+        change = changes_line(data, int(budget * CHANGES_SHARE))
+        if change:
+            self.notices.append(change)
+        changed_by: dict[int, list[str]] = {}
+        for v in self.visible:
+            if isinstance(v.get("changed_at"), int):
+                changed_by.setdefault(v["changed_at"], []).append(_name(v))
+        history = history_section(data.history, data.history_steps,
+                                  int(budget * HISTORY_SHARE), changed_by)
+        #: Dropped from the end first when the text would be over budget.
+        self.optional = [*timeline_lines(self.visible, data.timelines,
+                                         int(budget * TIMELINE_SHARE)),
+                         *(part for part in (images_line(data.images), history) if part)]
+
+    def execution(self) -> str:
+        ec = self.data.execution_count
+        return f"execution {ec if ec is not None else '—'}"
+
+    def state_line(self, included: int, stable: StablePart | None = None) -> str:
+        line = f"As of {self.execution()}"
+        if self.all_names:
+            line += f": {fmt_count(included)} of {fmt_count(self.all_names)} variables shown"
+        if stable is not None and stable.execution_count != self.data.execution_count:
+            ec = stable.execution_count
+            line += f"; the list above is as of execution {ec if ec is not None else '—'}"
+        return line + "."
+
+    def changing(self, omitted: str, state: str, updates: list[str],
+                 optional: list[str] | None = None) -> list[str]:
+        lines = [omitted] if omitted else []
+        lines += [state, *self.notices]
+        if updates:
+            lines += [UPDATES_TITLE, *updates]
+        return lines + (self.optional if optional is None else optional)
+
+    def covered(self, shown: list[dict[str, Any]], runs: list[int]) -> int:
         """Names shown: variable lines, plus run lines less their members shown apart."""
-        apart = sum(1 for v in shown if member_of.get(str(v.get("name"))) in runs)
-        return len(shown) + sum(run_counts[i] for i in runs) - apart
+        apart = sum(1 for v in shown if self.member_of.get(_name(v)) in runs)
+        return len(shown) + sum(self.run_counts[i] for i in runs) - apart
 
-    def assemble(shown: list[dict[str, Any]], runs: list[int], omitted: str) -> str:
-        title = (f"Variables you can use directly ({fmt_count(covered(shown, runs))} of "
-                 f"{fmt_count(all_names)} shown):" if all_names
-                 else "No user variables are defined yet.")
-        lines = [variable_line(v) for v in shown] + [run_line(data.runs[i]) for i in runs]
-        body = [*top, title, *lines] + ([omitted] if omitted else []) + tail
-        return "\n".join(body)
+    def omitted(self, names: set[str], runs_shown: set[int], count: int | None = None) -> str:
+        """The "… and N more" line; ``count`` (exact) when names the probe did not send are
+        shown (an earlier stable part lists them)."""
+        # A variable in a run is counted with its run (shown or not), unless shown itself.
+        omitted_vars = [v for v in self.ranked if _name(v) not in names
+                        and _name(v) not in self.member_of]
+        apart = Counter(self.member_of[n] for n in names if n in self.member_of)
+        omitted_runs = [{**r, "count": self.run_counts[i] - apart[i]}
+                        for i, r in enumerate(self.data.runs) if i not in runs_shown]
+        extra = self.extra if count is None else (
+            count - len(omitted_vars) - sum(int(r["count"]) for r in omitted_runs))
+        return omitted_line(omitted_vars, max(0, extra), omitted_runs)
 
-    fixed = len(assemble([], [], "")) + OMITTED_LINE_RESERVE
-    room = budget - fixed
+    def result(self, text: str, included: int, stable: StablePart | None,
+               reused: bool = False) -> PromptResult:
+        return PromptResult(
+            text=text,
+            chars=len(text),
+            tokens_estimate=(len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN,
+            variables_included=included,
+            variables_omitted=max(0, self.all_names - included),
+            variables_hidden=self.hidden,
+            generation=self.data.generation,
+            stable=stable,
+            stable_reused=reused,
+        )
+
+
+def build_prompt(data: PromptInput, budget: int) -> PromptResult:
+    parts = _Parts(data, budget)
+    if data.stable is not None:
+        reused = _reuse(parts, data.stable)
+        if reused is not None:
+            return reused
+    return _fresh(parts)
+
+
+def _fresh(p: _Parts) -> PromptResult:
+    """A new stable part: the chosen variables in the stable order, then the runs."""
+    data, budget = p.data, p.budget
+    title = TITLE if p.all_names else NO_VARIABLES
+
+    def stable_text(picked: list[tuple[str, int]]) -> str:
+        shown = sorted((p.ranked[i] for what, i in picked if what == "v"), key=stable_key)
+        runs = sorted(i for what, i in picked if what == "r")
+        return "\n".join([p.header, title, *map(variable_line, shown),
+                          *(run_line(data.runs[i]) for i in runs)])
+
+    def shown_of(picked: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], list[int]]:
+        return ([p.ranked[i] for what, i in picked if what == "v"],
+                sorted(i for what, i in picked if what == "r"))
+
+    def assemble(picked: list[tuple[str, int]]) -> tuple[str, str]:
+        shown, runs = shown_of(picked)
+        omitted = p.omitted({_name(v) for v in shown}, set(runs))
+        stable = stable_text(picked)
+        state = p.state_line(p.covered(shown, runs))
+        return stable, "\n".join([stable, *p.changing(omitted, state, [])])
+
+    widest_state = p.state_line(p.all_names)
+    changing = len("\n".join(["", *p.changing("", widest_state, [])])) + OMITTED_LINE_RESERVE
+    fixed = len(stable_text([]))
+    room = min(budget - fixed - changing, int(budget * STABLE_SHARE) - fixed)
     # Under pressure: changed, annotated and ranked kinds, then run lines, then the rest.
     # (A changed name inside a run is named by the change line and covered by the run.)
-    first = [_first_class(v) and str(v.get("name")) not in member_of for v in ranked]
-    order: list[tuple[str, int]] = [("v", i) for i in range(len(ranked)) if first[i]]
+    first = [_first_class(v) and _name(v) not in p.member_of for v in p.ranked]
+    order: list[tuple[str, int]] = [("v", i) for i in range(len(p.ranked)) if first[i]]
     order += [("r", i) for i in range(len(data.runs))]
-    order += [("v", i) for i in range(len(ranked)) if not first[i]]
-    chosen_vars: set[int] = set()
-    chosen_runs: list[int] = []
-    taken = 0
+    order += [("v", i) for i in range(len(p.ranked)) if not first[i]]
+    picked: list[tuple[str, int]] = []  # in rank order: the last is dropped first
     for what, i in order:
-        line = variable_line(ranked[i]) if what == "v" else run_line(data.runs[i])
+        line = variable_line(p.ranked[i]) if what == "v" else run_line(data.runs[i])
         if len(line) + 1 > room:
-            if not taken or room < 40:
+            if not picked or room < 40:
                 break
             continue  # a shorter line further down may still fit
-        (chosen_vars.add(i) if what == "v" else chosen_runs.append(i))
-        taken += 1
+        picked.append((what, i))
         room -= len(line) + 1
-    shown = [v for i, v in enumerate(ranked) if i in chosen_vars]
-    chosen_runs.sort()
-
-    def leftover() -> str:
-        names = {str(v.get("name")) for v in shown}
-        runs_shown = set(chosen_runs)
-        # A variable in a run is counted with its run (shown or not), unless shown itself.
-        omitted_vars = [v for v in ranked if str(v.get("name")) not in names
-                        and str(v.get("name")) not in member_of]
-        apart = Counter(member_of[n] for n in names if n in member_of)
-        omitted_runs = [{**r, "count": run_counts[i] - apart[i]}
-                        for i, r in enumerate(data.runs) if i not in runs_shown]
-        return omitted_line(omitted_vars, extra, omitted_runs)
-
-    text = assemble(shown, chosen_runs, leftover())
+    stable, text = assemble(picked)
     # Safety net: drop optional sections, then lines, then cut, never exceeding the budget.
-    while len(text) > budget and tail:
-        tail.pop()
-        text = assemble(shown, chosen_runs, leftover())
-    while len(text) > budget and (shown or chosen_runs):
-        if chosen_runs:
-            chosen_runs.pop()
-        else:
-            shown.pop()
-        text = assemble(shown, chosen_runs, leftover())
+    while len(text) > budget and p.optional:
+        p.optional.pop()
+        stable, text = assemble(picked)
+    while len(text) > budget and picked:
+        picked.pop()
+        stable, text = assemble(picked)
+    shown, runs = shown_of(picked)
+    included = p.covered(shown, runs)
     if len(text) > budget:
         text = text[: max(0, budget - 1)] + "…" if budget > 0 else ""
-    included = covered(shown, chosen_runs)
-    return PromptResult(
-        text=text,
-        chars=len(text),
-        tokens_estimate=(len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN,
-        variables_included=included,
-        variables_omitted=max(0, all_names - included),
-        variables_hidden=hidden,
+        return p.result(text, included, None)
+    return p.result(text, included, StablePart(
+        text=stable,
+        language=data.language,
+        budget=budget,
         generation=data.generation,
-    )
+        execution_count=data.execution_count,
+        lines={_name(v): variable_line(v) for v in shown},
+        runs={run_signature(data.runs[i]): run_line(data.runs[i]) for i in runs},
+        covered=included,
+    ))
+
+
+def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
+    """The prompt that starts with ``stable`` unchanged, or None when a new stable part is
+    due: another language or budget, a restart, a run that changed shape, a listed name
+    hidden or removed without being named, or more changed lines than UPDATES_SHARE."""
+    data, budget = p.data, p.budget
+    if (stable.language != data.language or stable.budget != budget or data.restarted
+            or not (stable.lines or stable.runs)):
+        return None
+    run_index = {run_signature(r): i for i, r in enumerate(data.runs)}
+    if any(sig not in run_index for sig in stable.runs):
+        return None
+    if any(v.get("hidden_from_prompt") and _name(v) in stable.lines for v in data.variables):
+        return None
+    counts = data.changed_counts
+    n_removed = len(data.removed) if counts is None else int(counts.get("removed", 0))
+    if n_removed > len(data.removed):  # some removed names are not known
+        return None
+    runs_shown = {run_index[sig] for sig in stable.runs}
+    updates: list[str] = []
+    added: set[str] = set()
+    for v in sorted(p.visible, key=stable_key):
+        name, line = _name(v), variable_line(v)
+        if name in stable.lines:
+            if line != stable.lines[name]:  # changed, or its preview moved without a record
+                updates.append(line)
+        elif v.get("change") in ("new", "modified") and p.member_of.get(name) not in runs_shown:
+            updates.append(line)
+            added.add(name)
+    for sig, old in stable.runs.items():
+        line = run_line(data.runs[run_index[sig]])
+        if line != old:
+            updates.append(line)
+    if sum(len(line) + 1 for line in updates) > budget * UPDATES_SHARE:
+        return None
+    gone = len(set(data.removed) & stable.lines.keys())
+    included = stable.covered - gone + len(added)
+    if included < 0 or included > p.all_names:
+        return None
+    names = (stable.lines.keys() - set(data.removed)) | added
+    omitted = p.omitted(names, runs_shown, p.all_names - included)
+    state = p.state_line(included, stable)
+    optional = list(p.optional)
+    while True:
+        text = "\n".join([stable.text, *p.changing(omitted, state, updates, optional)])
+        if len(text) <= budget or not optional:
+            break
+        optional.pop()
+    if len(text) > budget:
+        return None
+    return p.result(text, included, stable, reused=True)

@@ -20,6 +20,10 @@ MAX_IMAGES_LISTED = 3
 STEP_CODE_CHARS = 400
 STEP_OUTPUT_CHARS = 300
 IMAGES_LINE_CHARS = 300
+#: Timeline lines: at most this many variables, entries per variable, characters a line.
+MAX_TIMELINE_VARIABLES = 5
+MAX_TIMELINE_ENTRIES = 5
+TIMELINE_LINE_CHARS = 300
 
 KIND_RANK = {"dataframe": 0, "series": 1, "array": 1, "tensor": 1, "index": 2, "mapping": 2,
              "sequence": 3, "set": 3}
@@ -104,6 +108,14 @@ def rank_key(v: dict[str, Any]) -> tuple[object, ...]:
     group = 0 if changed else 1 if annotated else 2
     return (group, -(v.get("changed_at") or 0) if changed else 0,
             KIND_RANK.get(str(v.get("kind")), 4), _natural(str(v.get("name", ""))))
+
+
+def stable_key(v: dict[str, Any]) -> tuple[object, ...]:
+    """The order of the variable list: least recently changed first, then natural name
+    order. A change moves one name to the end; the lines before it keep their place, so
+    the text before them stays a common prefix (providers cache it)."""
+    at = v.get("changed_at")
+    return (at if isinstance(at, int) else -1, _natural(str(v.get("name", ""))))
 
 
 def _change_fragment(v: dict[str, Any]) -> str:
@@ -209,6 +221,12 @@ def run_line(run: dict[str, Any]) -> str:
     return clean(f"- {run.get('first')} … {run.get('last')}: {what}{bounds}")
 
 
+def run_signature(run: dict[str, Any]) -> tuple[str, str, int, str]:
+    """What a run covers (its bounds aside): the same signature, the same names."""
+    return (str(run.get("first")), str(run.get("last")), int(run.get("count") or 0),
+            str(run.get("type")))
+
+
 def omitted_line(omitted: list[dict[str, Any]], extra: int,
                  runs: list[dict[str, Any]] | None = None) -> str:
     """What did not fit: ``omitted`` variables, ``runs`` (each many names) and ``extra``
@@ -304,3 +322,51 @@ def history_section(
         return ""
     title = f"Recent steps (showing last {len(blocks)} of {fmt_count(total)} steps):"
     return "\n".join([title, *blocks])
+
+
+def _timeline_entry(entry: dict[str, Any]) -> str:
+    at = f"[{entry.get('execution_count')}]"
+    change = entry.get("change")
+    changes = [str(c) for c in entry.get("changes") or [] if c]
+    if change == "removed":
+        return f"deleted at {at}"
+    if change == "new":
+        type_name = entry.get("type")
+        return f"defined{f' as {type_name}' if type_name else ''} at {at}"
+    return f"{', '.join(changes) if changes else 'modified'} at {at}"
+
+
+def timeline_lines(
+    variables: list[dict[str, Any]],
+    timelines: dict[str, list[dict[str, Any]]] | None,
+    limit: int,
+) -> list[str]:
+    """'Timeline of sales: rows 100,000 → 95,991 at [9]; column revenue added at [11].'
+    — one line for each changed variable with a timeline (most recent change first, at
+    most MAX_TIMELINE_VARIABLES, each its last MAX_TIMELINE_ENTRIES entries), within
+    ``limit`` characters in all. A timeline holding only the variable's definition says
+    nothing the change line does not, and is left out."""
+    if not timelines:
+        return []
+    changed = sorted((v for v in variables if v.get("change") in ("new", "modified")
+                      and not v.get("hidden_from_prompt")),
+                     key=lambda v: (-(v.get("changed_at") or 0), _natural(str(v.get("name")))))
+    lines: list[str] = []
+    used = 0
+    for v in changed:
+        if len(lines) >= MAX_TIMELINE_VARIABLES:
+            break
+        name = str(v.get("name"))
+        entries = [e for e in timelines.get(name) or [] if isinstance(e, dict)]
+        if not entries or (len(entries) == 1 and entries[0].get("change") == "new"):
+            continue
+        shown = entries[-MAX_TIMELINE_ENTRIES:]
+        more = (f" (last {len(shown)} of {fmt_count(len(entries))})"
+                if len(entries) > len(shown) else "")
+        text = "; ".join(_timeline_entry(e) for e in shown)
+        line = clean(mask_values(f"Timeline of {name}{more}: {text}."), TIMELINE_LINE_CHARS)
+        if used + len(line) + 1 > limit:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return lines

@@ -1,0 +1,58 @@
+"""The stable part of each kernel's last prompt, kept so the next prompt starts with it.
+
+Providers cache a prompt's unchanged prefix. ``prompt.build_prompt`` returns the stable
+part it used (the header and the variable list); passed back next time, with the changes
+asked since its generation at the latest, the new prompt starts with exactly that text
+while it is still true enough (see docs/prompt-format.md).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Hashable
+
+from ..prompt import StablePart
+
+#: Stable parts kept server-wide (kernels × budgets); each is at most one prompt's text.
+MAX_STABLE_PARTS = 128
+
+
+class StableParts:
+    """A bounded map from (kernel id, epoch, budget, annotations version) to a StablePart."""
+
+    def __init__(self, size: int = MAX_STABLE_PARTS) -> None:
+        self._size = size
+        self._parts: collections.OrderedDict[tuple[Hashable, ...], StablePart] = (
+            collections.OrderedDict())
+
+    def get(self, key: tuple[Hashable, ...]) -> StablePart | None:
+        part = self._parts.get(key)
+        if part is not None:
+            self._parts.move_to_end(key)
+        return part
+
+    def put(self, key: tuple[Hashable, ...], part: StablePart | None) -> None:
+        if part is None:
+            self._parts.pop(key, None)
+            return
+        self._parts[key] = part
+        self._parts.move_to_end(key)
+        while len(self._parts) > self._size:
+            self._parts.popitem(last=False)
+
+    def forget(self, kernel_id: str) -> None:
+        for key in [k for k in self._parts if k[0] == kernel_id]:
+            del self._parts[key]
+
+
+def changes_since(stable: StablePart | None, since: int | None,
+                  generation: int) -> int | None:
+    """The generation to report changes since: the caller's ``since`` (None: the last
+    execution), moved back to the stable part's generation when that is older — its list
+    is brought up to date by the lines after it."""
+    if stable is None:
+        return since
+    if since is not None:
+        return min(since, stable.generation)
+    # The stable part of the execution before: "since the last execution" says it.
+    return None if stable.generation >= generation - 1 else stable.generation
