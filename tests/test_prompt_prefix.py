@@ -8,7 +8,6 @@ end to end: a real server, a real kernel running the demo notebook, the prompt r
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,9 @@ DEMO = Path(__file__).parent.parent / "examples" / "demo.ipynb"
 
 
 def common_prefix(a: str, b: str) -> int:
-    return len(os.path.commonprefix([a, b]))
+    """The length of the longest common prefix of two texts."""
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
 
 
 def ratio(before: str, after: str) -> float:

@@ -9,7 +9,7 @@ while it is still true enough (see docs/prompt-format.md).
 from __future__ import annotations
 
 import collections
-from typing import Hashable
+from collections.abc import Hashable
 
 from ..prompt import StablePart
 
