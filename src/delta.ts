@@ -79,7 +79,7 @@ export function applyDelta(
  * request, not two.
  */
 export function canMerge(held: ISnapshot, query: IDeltaQuery): boolean {
-  const sort = query.sort ?? 'name';
+  const sort = ownOrder(query.sort ?? 'name');
   if (sort !== 'name' && sort !== 'changed') {
     return true;
   }
@@ -157,8 +157,9 @@ function unchanged(variable: IVariable): IVariable {
 function reorder(
   held: ISnapshot,
   merged: { list: IVariable[]; added: IVariable[] },
-  sort: SnapshotSort
+  order: SnapshotSort
 ): IVariable[] | null {
+  const sort = ownOrder(order);
   if (sort === 'name' || sort === 'changed') {
     const compare = comparator(sort, [...held.variables, ...merged.list]);
     if (compare === null || !isSorted(held.variables, compare)) {
@@ -166,13 +167,34 @@ function reorder(
     }
     return merged.list.slice().sort(compare);
   }
-  const field = sort === 'type' ? 'type' : 'size';
+  // Other orders (and name/changed reversed): kept only when no entry's key moved.
+  const key = order.split(':')[0];
+  const field: keyof IVariable =
+    key === 'type' || key === 'name' || key === 'memory'
+      ? key
+      : key === 'changed'
+        ? 'changed_at'
+        : 'size';
   if (merged.added.length > 0) {
     return null;
   }
   const before = new Map(held.variables.map(v => [v.name, v[field]]));
   const moved = merged.list.some(v => before.get(v.name) !== v[field]);
   return moved ? null : merged.list;
+}
+
+/**
+ * `name` or `changed` when the sort is that key in its own direction (bare, or with
+ * the same direction spelled out), else the sort as given.
+ */
+function ownOrder(sort: SnapshotSort): SnapshotSort {
+  if (sort === 'name:asc') {
+    return 'name';
+  }
+  if (sort === 'changed:desc') {
+    return 'changed';
+  }
+  return sort;
 }
 
 type Compare = (a: IVariable, b: IVariable) => number;
