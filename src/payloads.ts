@@ -418,7 +418,10 @@ export const ANNOTATION_MAX_CHARS = 2000;
  */
 export interface IRowsColumn {
   name: string;
-  dtype: string;
+  /**
+   * Null when the value has no dtype (records).
+   */
+  dtype: string | null;
   position: number;
 }
 
@@ -444,7 +447,7 @@ export interface IRowsWindow {
   /**
    * The row labels of the window.
    */
-  index: string[];
+  index: (string | null)[];
   rows: (string | null)[][];
   /**
    * The sort the rows are in, `<column name>:asc|desc`, or null.
@@ -452,7 +455,14 @@ export interface IRowsWindow {
   sort: string | null;
   stale: boolean;
   kernel_busy: boolean;
+  /**
+   * The kernel's epoch (moves on at each restart).
+   */
+  epoch?: number;
   generation: number;
+  /**
+   * The execution count at which the variable was last bound or changed.
+   */
   changed_at: number | null;
   /**
    * How many cells were cut to the cell budget.

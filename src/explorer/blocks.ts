@@ -11,7 +11,7 @@ import { IRowsColumn } from '../tokens';
  */
 export interface IBlock {
   offset: number;
-  index: string[];
+  index: (string | null)[];
   columns: IRowsColumn[];
   rows: (string | null)[][];
 }

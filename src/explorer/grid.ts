@@ -22,7 +22,7 @@ export const PLACEHOLDER = '…';
 /**
  * The text of a missing value, by dtype.
  */
-export function nullText(dtype: string | undefined): string {
+export function nullText(dtype: string | null | undefined): string {
   if (!dtype) {
     return 'null';
   }
@@ -38,7 +38,7 @@ export function nullText(dtype: string | undefined): string {
 /**
  * Whether a dtype holds numbers (right-aligned).
  */
-export function isNumeric(dtype: string | undefined): boolean {
+export function isNumeric(dtype: string | null | undefined): boolean {
   return !!dtype && /^(u?int|float|complex|decimal|i\d|u\d|f\d)/i.test(dtype);
 }
 
@@ -247,9 +247,11 @@ function makeRenderers(theme: ITheme): RendererMap {
           : String(config.value)
   });
   const placeholderOr = (config: CellRenderer.CellConfig) =>
-    config.value === undefined || config.value === null
+    config.value === undefined
       ? PLACEHOLDER
-      : String(config.value);
+      : config.value === null
+        ? 'null'
+        : String(config.value);
   const columnHeader = new TextRenderer({
     font: config =>
       config.row === 0 ? `bold ${theme.headerFont}` : theme.headerFont,

@@ -67,6 +67,10 @@ export interface ITableInfo {
   columnsTotal: number;
   indexName: string | null;
   changedAt: number | null;
+  /**
+   * The kernel epoch the rows were read in, when the server says.
+   */
+  epoch: number | null;
   generation: number;
   /**
    * The rows come from before the running cell (kernel busy, answer cached).
@@ -78,7 +82,7 @@ export interface ITableInfo {
  * Metadata of a body cell: the column's dtype.
  */
 export interface ICellMetadata extends DataModel.Metadata {
-  dtype?: string;
+  dtype?: string | null;
 }
 
 export type RowsFetcher = (query: IRowsQuery) => Promise<IRowsWindow>;
@@ -262,7 +266,9 @@ export class RowsDataModel extends DataModel {
       return DataModel.emptyMetadata;
     }
     const dtype = this._columns.get(column)?.dtype;
-    return dtype === undefined ? DataModel.emptyMetadata : { dtype };
+    return dtype === undefined || dtype === null
+      ? DataModel.emptyMetadata
+      : { dtype };
   }
 
   /**
@@ -347,7 +353,7 @@ export class RowsDataModel extends DataModel {
       return undefined;
     }
     if (row === 1) {
-      return info.dtype;
+      return info.dtype ?? '';
     }
     const sort = this._sort;
     if (sort && sort.column === info.name) {
@@ -525,6 +531,7 @@ export class RowsDataModel extends DataModel {
         columnsTotal: window.columns_total,
         indexName: window.index_name,
         changedAt: window.changed_at,
+        epoch: window.epoch ?? null,
         generation: window.generation,
         stale: window.stale
       };

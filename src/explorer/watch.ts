@@ -83,8 +83,9 @@ export class VariableWatch implements IDisposable {
       return;
     }
     if (this._epoch === null) {
-      this._epoch = snapshot.epoch;
-    } else if (snapshot.epoch !== this._epoch) {
+      this._epoch = info.epoch ?? snapshot.epoch;
+    }
+    if (snapshot.epoch > this._epoch) {
       this._model.markStale('restarted');
       return;
     }

@@ -245,7 +245,7 @@ export class DataExplorer extends BoxPanel {
       let width =
         Math.max(
           this.grid.measure(`${meta.name} ▼`, true) + 4,
-          this.grid.measure(meta.dtype, true)
+          this.grid.measure(meta.dtype ?? '', true)
         ) + CELL_PADDING;
       for (let row = 0; row < rows; row++) {
         const value = model.data('body', row, column);
