@@ -13,16 +13,30 @@ pytestmark = pytest.mark.kernel
 
 
 @pytest.fixture
-def cli(jp_serverapp, jp_http_port, jp_base_url):  # type: ignore[no-untyped-def]
+def server_url(jp_serverapp, jp_http_port, jp_base_url) -> str:  # type: ignore[no-untyped-def]
+    return f"http://127.0.0.1:{jp_http_port}{jp_base_url}"
+
+
+async def run_cli(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """The CLI as a separate process; ``env`` replaces the server and token variables."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("JUPYTER_TOKEN", "JUPYTER_SERVER_URL")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "jupyter_kernel_state.cli", *args,
+        env={**base, **(env or {})},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    return process.returncode or 0, out.decode(), err.decode()
+
+
+@pytest.fixture
+def cli(jp_serverapp, server_url):  # type: ignore[no-untyped-def]
     async def run(*args: str, token: str | None = None) -> tuple[int, str, str]:
-        url = f"http://127.0.0.1:{jp_http_port}{jp_base_url}"
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "jupyter_kernel_state.cli", "--url", url,
+        return await run_cli(
+            "--url", server_url,
             "--token", token if token is not None else jp_serverapp.identity_provider.token,
-            *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-        return process.returncode or 0, out.decode(), err.decode()
+            *args)
 
     return run
 
@@ -50,7 +64,7 @@ async def test_cli_commands(cli, new_kernel):  # type: ignore[no-untyped-def]
     assert code == 0 and "image/png" in out
 
     code, out, _ = await cli("prompt", "--budget", "500")
-    assert code == 0 and out.startswith("Kernel state — python, execution 1.")
+    assert code == 0 and out.startswith("Kernel state — python") and "execution 1" in out
     assert len(out.rstrip("\n")) <= 500
 
 
@@ -81,3 +95,79 @@ async def test_cli_mcp_config_without_a_running_server_says_so(tmp_path):  # typ
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 1 and not out
     assert "no running Jupyter server with an MCP server found" in err.decode()
+
+
+async def test_cli_says_which_server_and_token_it_used(  # type: ignore[no-untyped-def]
+        jp_serverapp, server_url, new_kernel, tmp_path):
+    await new_kernel()
+    token = jp_serverapp.identity_provider.token
+
+    # --url with $JUPYTER_TOKEN (the token was ignored with --url before)
+    code, out, err = await run_cli("--url", server_url, "kernels", env={"JUPYTER_TOKEN": token})
+    assert code == 0 and "python" in out
+    assert f"using {server_url} (from --url; token from $JUPYTER_TOKEN)" in err
+
+    code, _, err = await run_cli("--url", server_url, "kernels")
+    assert code == 1 and f"using {server_url} (from --url; no token)" in err and "403" in err
+
+    code, _, err = await run_cli("kernels", env={"JUPYTER_SERVER_URL": server_url,
+                                                 "JUPYTER_TOKEN": token})
+    assert code == 0 and "(from $JUPYTER_SERVER_URL; token from $JUPYTER_TOKEN)" in err
+
+    code, _, err = await run_cli("--url", server_url, "--token", token, "kernels",
+                                 env={"JUPYTER_TOKEN": "wrong"})
+    assert code == 0 and "token from --token" in err
+
+    # A running server found in the runtime directory (this process stands for it).
+    runtime = tmp_path / "found"
+    runtime.mkdir()
+    (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps(
+        {"pid": os.getpid(), "url": server_url, "token": token, "root_dir": "/srv/notes"}))
+    code, out, err = await run_cli("kernels", env={"JUPYTER_RUNTIME_DIR": str(runtime)})
+    assert code == 0 and "python" in out
+    assert (f"using {server_url} (found running server, pid {os.getpid()}, serving "
+            "/srv/notes; its token from its runtime file)") in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = await run_cli("kernels", env={"JUPYTER_RUNTIME_DIR": str(empty)})
+    assert code == 1 and "no running Jupyter server found" in err
+
+
+async def test_cli_masks_secrets_unless_revealed(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("api_key = 'abc-not-a-pattern-123'\nurl = 'https://u:hunter2@db.example/x'\n"
+                     "n = 1")
+    code, out, _ = await cli("variables")
+    assert code == 0 and "abc-not-a-pattern" not in out and "hunter2" not in out
+    assert any(line.split()[0] == "api_key" and line.endswith("[masked]")
+               for line in out.splitlines())
+    code, out, _ = await cli("inspect", "api_key")
+    assert code == 0 and "abc-not-a-pattern" not in out and "[masked]" in out
+    assert "--reveal" in out
+    code, out, _ = await cli("inspect", "url")
+    assert code == 0 and "hunter2" not in out
+    code, out, _ = await cli("inspect", "api_key", "--reveal")
+    assert code == 0 and "abc-not-a-pattern-123" in out and "[masked]" not in out
+
+
+async def test_cli_detail_levels(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})\n"
+                     "x = 42")
+    code, out, _ = await cli("variables", "--detail", "names")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["NAME", "TYPE", "KIND"]
+    assert lines[1].split() == ["df", "DataFrame", "dataframe"]
+    assert lines[2].split() == ["x", "int", "number"]
+
+    code, out, _ = await cli("variables", "--detail", "schema")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:4] == ["NAME", "TYPE", "SHAPE/SIZE", "DTYPE"]
+    assert lines[1].split()[:3] == ["df", "DataFrame", "2×2"]
+
+    code, _, err = await cli("variables", "--detail", "everything")
+    assert code == 2 and "invalid choice" in err
+    code, _, err = await cli("variables", "--sort", "size:sideways")
+    assert code == 2 and "optionally with :asc or :desc" in err

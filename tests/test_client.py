@@ -1,0 +1,196 @@
+"""KernelStateClient against a real jupyter_server with real kernels, over real HTTP.
+
+The client is synchronous (urllib): each call runs in a thread so that the test server,
+which shares this event loop, can answer it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from jupyter_kernel_state.client import KernelStateClient, KernelStateClientError
+
+from .kernel_utils import validate
+
+pytestmark = pytest.mark.kernel
+
+
+@pytest.fixture
+def server_url(jp_serverapp, jp_fetch, jp_http_port, jp_base_url) -> str:  # type: ignore[no-untyped-def]
+    # (jp_fetch: the test server listens once its HTTP client fixture is up)
+    return f"http://127.0.0.1:{jp_http_port}{jp_base_url}"
+
+
+@pytest.fixture
+def client(jp_serverapp, server_url) -> KernelStateClient:  # type: ignore[no-untyped-def]
+    return KernelStateClient(server_url, jp_serverapp.identity_provider.token, timeout=30)
+
+
+async def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+async def failure(fn: Any, *args: Any, **kwargs: Any) -> KernelStateClientError:
+    with pytest.raises(KernelStateClientError) as info:
+        await call(fn, *args, **kwargs)
+    return info.value
+
+
+async def test_kernels_variables_detail_prompt(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'price': [1.5, 2.5]})\n"
+                     "n = 42\nlabel = 'hello'")
+    kid = kernel.kernel_id
+
+    kernels = await call(client.kernels)
+    assert [k["kernel_id"] for k in kernels] == [kid]
+    assert await call(client.latest_kernel) == kid
+
+    page = await call(client.variables, kid)
+    validate(page, "Snapshot")
+    assert [v["name"] for v in page["variables"]] == ["label", "n", "sales"]
+    page = await call(client.variables, kid, limit=1, offset=1, sort="name")
+    assert [v["name"] for v in page["variables"]] == ["n"] and page["total"] == 3
+    assert [v["name"] for v in (await call(client.variables, kid, filter="sal"))["variables"]] \
+        == ["sales"]
+
+    detail = await call(client.variable, kid, "sales")
+    validate(detail, "VariableDetail")
+    assert [c["name"] for c in detail["columns"]] == ["price"]
+
+    result = await call(client.prompt, kid, budget=800)
+    validate(result, "PromptResult")
+    text = await call(client.prompt, kid, budget=800, format="text")
+    assert text.startswith("Kernel state — python") and len(text) <= 800 and "sales" in text
+
+
+async def test_images_and_image_bytes(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("%matplotlib inline\nimport matplotlib.pyplot as plt\n"
+                     "plt.figure(figsize=(1, 1), dpi=30); plt.plot([1]); plt.show()")
+    listing = await call(client.images, kernel.kernel_id)
+    validate(listing, "ImageList")
+    [image] = listing["images"]
+    body = await call(client.image, kernel.kernel_id, image["id"])
+    assert body.startswith(b"\x89PNG") and len(body) == image["bytes"]
+    assert (await call(client.images, kernel.kernel_id, since=listing["next_since"]))[
+        "images"] == []
+
+
+async def test_history(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("a = 1")
+    await kernel.run("print(a + 1)")
+    history = await call(client.history, kernel.kernel_id, limit=1)
+    validate(history, "History")
+    assert history["total"] == 2
+    assert [e["code"] for e in history["entries"]] == ["print(a + 1)"]
+    assert history["entries"][0]["output"] == "2\n"
+
+
+@pytest.mark.parametrize(("name", "status", "message"), [
+    ("missing", 404, "Variable not found: missing"),
+    ("a/b", 400, "Invalid variable name: 'a/b'"),  # quoted: one segment, not a route
+    ("not an identifier", 400, ""),
+    ("x?limit=1", 400, ""),
+    ("../../kernels", 400, ""),
+])
+async def test_errors_carry_the_status_and_the_servers_message(  # type: ignore[no-untyped-def]
+        client, new_kernel, name, status, message):
+    kernel = await new_kernel()
+    error = await failure(client.variable, kernel.kernel_id, name)
+    assert error.status == status
+    assert error.message and message in error.message
+    assert str(error).startswith(f"{status}: ")
+
+
+async def test_a_missing_kernel_is_404(client, jp_serverapp):  # type: ignore[no-untyped-def]
+    error = await failure(client.variables, "00000000-0000-0000-0000-000000000000")
+    assert error.status == 404 and "Kernel does not exist" in error.message
+    error = await failure(client.variables, "no/such kernel")
+    assert error.status == 404
+
+
+async def test_bad_query_values_are_400_with_a_message(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    error = await failure(client.variables, kernel.kernel_id, sort="shoe size")
+    assert error.status == 400 and "sort" in error.message
+    error = await failure(client.prompt, kernel.kernel_id, budget=-1)
+    assert error.status == 400 and "budget" in error.message
+    with pytest.raises(ValueError, match="detail"):
+        client.variables(kernel.kernel_id, detail="everything")
+
+
+async def test_the_token(server_url, jp_serverapp, monkeypatch):  # type: ignore[no-untyped-def]
+    token = jp_serverapp.identity_provider.token
+    assert (await failure(KernelStateClient(server_url, "wrong").kernels)).status == 403
+    monkeypatch.setenv("JUPYTER_TOKEN", token)
+    from_env = KernelStateClient(server_url)
+    assert from_env.token == token and token not in repr(from_env)
+    assert await call(from_env.kernels) == []
+    monkeypatch.delenv("JUPYTER_TOKEN")
+    assert (await failure(KernelStateClient(server_url).kernels)).status == 403
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A socket that accepts connections and never answers (not a kernel-state server:
+    what the client does when the other end hangs)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    stop.set()
+    thread.join(2)
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_a_server_that_never_answers_times_out(silent_server: str) -> None:
+    client = KernelStateClient(silent_server, "t", timeout=0.5)
+    with pytest.raises(KernelStateClientError, match=r"within 0\.5 s") as info:
+        client.kernels()
+    assert info.value.status is None
+
+
+def test_nothing_listening_is_a_clear_error() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(KernelStateClientError, match="cannot reach"):
+        KernelStateClient(f"http://127.0.0.1:{port}/", "t", timeout=5).kernels()
+
+
+def test_only_http_urls() -> None:
+    with pytest.raises(ValueError, match="not an http"):
+        KernelStateClient("file:///etc/passwd")
+
+
+def test_columns_and_booleans_in_queries() -> None:
+    from jupyter_kernel_state.client import _columns
+
+    assert _columns(range(0, 20)) == "0:20"
+    assert _columns([0, 3, 7]) == "0,3,7"
+    assert _columns("5:9") == "5:9" and _columns(None) is None
+    assert json.loads(json.dumps(_columns(range(0, 10, 2)))) == "0,2,4,6,8"
