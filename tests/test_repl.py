@@ -10,8 +10,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import runpy
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -322,3 +326,24 @@ def test_a_loop_result() -> None:
     assert data["type"] == "final" and data["steps"] == 1
     assert data["answer"]["preview"] == "42"
     assert Result("max_steps", history).to_dict()["answer"] is None
+
+
+# --- the documented example -----------------------------------------------------------
+
+
+def test_the_rlm_loop_example_runs() -> None:
+    example = Path(__file__).parents[1] / "examples" / "rlm_loop.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert "(access it in your code)" in done.stdout and "[Step 3]" in done.stdout
+    assert "0123456789abcdef" not in done.stdout  # the key is masked on every card
+    final = json.loads(done.stdout.split("===== result =====\n", 1)[1])
+    assert final["type"] == "final" and final["steps"] == 4
+
+    loop = runpy.run_path(str(example))
+    context = loop["make_context"]()
+    expected = round(sum(float(line.split()[-1]) for line in context.splitlines()
+                         if " EUR " in line), 2)
+    result = loop["rlm_loop"]({"context": context}, verbose=False)
+    assert result.type == "final" and result.answer == expected
+    assert final["answer"]["preview"] == repr(expected)
