@@ -35,8 +35,7 @@ async def test_demo_prompt_under_2000_characters(jp_fetch, new_kernel):  # type:
         assert column in text, column
     assert "- monthly: Series[int64] len 12" in text
     assert "- weights: ndarray float32 (512, 256), 512.0 KiB" in text
-    assert text.splitlines()[1].startswith(
-        f"Changed in execution {len(code_cells())}: config")
+    assert f"Changed in execution {len(code_cells())}: config." in text.splitlines()
     assert "- api_key: str, 28 chars — masked" in text and "sk-demo" not in text
     assert "repr timed out" in text  # the hostile object is reported, not waited for
     # The snapshot is complete and every hostile field is marked.

@@ -210,7 +210,7 @@ async def test_prompt_lists_r_variables(jp_fetch, new_kernel):  # type: ignore[n
     await kernel.run(FAMILIES)
     response = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "prompt")
     text = response.body.decode()
-    assert text.startswith("Kernel state — R, execution 1.")
+    assert text.startswith("Kernel state — R.") and "As of execution 1: " in text
     assert "- df: data.frame 3×2 — a:integer, b:character" in text
     assert "- f: factor[factor] len 3" in text and "- n: numeric" in text
 
