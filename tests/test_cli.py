@@ -171,3 +171,30 @@ async def test_cli_detail_levels(cli, new_kernel):  # type: ignore[no-untyped-de
     assert code == 2 and "invalid choice" in err
     code, _, err = await cli("variables", "--sort", "size:sideways")
     assert code == 2 and "optionally with :asc or :desc" in err
+
+
+async def test_cli_rows(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\n"
+                     "sales = pd.DataFrame({'price': [3.5, 1.25, 2.0, None], 'units': [1, 2, 3, 4],"
+                     " 'region': ['north', 'south', 'east', 'west']}, index=list('abcd'))\nx = 5")
+    code, out, err = await cli("rows", "sales", "--limit", "2", "--offset", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["price:float64", "units:int64"]
+    assert lines[0].split()[2].startswith("region:")  # object or str (pandas 3)
+    assert lines[1].split() == ["b", "1.25", "2", "south"]
+    assert lines[2].split() == ["c", "2.0", "3", "east"]
+    assert lines[3] == "rows 2-3 of 4"
+
+    code, out, _ = await cli("rows", "sales", "--sort", "price:desc", "--columns", "0,2")
+    lines = out.splitlines()
+    assert [line.split() for line in lines[1:5]] == [
+        ["a", "3.5", "north"], ["c", "2.0", "east"], ["b", "1.25", "south"], ["d", "null", "west"]]
+    assert lines[5] == "rows 1-4 of 4, columns at 0-2 of 3; sorted by price:desc"
+
+    code, out, _ = await cli("--json", "rows", "sales", "--limit", "1")
+    assert code == 0 and json.loads(out)["rows"] == [["3.5", "1", "north"]]
+
+    code, _, err = await cli("rows", "x")
+    assert code == 1 and "400: " in err

@@ -194,3 +194,35 @@ def test_columns_and_booleans_in_queries() -> None:
     assert _columns([0, 3, 7]) == "0,3,7"
     assert _columns("5:9") == "5:9" and _columns(None) is None
     assert json.loads(json.dumps(_columns(range(0, 10, 2)))) == "0,2,4,6,8"
+
+
+async def test_rows_windows_sorting_and_refusals(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nimport numpy as np\n"
+                     "sales = pd.DataFrame({'price': [3.5, 1.25, 2.0, None], "
+                     "'units': [1, 2, 3, 4], 'odd/name': list('abcd')})\n"
+                     "gen = (i for i in range(3))\nx = 5")
+    kid = kernel.kernel_id
+    window = await call(client.rows, kid, "sales")
+    validate(window, "RowsWindow")
+    assert window["total_rows"] == 4 and window["offset"] == 0
+    assert [c["name"] for c in window["columns"]] == ["price", "units", "odd/name"]
+    assert window["rows"][3][0] is None  # a missing value is null
+
+    window = await call(client.rows, kid, "sales", offset=1, limit=2, columns=range(1, 3))
+    assert [c["name"] for c in window["columns"]] == ["units", "odd/name"]
+    assert window["rows"] == [["2", "b"], ["3", "c"]]
+    window = await call(client.rows, kid, "sales", columns=[0, 2], sort="price:desc", limit=2)
+    assert [c["position"] for c in window["columns"]] == [0, 2]
+    assert window["sort"] == "price:desc" and window["rows"] == [["3.5", "a"], ["2.0", "c"]]
+    window = await call(client.rows, kid, "sales", columns=[2], sort="odd/name:desc", limit=1)
+    assert window["rows"] == [["d"]]  # the column name is quoted in the query
+
+    error = await failure(client.rows, kid, "x")
+    assert error.status == 400 and error.message
+    error = await failure(client.rows, kid, "gen")
+    assert error.status in (400, 409) and error.message
+    error = await failure(client.rows, kid, "missing")
+    assert error.status == 404
+    error = await failure(client.rows, kid, "sales", limit=0)
+    assert error.status == 400 and "limit" in error.message
