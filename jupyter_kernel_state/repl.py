@@ -48,6 +48,8 @@ MAX_PREVIEW_CHARS = 10_000
 #: Time allowed to one value's ``__repr__``/``__len__``, and to all the cards of one call.
 TIME_GUARD_MS = 100
 BUDGET_MS = 2_000
+#: A shallow size (``memory``) from which a card mentions it (``nbytes`` always is).
+BIG_MEMORY = 1_000_000
 #: Cards made by one ``cards()`` call at most.
 MAX_CARDS = 100
 #: Step outputs longer than this are cut in ``format`` (with ``TRUNCATED``).
@@ -120,7 +122,8 @@ class VariableCard:
     ``name``, ``type_name``, ``description``, ``constraints``, ``total_length`` and
     ``preview`` are the seed's fields; the rest comes from the probe's summary:
     ``length_unit`` (characters, items, keys, bytes), ``kind`` (dataframe, array,
-    mapping …), ``qualname``, ``shape``, ``dtype``, ``nbytes``, ``truncated`` (the
+    mapping …), ``qualname``, ``shape``, ``dtype``, ``nbytes`` (a data buffer's size),
+    ``memory`` (a cheap shallow size, when the probe gives one), ``truncated`` (the
     preview was cut), ``likely_secret``/``masked`` and ``error`` (what could not be
     read: "repr timed out", "len raised ValueError" …).
     """
@@ -137,6 +140,7 @@ class VariableCard:
     shape: tuple[int, ...] | None = None
     dtype: str | None = None
     nbytes: int | None = None
+    memory: int | None = None
     truncated: bool = False
     likely_secret: bool = False
     masked: bool = False
@@ -196,6 +200,7 @@ class VariableCard:
             shape=tuple(int(n) for n in shape) if isinstance(shape, list | tuple) else None,
             dtype=summary.get("dtype") if isinstance(summary.get("dtype"), str) else None,
             nbytes=summary.get("nbytes") if isinstance(summary.get("nbytes"), int) else None,
+            memory=summary.get("memory") if isinstance(summary.get("memory"), int) else None,
             truncated=truncated and not masked,
             likely_secret=reason is not None or bool(summary.get("likely_secret")),
             masked=masked,
@@ -219,6 +224,8 @@ class VariableCard:
             lines.append(f"Total length: {self.total_length:,} {self.length_unit}")
         if self.nbytes is not None:
             lines.append(f"Memory: {self.nbytes:,} bytes")
+        elif self.memory is not None and self.memory >= BIG_MEMORY:
+            lines.append(f"Memory: {self.memory:,} bytes (shallow)")
         lines.append("Preview" + (" (cut)" if self.truncated else "") + ":")
         lines += _block(self.preview)
         if self.masked:
@@ -236,7 +243,8 @@ class VariableCard:
             "preview": self.preview, "length_unit": self.length_unit, "kind": self.kind,
             "qualname": self.qualname,
             "shape": None if self.shape is None else list(self.shape),
-            "dtype": self.dtype, "nbytes": self.nbytes, "truncated": self.truncated,
+            "dtype": self.dtype, "nbytes": self.nbytes, "memory": self.memory,
+            "truncated": self.truncated,
             "likely_secret": self.likely_secret, "masked": self.masked, "error": self.error,
         }
 

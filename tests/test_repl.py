@@ -81,6 +81,14 @@ def test_card_of_a_dataframe_shows_shape_and_columns() -> None:
     assert "price" in card.preview and card.kind == "dataframe"
 
 
+def test_card_memory_is_the_probes_shallow_size() -> None:
+    big = VariableCard.from_value("big", list(range(1_000_000)))
+    assert big.memory is not None and big.memory >= 8_000_000
+    assert f"Memory: {big.memory:,} bytes (shallow)" in big.format()
+    small = VariableCard.from_value("small", [1, 2])
+    assert small.memory is not None and "Memory" not in small.format()
+
+
 def test_card_without_notes_has_no_empty_lines() -> None:
     text = VariableCard.from_value("x", 1).format()
     assert "Description" not in text and "Constraints" not in text
