@@ -39,10 +39,14 @@ def _discover(url: str | None, token: str | None) -> tuple[str, str | None, str]
         token_from = "token from --token"
     elif os.environ.get("JUPYTER_TOKEN"):
         token, token_from = os.environ["JUPYTER_TOKEN"], "token from $JUPYTER_TOKEN"
-    if url:
-        how = "from --url"
-    elif os.environ.get("JUPYTER_SERVER_URL"):
-        url, how = os.environ["JUPYTER_SERVER_URL"], "from $JUPYTER_SERVER_URL"
+    if url or os.environ.get("JUPYTER_SERVER_URL"):
+        how = "from --url" if url else "from $JUPYTER_SERVER_URL"
+        url = url or os.environ["JUPYTER_SERVER_URL"]
+        if not token:  # the token of the running server at that URL, if it is one
+            server = next((s for s in _running_servers() if _same_server(url, s)), None)
+            if server is not None and server.get("token"):
+                token = str(server["token"])
+                token_from = f"the token of server pid {server.get('pid')} from its runtime file"
     else:
         server = next(iter(_running_servers()), None)
         if server is None:

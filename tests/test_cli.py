@@ -107,7 +107,10 @@ async def test_cli_says_which_server_and_token_it_used(  # type: ignore[no-untyp
     assert code == 0 and "python" in out
     assert f"using {server_url} (from --url; token from $JUPYTER_TOKEN)" in err
 
-    code, _, err = await run_cli("--url", server_url, "kernels")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = await run_cli("--url", server_url, "kernels",
+                                 env={"JUPYTER_RUNTIME_DIR": str(empty)})
     assert code == 1 and f"using {server_url} (from --url; no token)" in err and "403" in err
 
     code, _, err = await run_cli("kernels", env={"JUPYTER_SERVER_URL": server_url,
@@ -121,14 +124,21 @@ async def test_cli_says_which_server_and_token_it_used(  # type: ignore[no-untyp
     # A running server found in the runtime directory (this process stands for it).
     runtime = tmp_path / "found"
     runtime.mkdir()
+    port = int(server_url.split(":")[2].split("/")[0])
+    base_url = "/" + server_url.split("/", 3)[3]
     (runtime / f"jpserver-{os.getpid()}.json").write_text(json.dumps(
-        {"pid": os.getpid(), "url": server_url, "token": token, "root_dir": "/srv/notes"}))
+        {"pid": os.getpid(), "url": server_url, "token": token, "root_dir": "/srv/notes",
+         "port": port, "base_url": base_url}))
     code, out, err = await run_cli("kernels", env={"JUPYTER_RUNTIME_DIR": str(runtime)})
     assert code == 0 and "python" in out
     assert (f"using {server_url} (found running server, pid {os.getpid()}, serving "
             "/srv/notes; its token from its runtime file)") in err
-    empty = tmp_path / "empty"
-    empty.mkdir()
+    # --url alone: the token of the running server at that URL
+    code, _, err = await run_cli("--url", server_url, "kernels",
+                                 env={"JUPYTER_RUNTIME_DIR": str(runtime)})
+    assert code == 0
+    assert (f"(from --url; the token of server pid {os.getpid()} from its runtime file)"
+            in err)
     code, _, err = await run_cli("kernels", env={"JUPYTER_RUNTIME_DIR": str(empty)})
     assert code == 1 and "no running Jupyter server found" in err
 
