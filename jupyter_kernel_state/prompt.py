@@ -189,10 +189,12 @@ class _Parts:
 
     def changing(self, omitted: str, state: str, updates: list[str],
                  optional: list[str] | None = None) -> list[str]:
-        lines = [omitted] if omitted else []
+        # The updates grow turn by turn in the stable order (the latest change last), so
+        # they too stay a common prefix; what moves every turn follows them.
+        lines = [UPDATES_TITLE, *updates] if updates else []
+        if omitted:
+            lines.append(omitted)
         lines += [state, *self.notices]
-        if updates:
-            lines += [UPDATES_TITLE, *updates]
         return lines + (self.optional if optional is None else optional)
 
     def covered(self, shown: list[dict[str, Any]], runs: list[int]) -> int:
@@ -320,6 +322,10 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
     n_removed = len(data.removed) if counts is None else int(counts.get("removed", 0))
     if n_removed > len(data.removed):  # some removed names are not known
         return None
+    if counts is not None:  # some changed variables were not sent: their lines are unknown
+        sent = Counter(v.get("change") for v in data.variables)
+        if any(int(counts.get(k, 0)) > sent[k] for k in ("new", "modified")):
+            return None
     runs_shown = {run_index[sig] for sig in stable.runs}
     updates: list[str] = []
     added: set[str] = set()

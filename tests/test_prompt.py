@@ -281,3 +281,19 @@ def test_a_stable_part_of_another_budget_or_language_is_not_reused() -> None:
     assert not build_prompt(data, 2000).stable_reused
     restarted = prompt([SALES, *MANY[:20]], budget=2000, stable=first.stable, restarted=True)
     assert not restarted.stable_reused and "The kernel restarted" in restarted.text
+
+
+def test_a_stable_part_is_not_reused_when_changes_are_only_counted() -> None:
+    """More changed names than the digest sent: their listed lines may be stale."""
+    first = prompt([SALES, *MANY[:20]], budget=2000)
+    sent = [MANY[0] | {"change": "modified", "changed_at": 15, "preview": "-1"}, *MANY[1:20],
+            SALES | {"change": "unchanged"}]
+    kept = prompt(sent, budget=2000, stable=first.stable, execution_count=15,
+                  changed_counts={"new": 0, "modified": 1, "removed": 0})
+    assert kept.stable_reused
+    counted = prompt(sent, budget=2000, stable=first.stable, execution_count=15,
+                     changed_counts={"new": 0, "modified": 5, "removed": 0})
+    assert not counted.stable_reused
+    gone = prompt(sent, budget=2000, stable=first.stable, execution_count=15,
+                  changed_counts={"new": 0, "modified": 1, "removed": 3}, removed=["v21"])
+    assert not gone.stable_reused
