@@ -25,6 +25,7 @@ from .service import (
     PromptOptions,
     RowsOptions,
     SnapshotOptions,
+    TimelineOptions,
 )
 
 T = TypeVar("T")
@@ -117,6 +118,13 @@ class VariableHandler(KernelStateHandler):
         detail = await self.call(self.service.detail(kernel_id, options))
         self.write_json(detail)
 
+    @web.authenticated
+    @authorized("execute")
+    async def delete(self, kernel_id: str, name: str) -> None:
+        await self.call(self.service.delete_variable(kernel_id, name))
+        self.set_status(204)
+        self.finish()
+
 
 class RowsHandler(KernelStateHandler):
     @web.authenticated
@@ -125,6 +133,15 @@ class RowsHandler(KernelStateHandler):
         self.check_xsrf_cookie()
         options = self.parse(RowsOptions.from_query, name)
         self.write_json(await self.call(self.service.rows(kernel_id, options)))
+
+
+class TimelineHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.parse(TimelineOptions.from_query, name)
+        self.write_json(await self.call(self.service.timeline(kernel_id, options)))
 
 
 class AnnotationHandler(KernelStateHandler):
@@ -204,6 +221,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/timeline", TimelineHandler),
         (rf"{base}/{_KERNEL}/prompt", PromptHandler),
         (rf"{base}/{_KERNEL}/images", ImagesHandler),
         (rf"{base}/{_KERNEL}/images/(?P<image_id>[^/]+)", ImageHandler),

@@ -46,3 +46,9 @@ def mask_values(text: str) -> str:
     for _label, pattern in _SECRET_VALUES:
         text = pattern.sub(lambda m: m.group(0)[:3] + "…" + MASK, text)
     return text
+
+
+def mask_secret(text: str, *, whole: bool) -> str:
+    """A likely secret's text as shown by default: the marker alone when ``whole``,
+    else ``text`` with its credential-looking parts masked."""
+    return MASK if whole else mask_values(text)

@@ -25,6 +25,7 @@ MODULES = (
     "summary",
     "changes",
     "changelog",
+    "timeline",
     "records",
     "bindings",
     "tracking",
@@ -35,6 +36,7 @@ MODULES = (
     "frames",
     "tabular",
     "rows",
+    "variable_ops",
     "quiet",
     "entry",
 )

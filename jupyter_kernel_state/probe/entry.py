@@ -8,7 +8,17 @@ import sys
 import time
 import uuid
 
-from . import builtin_types, guard, objects, quiet, summary, tables, third_party, tracking  # noqa: F401 (register inspectors)
+from . import (  # noqa: F401 (register inspectors)
+    builtin_types,
+    guard,
+    objects,
+    quiet,
+    summary,
+    tables,
+    third_party,
+    tracking,
+    variable_ops,
+)
 from . import detail as detail_mod
 from . import digest as digest_op
 from . import namespace as visibility
@@ -157,6 +167,12 @@ def dispatch(request, ns=None):
     if op == "rows":
         ns, hidden, tracker = _namespace(ns)
         return rows_op.take(_state, request, ns, hidden, tracker, _execution_count())
+    if op == "delete":
+        ns, hidden, tracker = _namespace(ns)
+        return variable_ops.delete(request, ns, hidden, tracker)
+    if op == "timeline":
+        ns, hidden, tracker = _namespace(ns)
+        return variable_ops.timeline(request, ns, hidden, tracker)
     if op == "digest":
         return digest_op.take(_state, request, *_namespace(ns), MAX_REMOVED)
     return {"ok": False, "error": "unknown op"}

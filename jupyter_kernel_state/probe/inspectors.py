@@ -8,6 +8,7 @@ subclass overrides are not called.
 """
 
 import itertools
+import sys
 import types
 
 from . import display, guard
@@ -59,6 +60,22 @@ def lookup_static(t, name, default=MISSING):
         if name in d:
             return d[name]
     return default
+
+
+
+def shallow_memory(v):
+    """``sys.getsizeof`` when the type's ``__sizeof__`` is built-in (no user code runs):
+    the object itself, not what it refers to; None otherwise."""
+    sizeof = lookup_static(type(v), "__sizeof__", None)
+    if type(sizeof) not in _BUILTIN_METHODS:
+        return None
+    try:
+        return sys.getsizeof(v)
+    except Exception:
+        return None
+
+
+_BUILTIN_METHODS = (type(object.__sizeof__), type(list.__sizeof__), type(len))
 
 
 def instance_dict(v):

@@ -14,6 +14,7 @@ from .changelog import ChangeLog
 from .changes import describe_changes, describe_len, describe_type, fingerprint
 from .inspectors import MISSING
 from .summary import HELD_TEXT, HELD_TYPES, MAX_HELD_TEXT
+from .timeline import MODIFIED, NEW, REMOVED, Timeline
 
 #: Kept names that disappeared, at most (the oldest are forgotten first).
 MAX_REMOVED = 1000
@@ -99,6 +100,7 @@ class Records:
         self.verified_at = {}  # execution count at which that fingerprint was taken
         self.removed = {}  # name -> execution count it disappeared at (oldest first)
         self.log = ChangeLog()  # the names stamped at each execution count (bounded)
+        self.timeline = Timeline()  # the same, with kinds and descriptions (bounded)
         self._facts = (
             self.value_id, self.value_type, self.first_seen, self.changed_at, self.changes,
             self.held_value, self.lengths, self.length_types, self.deep_candidates,
@@ -129,9 +131,9 @@ class Records:
             else:
                 unheld_changed = [names[i] for i in unheld if b.changed[i]]
         changes = self.changes
-        for name, described in b.descriptions.items():
-            if described:
-                changes[name] = described
+        described = {name: d for name, d in b.descriptions.items() if d}
+        changes.update(described)
+        self.timeline.describe(ec, described)
         return bool(b.new_names) or bool(b.retyped), unheld_changed
 
     def _classify_types(self, b):
@@ -202,12 +204,14 @@ class Records:
             self.first_seen.update(zip(b.new_names, _repeat(ec)))
             self.changed_at.update(zip(b.new_names, _repeat(ec)))
             self.log.add(ec, b.new_names)
+            self.timeline.add(ec, NEW, b.new_names)
             _pop_all(self.removed, b.new_names)
         changed_names, changes = b.changed_names, self.changes
         if not changed_names:
             return
         self.changed_at.update(zip(changed_names, _repeat(ec)))
         self.log.add(ec, changed_names)
+        self.timeline.add(ec, MODIFIED, changed_names)
         if not changes:
             return
         if len(changed_names) <= len(changes):
@@ -288,6 +292,9 @@ class Records:
         """``name`` changed at ``ec`` as ``changes`` describes (possibly not at all)."""
         self.changed_at[name] = ec
         self.log.add(ec, [name])
+        self.timeline.add(ec, MODIFIED, [name])
+        if changes:
+            self.timeline.describe(ec, {name: changes})
         if changes:
             self.changes[name] = changes
         else:
@@ -302,6 +309,7 @@ class Records:
             _pop_all(column, gone)
         _pop_all(removed, gone)
         removed.update(zip(gone, _repeat(ec)))
+        self.timeline.add(ec, REMOVED, gone)
         while len(removed) > MAX_REMOVED:
             del removed[next(iter(removed))]
         return gone

@@ -25,7 +25,14 @@ MAX_GUARD_MS = 5_000
 DEFAULT_BUDGET_MS = 2_000
 MAX_FILTER_CHARS = 200
 INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
-SORTS = frozenset(("name", "type", "size", "changed"))
+SORTS = frozenset(("name", "type", "size", "changed", "memory"))
+SORT_DIRECTIONS = ("", "asc", "desc")
+
+
+def valid_sort(how):
+    """``key`` or ``key:asc|desc`` with a known key."""
+    key, _, direction = how.partition(":")
+    return key in SORTS and direction in SORT_DIRECTIONS
 _UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
 
 
@@ -60,7 +67,7 @@ class Request:
         self.guard_ms = int_field(request, "time_guard_ms", DEFAULT_GUARD_MS, 1, MAX_GUARD_MS)
         self.budget_ms = int_field(request, "budget_ms", DEFAULT_BUDGET_MS, 1, 60_000)
         self.sort = request.get("sort") or "name"
-        if self.sort not in SORTS:
+        if type(self.sort) is not str or not valid_sort(self.sort):
             raise ValueError("sort")
         self.since = request.get("since_ec")
         if self.since is not None and type(self.since) is not int:

@@ -2,6 +2,7 @@
 
 import collections
 import itertools
+import sys
 import types
 import weakref
 
@@ -15,6 +16,7 @@ from .inspectors import (
     inspector_for,
     lookup_static,
     qualname,
+    shallow_memory,
     type_name,
 )
 
@@ -112,6 +114,7 @@ def base_fields(name, v, insp):
         "shape": None,
         "dtype": None,
         "nbytes": None,
+        "memory": None,
         "preview": "",
         "truncated": False,
         "error": None,
@@ -227,12 +230,14 @@ def build(name, v, limit, session=None):
         if t is str:
             out["size"] = len(v)
         out["preview"], out["truncated"] = scalar(v, limit)
+        out["memory"] = sys.getsizeof(v)
         return out
     if t in PLAIN_CONTAINERS:
         fast = insp.plain_preview(v, limit)
         if fast is not None:  # no user code ran and none will: no guard, no timer
             out["size"] = insp.size(v)
             out["preview"], out["truncated"] = fast
+            out["memory"] = sys.getsizeof(v)
             return out
     errors = []
     llm = llm_method(t)
@@ -252,6 +257,7 @@ def build(name, v, limit, session=None):
                 out["preview"] = fallback_text(v, limit)
     if errors:
         out["error"] = "; ".join(errors)
+    out["memory"] = out["nbytes"] if out["nbytes"] is not None else shallow_memory(v)
     return out
 
 

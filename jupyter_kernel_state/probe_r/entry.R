@@ -94,23 +94,43 @@ value_of <- function(name) {
   get(name, envir = globalenv(), inherits = FALSE)
 }
 
+# `how` is a key with an optional direction ("size:asc"); each key has its natural direction
+# (name and type A to Z; size, memory and changed largest or latest first), unknowns last.
 sort_names <- function(names, how) {
+  parts <- strsplit(how, ":", fixed = TRUE)[[1L]]
+  key <- parts[1L]
+  forward <- length(parts) < 2L || parts[2L] == (if (key %in% c("name", "type")) "asc" else "desc")
   by_name <- order(tolower(names), names, method = "radix")
-  if (how == "name" || !length(names)) return(names[by_name])
-  if (how == "type") {
+  if (key == "name" || !length(names)) {
+    out <- names[by_name]
+    return(if (forward) out else rev(out))
+  }
+  if (key == "type") {
     types <- vapply(names, function(n) tolower(class(value_of(n))[1L]), "")
-    return(names[order(types, tolower(names), method = "radix")])
+    out <- names[order(types, tolower(names), method = "radix")]
+    return(if (forward) out else rev(out))
   }
   keys <- vapply(names, function(n) {
-    if (how == "size") {
+    if (key == "size") {
       x <- value_of(n)
       if (is.object(x) || !(is.atomic(x) || is.list(x))) NA_real_ else as.numeric(length(x))
+    } else if (key == "memory") {
+      size <- cheap_nbytes(value_of(n))
+      if (is.null(size)) NA_real_ else as.numeric(size)
     } else {
       at <- state$seen[[n]]$at
       if (is.null(at)) NA_real_ else as.numeric(at)
     }
   }, 0)
-  names[order(is.na(keys), -keys, tolower(names), method = "radix")]
+  sign <- if (forward) -1 else 1
+  names[order(is.na(keys), sign * keys, tolower(names), method = "radix")]
+}
+
+valid_sort <- function(how) {
+  if (!is.character(how) || length(how) != 1L) return(FALSE)
+  parts <- strsplit(how, ":", fixed = TRUE)[[1L]]
+  length(parts) %in% 1:2 && parts[1L] %in% SORTS &&
+    (length(parts) == 1L || parts[2L] %in% SORT_DIRECTIONS)
 }
 
 name_filter <- function(pattern) {
@@ -137,7 +157,7 @@ snapshot <- function(request) {
   ), error = function(e) e)
   if (inherits(parsed, "error")) return(bad(conditionMessage(parsed)))
   if (!all(parsed$include %in% GROUPS)) return(bad("include"))
-  if (!is.character(parsed$sort) || !(parsed$sort %in% SORTS)) return(bad("sort"))
+  if (!valid_sort(parsed$sort)) return(bad("sort"))
   started <- now_ms()
   ec <- ec_arg(request, "ec")
   all <- ls(globalenv(), all.names = TRUE, sorted = FALSE)

@@ -71,7 +71,7 @@ variables_json <- function(vars) {
   rows <- paste0(
     "{\"name\":", always("name"), ",\"type\":", always("type"),
     ",\"qualname\":", always("qualname"), ",\"kind\":", always("kind"), ",\"size\":", number("size"), ",\"shape\":", shape,
-    ",\"dtype\":", text("dtype"), ",\"nbytes\":", number("nbytes"),
+    ",\"dtype\":", text("dtype"), ",\"nbytes\":", number("nbytes"), ",\"memory\":", number("nbytes"),
     ",\"preview\":", text("preview"),
     ",\"truncated\":", json_bool(vapply(vars, `[[`, TRUE, "truncated")),
     ",\"error\":", text("error"), ",\"change\":", always("change"),

@@ -38,7 +38,8 @@ MAX_REMOVED <- 1000L
 MAX_CHANGES <- 5L
 MAX_DETAIL_CHARS <- 65536L
 GROUPS <- c("private", "modules", "callables", "classes")
-SORTS <- c("name", "type", "size", "changed")
+SORTS <- c("name", "type", "size", "changed", "memory")
+SORT_DIRECTIONS <- c("", "asc", "desc")
 
 state <- new.env(parent = emptyenv())
 

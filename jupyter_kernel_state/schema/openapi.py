@@ -68,8 +68,15 @@ def build_openapi() -> dict[str, Any]:
                 _param("limit", "query", "Page size (default 500, clamped to 10,000).",
                        {"type": "integer", "minimum": 1}),
                 _param("offset", "query", "Page start.", {"type": "integer", "minimum": 0}),
-                _param("sort", "query", "Order.",
-                       {"enum": ["name", "type", "size", "changed"]}),
+                _param("sort", "query", "Order: name, type (A to Z), size, memory, changed "
+                       "(largest or latest first), each optionally with `:asc` or `:desc` "
+                       "(`memory:asc`); unknown values last either way.",
+                       {"type": "string",
+                        "pattern": "^(name|type|size|changed|memory)(:(asc|desc))?$"}),
+                _param("detail", "query", "`names` (name, type, kind), `schema` (+ size, "
+                       "shape, dtype, nbytes, memory, and for tables `columns` with dtypes, at "
+                       "most 50, and `columns_total`) or `full` (the default: every field).",
+                       {"enum": ["names", "schema", "full"]}),
                 _param("since", "query", "Generation to compute `change` against (default: "
                        "the previous execution).", {"type": "integer", "minimum": 0}),
                 _param("filter", "query", "Only names or type names matching this "
@@ -98,8 +105,64 @@ def build_openapi() -> dict[str, Any]:
                        {"type": "string"}),
                 _param("max_chars", "query", "Repr size (default 10,000, clamped to 65,536).",
                        {"type": "integer", "minimum": 1}),
+                _param("reveal", "query", "Show a likely secret's value (`masked: false`). "
+                       "Without it, `preview`, `repr`, `llm_repr` and children previews of a "
+                       "likely secret are masked, here and in every other response.",
+                       {"type": "boolean"}),
             ],
             "responses": {"200": _json("VariableDetail", "The variable."), **ERRORS,
+                          "501": not_python, "503": busy},
+        }, "delete": {
+            "summary": "Delete a variable from the kernel's namespace",
+            "description": "Needs `execute` on `kernels` (and the XSRF token with cookies). "
+            "Removes the exact namespace key, never runs source code built from the name; "
+            "the next snapshot lists it as removed. Python kernels.",
+            "parameters": [KERNEL, NAME],
+            "responses": {"204": {"description": "Deleted."}, **ERRORS,
+                          "409": _json("Error", "The kernel is busy: nothing was deleted."),
+                          "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/rows": {"get": {
+            "summary": "A window of a table or array (the data explorer)",
+            "description": "Needs `execute` on `kernels`. pandas and polars DataFrames and "
+            "Series, numpy 1-D/2-D arrays, xarray DataArrays in memory, lists of records. Only "
+            "the window is read; a sort ranks one column in the kernel under its own time "
+            "guard (`rows_sort_ms`) and is kept for paging. Cells are text (dates compact, "
+            "floats shortest, null for missing values), at most `rows_cell_chars` each. A busy "
+            "kernel gets the last window of the same query with `stale: true`. Python kernels.",
+            "parameters": [
+                KERNEL, NAME,
+                _param("offset", "query", "First row (default 0).",
+                       {"type": "integer", "minimum": 0}),
+                _param("limit", "query", "Rows (default 100, clamped to `rows_max_rows`, "
+                       "1,000).", {"type": "integer", "minimum": 1}),
+                _param("columns", "query", "Column positions: a range `start:stop` or a list "
+                       "`0,3,7`, at most `rows_max_columns` (100); default the first 100.",
+                       {"type": "string"}),
+                _param("sort", "query", "`<column name>:asc` or `:desc` (the last colon "
+                       "splits; a bare name sorts ascending). Missing values last.",
+                       {"type": "string", "maxLength": 1000}),
+            ],
+            "responses": {"200": _json("RowsWindow", "The window."), **ERRORS,
+                          "409": _json("Error", "A lazy value (polars LazyFrame, dask, "
+                                       "generator, iterator): reading would compute or consume "
+                                       "it."),
+                          "422": _json("Error", "The value's own code raised or ran out of "
+                                       "time while its rows were read."),
+                          "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/timeline": {"get": {
+            "summary": "When a variable was bound, changed or removed, and how",
+            "description": "Needs `execute` on `kernels`. The probe keeps, per name, the last "
+            "executions at which it was new, modified or removed, with the structural changes "
+            "read from fingerprints (never copies of data), within a fixed memory bound. "
+            "Python kernels.",
+            "parameters": [
+                KERNEL, NAME,
+                _param("limit", "query", "Entries (default 20, clamped to 100).",
+                       {"type": "integer", "minimum": 1}),
+            ],
+            "responses": {"200": _json("Timeline", "The timeline, oldest first."), **ERRORS,
                           "501": not_python, "503": busy},
         }},
         f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/annotation": {

@@ -9,6 +9,7 @@ from .queries import (
     PromptOptions,
     RowsOptions,
     SnapshotOptions,
+    TimelineOptions,
 )
 from .service import KernelStateService
 
@@ -22,4 +23,5 @@ __all__ = [
     "PromptOptions",
     "RowsOptions",
     "SnapshotOptions",
+    "TimelineOptions",
 ]

@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ..errors import KernelUnavailable, KernelUnreachable, NotSupported
+from ..errors import Conflict, KernelUnavailable, KernelUnreachable, NotSupported
 from .connection import KernelConnection, RequestTimeout
 from .presenter import fragments_of
 from .probe_calls import ProbeCalls
-from .queries import DetailOptions, RowsOptions, SnapshotOptions
+from .queries import DetailOptions, RowsOptions, SnapshotOptions, TimelineOptions
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -386,6 +386,58 @@ class Inspections(ProbeCalls):
             self._rows.put((self.epoch, key[1], options.key), window)
             self._last_rows.put(options.key, window)
             return window
+
+    # -- one variable: delete, timeline ------------------------------------------------
+
+    async def delete_variable(self, name: str) -> None:
+        """Remove ``name`` (the exact key) from the user namespace. A busy kernel is not
+        asked (409): the cell running may be using the variable."""
+        await self.require("delete", "Deleting variables", name)
+        self.sync()
+        self._check_link()
+        await self._settle()
+        if self.tracker.busy:
+            self._check_still_busy()
+            raise Conflict(f"Kernel is busy: {name} was not deleted; try again when the "
+                           "cell has finished")
+        async with self._probe_lock:
+            reply = await self._call_or_unavailable({"op": "delete", "name": name})
+            await self._raise_for_reply(reply, name)
+            # Snapshots, details and windows of the old namespace are stale now.
+            self.tracker.edited()
+
+    async def timeline(self, options: TimelineOptions) -> dict[str, Any]:
+        """When ``options.name`` was new, modified or removed, and how (probe/timeline.py)."""
+        await self.require("timeline", "Timelines", options.name)
+        self.sync()
+        self._check_link()
+        await self._settle()
+        key = (self.epoch, self.tracker.generation, options.key)
+        cached = self._details.get(key)
+        if cached is not None:
+            return cached
+        if self.tracker.busy:
+            self._check_still_busy()
+            raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
+
+        async def take() -> dict[str, Any]:
+            async with self._probe_lock:
+                reply = await self._call_or_unavailable(
+                    {"op": "timeline", "name": options.name, "limit": options.limit})
+                await self._raise_for_reply(reply, options.name)
+                timeline: dict[str, Any] = reply["timeline"]
+                self._details.put(key, timeline)
+                return timeline
+
+        return await self._shared(("timeline", *key), take)
+
+    async def _call_or_unavailable(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return await self.call_probe(request)
+        except RequestTimeout:
+            raise KernelUnavailable(
+                f"Kernel did not answer within {self._limits.probe_timeout:g} s",
+                retry_after=2) from None
 
     # -- summary for the kernels list --------------------------------------------------
 

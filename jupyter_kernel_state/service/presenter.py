@@ -14,22 +14,50 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..secrets import secret_reason
+from ..secrets import mask_secret, secret_reason
 
 _MARKER = '"variables":[]'
 
 
-def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """A variable (dict) with the user's notes and the secret flags."""
+#: The text fields of a variable or a detail that show its value.
+VALUE_FIELDS = ("preview", "repr", "llm_repr")
+
+
+def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]], *,
+            reveal: bool = False, within: str | None = None) -> dict[str, Any]:
+    """A variable (dict) with the user's notes and the secret flags; a likely secret's
+    value fields masked unless ``reveal``. ``within``: the variable a child belongs to
+    (a child of a likely secret is one too)."""
     note = notes.get(variable.get("name", "")) or {}
     merged = dict(variable)
     merged["description"] = note.get("description")
     merged["constraints"] = note.get("constraints")
     merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
     reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
+    if within is not None:
+        reason = secret_reason(within, None) or reason
     merged["likely_secret"] = reason is not None
     merged["secret_reason"] = reason
+    merged["masked"] = reason is not None and not reveal
+    if merged["masked"]:
+        mask_variable(merged, reason)
     return merged
+
+
+def mask_variable(variable: dict[str, Any], reason: str | None) -> None:
+    """Mask what shows a likely secret's value, in place: all of it when the name looks
+    like a credential, the credential-like parts when the value does."""
+    whole = reason is not None and reason.startswith("its name")
+    for key in VALUE_FIELDS:
+        if isinstance(variable.get(key), str):
+            variable[key] = mask_secret(variable[key], whole=whole)
+    children = variable.get("children")
+    if isinstance(children, list):
+        variable["children"] = [
+            {**c, "preview": mask_secret(str(c.get("preview", "")), whole=whole)}
+            if isinstance(c, dict) else c for c in children]
+    if variable.get("head") is not None:
+        variable["head"] = None
 
 
 class FragmentPresenter:
@@ -65,12 +93,16 @@ class FragmentPresenter:
         variable = json.loads(fragment)
         note = notes.get(variable.get("name", "")) or {}
         reason = secret_reason(str(variable.get("name", "")), variable.get("preview"))
+        if reason is not None:  # rare: re-encoded with its value masked
+            mask_variable(variable, reason)
+            fragment = json.dumps(variable, ensure_ascii=False, separators=(",", ":"))
         added = json.dumps({
             "description": note.get("description"),
             "constraints": note.get("constraints"),
             "hidden_from_prompt": bool(note.get("hidden_from_prompt")),
             "likely_secret": reason is not None,
             "secret_reason": reason,
+            "masked": reason is not None,
         }, ensure_ascii=False, separators=(",", ":"))
         return fragment[:-1] + "," + added[1:]
 

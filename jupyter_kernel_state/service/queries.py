@@ -20,7 +20,8 @@ from .languages.r import is_r_name
 from .limits import Limits
 
 INCLUDE_CHOICES = ("private", "modules", "callables", "classes")
-SORT_CHOICES = ("name", "type", "size", "changed")
+SORT_CHOICES = ("name", "type", "size", "changed", "memory")
+SORT_DIRECTIONS = ("asc", "desc")
 PROMPT_FORMATS = ("text", "json")
 MAX_NAME_LENGTH = 256
 MAX_PATH_DEPTH = 32
@@ -32,6 +33,9 @@ DEFAULT_BUDGET = 6000
 MIN_BUDGET = 200
 MAX_BUDGET = 200_000
 DEFAULT_HISTORY_STEPS = 10
+# Timeline entries per answer (the probe keeps more, within its own bound).
+DEFAULT_TIMELINE_ENTRIES = 20
+MAX_TIMELINE_ENTRIES = 100
 
 Getter = Callable[[str], "str | None"]
 
@@ -149,8 +153,10 @@ class SnapshotOptions:
         since: int | None = None, filter: str | None = None, delta: bool | None = None,
     ) -> SnapshotOptions:
         sort = (sort or "name").strip()
-        if sort not in SORT_CHOICES:
-            raise InvalidRequest(f"sort must be one of {', '.join(SORT_CHOICES)}")
+        key, colon, direction = sort.partition(":")
+        if key not in SORT_CHOICES or (colon and direction not in SORT_DIRECTIONS):
+            raise InvalidRequest(f"sort must be one of {', '.join(SORT_CHOICES)}, optionally "
+                                 "followed by :asc or :desc")
         if filter is not None and len(filter) > MAX_FILTER_CHARS:
             raise InvalidRequest(f"filter is longer than {MAX_FILTER_CHARS} characters")
         return cls(
@@ -202,6 +208,8 @@ class DetailOptions:
     name: str
     path: tuple[str, ...] = ()
     max_chars: int = 10_000
+    #: Show a likely secret's value (never the default; not part of the probe request).
+    reveal: bool = False
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -210,19 +218,21 @@ class DetailOptions:
     @classmethod
     def create(
         cls, limits: Limits, name: str, *, path: Iterable[str] | None = None,
-        max_chars: int | None = None,
+        max_chars: int | None = None, reveal: bool | None = None,
     ) -> DetailOptions:
         return cls(
             name=validate_name(name),
             path=validate_path(list(path)) if path else (),
             max_chars=bounded(max_chars, "max_chars", default=limits.detail_chars, minimum=1,
                               maximum=limits.max_detail_chars),
+            reveal=bool(reveal),
         )
 
     @classmethod
     def from_query(cls, name: str, get: Getter, limits: Limits) -> DetailOptions:
         return cls.create(limits, name, path=parse_path(get("path")),
-                          max_chars=parse_int(get("max_chars"), "max_chars"))
+                          max_chars=parse_int(get("max_chars"), "max_chars"),
+                          reveal=parse_bool(get("reveal"), "reveal"))
 
 
 @dataclass(frozen=True)
@@ -312,6 +322,28 @@ def parse_sort(raw: str | None) -> tuple[str | None, bool]:
             raise InvalidRequest("sort must name a column, e.g. price:desc")
         return column, direction == "desc"
     return raw, False
+
+
+@dataclass(frozen=True)
+class TimelineOptions:
+    """``GET variables/{name}/timeline``: the last ``limit`` changes of one name."""
+
+    name: str
+    limit: int = DEFAULT_TIMELINE_ENTRIES
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("timeline", self.name, self.limit)
+
+    @classmethod
+    def create(cls, limits: Limits, name: str, *, limit: int | None = None) -> TimelineOptions:
+        return cls(name=validate_name(name),
+                   limit=bounded(limit, "limit", default=DEFAULT_TIMELINE_ENTRIES, minimum=1,
+                                 maximum=MAX_TIMELINE_ENTRIES))
+
+    @classmethod
+    def from_query(cls, name: str, get: Getter, limits: Limits) -> TimelineOptions:
+        return cls.create(limits, name, limit=parse_int(get("limit"), "limit"))
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from .queries import (
     PromptOptions,
     RowsOptions,
     SnapshotOptions,
+    TimelineOptions,
     validate_name,
 )
 
@@ -182,10 +183,18 @@ class KernelStateService:
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
         detail = await self.state(kernel_id).detail(options)
         notes = self.annotations.for_scope(await self.scope(kernel_id))
-        return present(detail, notes if not options.path else {})
+        if options.path:
+            return present(detail, {}, reveal=options.reveal, within=options.name)
+        return present(detail, notes, reveal=options.reveal)
 
     async def rows(self, kernel_id: str, options: RowsOptions) -> dict[str, Any]:
         return await self.state(kernel_id).rows(options)
+
+    async def delete_variable(self, kernel_id: str, name: str) -> None:
+        await self.state(kernel_id).delete_variable(validate_name(name))
+
+    async def timeline(self, kernel_id: str, options: TimelineOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).timeline(options)
 
     # -- annotations -------------------------------------------------------------------
 

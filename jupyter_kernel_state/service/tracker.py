@@ -18,6 +18,7 @@ MAX_GENERATIONS_REMEMBERED = 10_000
 class ExecutionTracker:
     def __init__(self, initial_state: str | None = None) -> None:
         self.generation = 0
+        self._edited_at = 0  # the generation of the last edit outside an execution
         self.execution_count: int | None = None
         self.last_execution_at: float | None = None  # time.time() when the last user cell ended
         # Parent ids of user requests the kernel reported busy for and not yet idle, in order.
@@ -113,10 +114,20 @@ class ExecutionTracker:
 
     def knows(self, generation: int) -> bool:
         """Whether ``generation``'s execution count is known exactly (reached, and
-        recent enough to be remembered)."""
+        recent enough to be remembered), and what changed since can be told from
+        execution counts (no edit outside an execution since)."""
+        if generation < self._edited_at:
+            return False
         return generation == self.generation or (
             generation < self.generation and generation in self._ec_by_generation
         )
+
+    def edited(self) -> None:
+        """The namespace changed outside an execution (a variable deleted through the
+        API): the generation moves on, and changes since an earlier generation can no
+        longer be told from execution counts alone."""
+        self._bump()
+        self._edited_at = self.generation
 
     @property
     def awaiting_status(self) -> bool:
