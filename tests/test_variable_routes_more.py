@@ -167,3 +167,18 @@ async def test_memory_column_and_reversible_sorts(jp_fetch, new_kernel):  # type
     assert by_name_desc == sorted(names, reverse=True)
     code, message = await error_of(snapshot(jp_fetch, kernel, sort="memory:up"))
     assert code == 400 and "optionally followed by :asc or :desc" in message
+
+
+async def test_the_prompt_says_when_a_changed_variable_lost_rows(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    for cell in [
+        "import numpy as np, pandas as pd\n"
+        "sales = pd.DataFrame({'price': np.arange(100000) * 1.0, 'units': np.arange(100000)})",
+        "sales = sales[sales.price > 4008]",
+        "sales['revenue'] = sales.price * sales.units",
+    ]:
+        await kernel.run(cell)
+    prompt = await get_json(jp_fetch, "kernels", kernel.kernel_id, "prompt",
+                            params={"format": "json"})
+    assert "rows 100,000 → 95,991 at [2]" in prompt["text"], prompt["text"]
+    assert "column revenue added at [3]" in prompt["text"]

@@ -160,6 +160,25 @@ def _shape(state, names, ns):
     return shape
 
 
+#: Changed variables whose timelines a digest carries, and entries each.
+TIMELINE_NAMES = 10
+TIMELINE_ENTRIES = 5
+
+
+def _timelines(tracker, changed):
+    """The last entries of the first changed names' timelines (for the prompt's line
+    "sales: rows 100,000 → 95,991 at [9]; column revenue added at [11]")."""
+    if tracker is None:
+        return {}
+    timeline = tracker.records.timeline
+    out = {}
+    for name in changed[:TIMELINE_NAMES]:
+        entries, _total, _complete = timeline.of(name, TIMELINE_ENTRIES)
+        if entries:
+            out[name] = entries
+    return out
+
+
 def take(state, request, ns, hidden, tracker, max_removed):
     """The digest reply for ``request`` (``variables`` is a ``snapshot.Fragments``)."""
     try:
@@ -191,6 +210,7 @@ def take(state, request, ns, hidden, tracker, max_removed):
     counts["listed"] = len(changed)
     return {
         "total": len(names),
+        "timelines": _timelines(tracker, changed),
         "variables": variables,
         "changed": counts,
         "notable": len(notable),

@@ -285,6 +285,7 @@ class KernelStateService:
             history_steps=steps,
             changed_counts={k: int(counts.get(k) or 0) for k in ("new", "modified", "removed")},
             runs=list((digest or {}).get("runs") or []),
+            timelines=(digest or {}).get("timelines") or None,
             stable=stable,
         )
         result = build_prompt(data, options.budget)
