@@ -271,6 +271,8 @@ def _fresh(p: _Parts) -> PromptResult:
     order: list[tuple[str, int]] = [("v", i) for i in range(len(p.ranked)) if first[i]]
     order += [("r", i) for i in range(len(data.runs))]
     order += [("v", i) for i in range(len(p.ranked)) if not first[i]]
+    if data.stable is not None:  # a stable part renewed: keep what it listed, as far as it fits
+        order = _keeping(p, data.stable, order)
     picked: list[tuple[str, int]] = []  # in rank order: the last is dropped first
     for what, i in order:
         line = variable_line(p.ranked[i]) if what == "v" else run_line(data.runs[i])
@@ -303,6 +305,30 @@ def _fresh(p: _Parts) -> PromptResult:
         runs={run_signature(data.runs[i]): run_line(data.runs[i]) for i in runs},
         covered=included,
     ))
+
+
+def _keeping(p: _Parts, stable: StablePart,
+             order: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """``order`` with the lines the earlier stable part listed moved up, after the changed
+    and annotated variables, in the stable order: under pressure the lines dropped are
+    the last ones, and the new list starts as the earlier one did."""
+    def kept(what: str, i: int) -> bool:
+        if what == "r":
+            return run_signature(p.data.runs[i]) in stable.runs
+        v = p.ranked[i]
+        return (_name(v) in stable.lines and v.get("change") not in ("new", "modified")
+                and not (v.get("description") or v.get("constraints")))
+
+    def urgent(what: str, i: int) -> bool:
+        v = p.ranked[i] if what == "v" else {}
+        return bool((v.get("change") in ("new", "modified") and _name(v) not in p.member_of)
+                    or v.get("description") or v.get("constraints"))
+
+    lines = [(w, i) for w, i in order if kept(w, i)]
+    lines.sort(key=lambda wi: (wi[0] == "r", stable_key(p.ranked[wi[1]]) if wi[0] == "v"
+                               else ()))
+    return ([wi for wi in order if urgent(*wi)] + lines
+            + [wi for wi in order if not urgent(*wi) and not kept(*wi)])
 
 
 def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:

@@ -325,7 +325,8 @@ async def test_demo_notebook_prefix_end_to_end(jp_fetch, new_kernel, budget) -> 
     assert (await kernel.run(last))["status"] == "ok"
     after = await prompt_text(jp_fetch, kernel.kernel_id, budget)
     figure = ratio(before, after)
-    print(f"demo notebook, budget {budget}: {figure:.1%} of {len(before)} chars\n{after}")
+    print(f"demo notebook, budget {budget}: {figure:.1%} of {len(before)} chars\n{before}\n"
+          f"--- after config[\"depth\"] = 8:\n{after}")
     assert figure >= MIN_RATIO
     tail = after[common_prefix(before, after):]
     assert "config" in tail and "'depth': 8" in tail
