@@ -218,6 +218,12 @@ def test_the_stable_part_holds_over_many_turns_then_is_renewed() -> None:
             assert ratio(previous.text, result.text) >= MIN_RATIO, turn
         else:
             assert result.stable is not None and result.stable is not first
+            # A renewed list starts as the earlier one did, up to the first line it changes.
+            old = previous.stable
+            assert old is not None
+            moved = [(old.text + "\n").index(f"\n{line}\n") + 1 for line in old.lines.values()
+                     if f"\n{line}\n" not in result.stable.text + "\n"]
+            assert moved and common_prefix(previous.text, result.text) >= min(moved)
             break
     assert reused >= 5, "the stable part should survive several turns"
     assert not result.stable_reused, "and be renewed once the changes outgrow their share"
