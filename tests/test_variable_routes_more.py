@@ -182,3 +182,29 @@ async def test_the_prompt_says_when_a_changed_variable_lost_rows(jp_fetch, new_k
                             params={"format": "json"})
     assert "rows 100,000 → 95,991 at [2]" in prompt["text"], prompt["text"]
     assert "column revenue added at [3]" in prompt["text"]
+
+
+async def test_detail_levels(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(
+        "import numpy as np, pandas as pd\n"
+        "wide = pd.DataFrame({f'c{i}': np.arange(3) for i in range(60)})\n"
+        "sales = pd.DataFrame({'price': [1.5], 'when': pd.to_datetime(['2024-10-02'])})\n"
+        "api_key = 'sk-demo-1234567890abcdef'\nn = 5\n"
+    )
+    full = await snapshot(jp_fetch, kernel)
+    names = await snapshot(jp_fetch, kernel, detail="names")
+    schema = await snapshot(jp_fetch, kernel, detail="schema")
+    assert names["detail"] == "names" and schema["detail"] == "schema" and full["detail"] == "full"
+    assert names["total"] == schema["total"] == full["total"] == 4
+    assert names["variables"][0] == {"name": "api_key", "type": "str", "kind": "string"}
+    by_name = {v["name"]: v for v in schema["variables"]}
+    assert by_name["sales"]["columns"][0] == {"name": "price", "dtype": "float64"}
+    assert by_name["sales"]["columns"][1]["dtype"].startswith("datetime64")
+    assert len(by_name["wide"]["columns"]) == 50 and by_name["wide"]["columns_total"] == 60
+    assert by_name["n"]["size"] is None and "preview" not in by_name["n"]
+    assert "sk-demo" not in json.dumps(schema) and "sk-demo" not in json.dumps(names)
+    sizes = [len(json.dumps(p)) for p in (names, schema, full)]
+    assert sizes[0] < min(sizes[1:]), sizes  # schema adds up to 50 columns a table
+    code, message = await error_of(snapshot(jp_fetch, kernel, detail="everything"))
+    assert code == 400 and "detail must be one of names, schema, full" in message

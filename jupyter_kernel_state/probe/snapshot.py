@@ -12,7 +12,7 @@ import json
 import re
 
 from . import guard, summary
-from .inspectors import MISSING
+from .inspectors import MISSING, inspector_for
 from .namespace import natural_key
 
 DEFAULT_LIMIT = 500
@@ -52,6 +52,7 @@ class Request:
         "matches",
         "offset",
         "preview",
+        "schema",
         "since",
         "sort",
     )
@@ -76,6 +77,9 @@ class Request:
         if type(self.delta) is not bool:
             raise ValueError("delta")
         self.matches = name_filter(request.get("filter"))
+        self.schema = request.get("schema", False)
+        if type(self.schema) is not bool:
+            raise ValueError("schema")
 
 
 def int_field(request, key, default, low, high):
@@ -132,6 +136,8 @@ def take(state, request, ns, hidden, tracker, max_removed):
         "removed": removed,
         "removed_total": removed_total,
     }
+    if req.schema:
+        reply["schema"] = table_columns(page, ns, req)
     if req.delta:
         reply["delta"] = changes is not None
     return reply
@@ -202,6 +208,35 @@ def removed_exactly_since(tracker, since, limit):
         if oldest is None or oldest > since:
             return None  # older removals were dropped; some may be after ``since``
     return tracker.removed_since(since, limit)
+
+
+#: Columns listed per table for ``detail=schema``.
+SCHEMA_COLUMNS = 50
+
+
+def table_columns(page, ns, req):
+    """For ``detail=schema``: each table's first columns with dtypes, and their count
+    (``{name: {"columns", "columns_total"}}``; an error instead when reading failed)."""
+    out = {}
+    with guard.session(req.guard_ms, req.budget_ms) as session:
+        for name in page:
+            value = ns.get(name, MISSING)
+            insp = inspector_for(type(value))
+            if value is MISSING or not hasattr(insp, "columns"):
+                continue
+            try:
+                columns, total = session.run(insp.columns, value, SCHEMA_COLUMNS)
+                out[name] = {"columns": columns, "columns_total": total}
+            except guard.ProbeTimeout:
+                out[name] = {"columns": None, "columns_total": None,
+                             "error": "columns timed out"}
+            except (guard.BudgetExhausted, guard.GuardUnavailable) as exc:
+                out[name] = {"columns": None, "columns_total": None,
+                             "error": str(exc) or "not inspected: probe time budget exhausted"}
+            except BaseException as exc:
+                out[name] = {"columns": None, "columns_total": None,
+                             "error": guard.user_error("columns", exc)}
+    return out
 
 
 def _fragments(cache, page, ns, req, tracker, since):

@@ -151,6 +151,15 @@ class PandasFrameInspector(ShapedInspector):
         cols = tuple(plain_label(c) for c in itertools.islice(v.columns, k))
         return ("table", tuple(v.shape), cols, tuple(self._dtypes(v, k)))
 
+    def columns(self, v, k):
+        """The first ``k`` columns with their dtypes, and how many there are."""
+        cols = v.shape[1]
+        k = min(k, cols)
+        return [
+            {"name": label_text(c, MAX_CELL), "dtype": d}
+            for c, d in zip(itertools.islice(v.columns, k), self._dtypes(v, k))
+        ], cols
+
     def table(self, v):
         cols = v.shape[1]
         k = min(MAX_COLUMNS, cols)
@@ -306,6 +315,12 @@ class PolarsFrameInspector(PandasFrameInspector):
     def fingerprint(self, v):
         k = FINGERPRINT_COLUMNS
         return ("table", tuple(v.shape), tuple(v.columns[:k]), tuple(self._dtypes(v, k)))
+
+    def columns(self, v, k):
+        names = v.columns
+        dtypes = self._dtypes(v, k)
+        return [{"name": label_text(n, MAX_CELL), "dtype": d}
+                for n, d in zip(names[:k], dtypes)], len(names)
 
     def table(self, v):
         names = v.columns

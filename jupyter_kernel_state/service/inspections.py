@@ -251,6 +251,7 @@ class Inspections(ProbeCalls):
                 "fragments": fragments,  # each variable's JSON, passed through
                 "removed": reply.get("removed") or [],
                 "delta": reply.get("delta") is True,
+                "schema": reply.get("schema") or {},  # table columns for detail=schema
             }
             self.variables_total = snapshot["total"]
             store_key = (self.epoch, generation, options.key)
@@ -270,6 +271,7 @@ class Inspections(ProbeCalls):
             "since_ec": self._since_ec(options.since),
             "filter": options.filter,
             "delta": options.delta,
+            "schema": options.detail == "schema",
             "framing": "lines",  # variables as JSON lines after the reply (not decoded here)
             "preview_chars": options.preview_chars,
             "time_guard_ms": self._limits.time_guard_ms,

@@ -137,3 +137,29 @@ class SnapshotResponse:
         if self._payload is None:
             self._payload = json.loads(self.body())
         return self._payload
+
+
+#: The fields of each detail level below ``full``.
+NAMES_FIELDS = ("name", "type", "kind")
+SCHEMA_FIELDS = (*NAMES_FIELDS, "size", "shape", "dtype", "nbytes", "memory", "change",
+                 "changed_at", "likely_secret")
+
+
+def project(fragments: list[str], detail: str,
+            schema: dict[str, dict[str, Any]]) -> list[str]:
+    """Presented variables cut to a detail level (``names`` or ``schema``; ``schema``
+    adds each table's columns from the probe's ``schema`` reply)."""
+    fields = NAMES_FIELDS if detail == "names" else SCHEMA_FIELDS
+    out = []
+    for fragment in fragments:
+        variable = json.loads(fragment)
+        brief = {k: variable.get(k) for k in fields}
+        if detail == "schema":
+            table = schema.get(brief["name"])
+            if table is not None:
+                brief["columns"] = table.get("columns")
+                brief["columns_total"] = table.get("columns_total")
+                if table.get("error"):
+                    brief["error"] = table["error"]
+        out.append(json.dumps(brief, ensure_ascii=False, separators=(",", ":")))
+    return out

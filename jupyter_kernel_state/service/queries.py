@@ -22,6 +22,7 @@ from .limits import Limits
 INCLUDE_CHOICES = ("private", "modules", "callables", "classes")
 SORT_CHOICES = ("name", "type", "size", "changed", "memory")
 SORT_DIRECTIONS = ("asc", "desc")
+DETAIL_LEVELS = ("names", "schema", "full")
 PROMPT_FORMATS = ("text", "json")
 MAX_NAME_LENGTH = 256
 MAX_PATH_DEPTH = 32
@@ -135,12 +136,15 @@ class SnapshotOptions:
     #: Only what changed since generation ``since`` (every new or modified entry, not
     #: paged, at most ``limit``), when that can be told exactly; else a normal page.
     delta: bool = False
+    #: How much of each variable: names (name, type, kind), schema (+ sizes, shapes,
+    #: dtypes, table columns), full (everything).
+    detail: str = "full"
 
     @property
     def key(self) -> tuple[object, ...]:
         """What makes two snapshots differ, besides the kernel's generation."""
         return (tuple(sorted(self.include)), self.limit, self.offset, self.sort, self.since,
-                self.preview_chars, self.filter, self.delta)
+                self.preview_chars, self.filter, self.delta, self.detail)
 
     def as_page(self) -> SnapshotOptions:
         """The same request as a normal page (when a delta cannot be given)."""
@@ -151,7 +155,11 @@ class SnapshotOptions:
         cls, limits: Limits, *, include: str | Iterable[str] | None = None,
         limit: int | None = None, offset: int | None = None, sort: str | None = None,
         since: int | None = None, filter: str | None = None, delta: bool | None = None,
+        detail: str | None = None,
     ) -> SnapshotOptions:
+        level = (detail or "full").strip()
+        if level not in DETAIL_LEVELS:
+            raise InvalidRequest(f"detail must be one of {', '.join(DETAIL_LEVELS)}")
         sort = (sort or "name").strip()
         key, colon, direction = sort.partition(":")
         if key not in SORT_CHOICES or (colon and direction not in SORT_DIRECTIONS):
@@ -169,6 +177,7 @@ class SnapshotOptions:
             preview_chars=limits.preview_chars,
             filter=filter or None,
             delta=bool(delta),
+            detail=level,
         )
 
     @classmethod
@@ -177,7 +186,7 @@ class SnapshotOptions:
             limits, include=get("include"), limit=parse_int(get("limit"), "limit"),
             offset=parse_int(get("offset"), "offset"), sort=get("sort"),
             since=parse_int(get("since"), "since"), filter=get("filter"),
-            delta=parse_bool(get("delta"), "delta"),
+            delta=parse_bool(get("delta"), "delta"), detail=get("detail"),
         )
 
 

@@ -22,7 +22,7 @@ from .images import StoredImage
 from .kernel_state import KernelState
 from .languages import for_language
 from .limits import Limits
-from .presenter import FragmentPresenter, SnapshotResponse, present
+from .presenter import FragmentPresenter, SnapshotResponse, present, project
 from .prompt_stable import StableParts, changes_since
 from .queries import (
     AnnotationUpdate,
@@ -168,9 +168,12 @@ class KernelStateService:
         response = self._presented.get(key)
         if response is None:
             notes = self.annotations.for_scope(scope)
-            header = {k: v for k, v in raw.items() if k != "fragments"}
+            header = {k: v for k, v in raw.items() if k not in ("fragments", "schema")}
+            header["detail"] = options.detail
             variables = self._fragments.present_all(
                 raw["fragments"], notes, (scope, self.annotations.version))
+            if options.detail != "full":
+                variables = project(variables, options.detail, raw.get("schema") or {})
             etag = '"' + hashlib.sha1(repr(key).encode(), usedforsecurity=False).hexdigest() + '"'
             response = SnapshotResponse(header, variables, etag)
             self._presented[key] = response
