@@ -75,7 +75,11 @@ describe('KernelStateSidebar', () => {
     Widget.attach(sidebar, document.body);
     await rendered();
     expect(service.images).toHaveBeenCalledTimes(1);
-    expect(service.prompt).not.toHaveBeenCalled();
+    // Folded, the assistant view's header shows the prompt's current size.
+    expect(service.prompt).toHaveBeenCalledTimes(1);
+    expect(foldSummary(sidebar.node, 'kernel-state-assistant')).toMatch(
+      /^[\d,]+ chars · ~[\d,]+ tokens$/
+    );
     const node = sidebar.node;
     const thumbs = node.querySelectorAll<HTMLElement>(
       '[data-test-id="kernel-state-image"]'
@@ -88,7 +92,10 @@ describe('KernelStateSidebar', () => {
 
     sidebar.assistantExpanded = true;
     await rendered();
-    expect(service.prompt).toHaveBeenCalledWith({ budget: 3000, history: 2 });
+    expect(service.prompt).toHaveBeenLastCalledWith({
+      budget: 3000,
+      history: 2
+    });
     const text = node.querySelector(
       '[data-test-id="kernel-state-prompt-text"]'
     );
@@ -169,3 +176,10 @@ describe('KernelStateSidebar', () => {
     sidebar.dispose();
   });
 });
+
+function foldSummary(node: HTMLElement, testId: string): string {
+  return (
+    node.querySelector(`[data-test-id="${testId}"] .jp-KernelState-foldSummary`)
+      ?.textContent ?? ''
+  );
+}

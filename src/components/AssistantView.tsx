@@ -110,6 +110,20 @@ export function sizeText(
   ].join(' · ');
 }
 
+/**
+ * `1,234 chars · ~309 tokens`: the size in a folded section's header.
+ */
+export function shortSizeText(
+  result: IPromptResult,
+  trans: TranslationBundle
+): string {
+  return trans.__(
+    '%1 chars · ~%2 tokens',
+    result.chars.toLocaleString('en-US'),
+    result.tokens_estimate.toLocaleString('en-US')
+  );
+}
+
 function countsText(result: IPromptResult, trans: TranslationBundle): string {
   const parts = [
     trans.__(

@@ -136,7 +136,7 @@ function DetailBody(
       )}
       {explorable && (
         <button
-          className="jp-KernelState-textButton"
+          className="jp-KernelState-button"
           data-test-id="kernel-state-open-explorer"
           onClick={props.onOpenExplorer}
           title={trans.__('Show every row in the Data Explorer')}
@@ -163,7 +163,7 @@ function DetailBody(
           </span>
           {masked && props.onReveal && (
             <button
-              className="jp-KernelState-textButton"
+              className="jp-KernelState-button"
               data-test-id="kernel-state-reveal"
               onClick={props.onReveal}
               title={trans.__(

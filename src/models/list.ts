@@ -349,15 +349,19 @@ export class RemovedTracker {
     }
     const removed: IRemoved[] = [];
     for (const name of names) {
-      if (present.has(name) || this._deleted.has(name)) {
+      const at = before.get(name);
+      // Only names the list showed: `removed` also names what was never listed
+      // (a new name of a hidden kind) and what lay beyond the page.
+      if (at === undefined || present.has(name) || this._deleted.has(name)) {
         continue;
       }
-      const at = before.get(name);
-      const variable =
-        at === undefined ? removedStub(name) : previous.variables[at];
       removed.push({
-        variable: { ...variable, change: 'unchanged', changes: [] },
-        at: at ?? Number.MAX_SAFE_INTEGER
+        variable: {
+          ...previous.variables[at],
+          change: 'unchanged',
+          changes: []
+        },
+        at
       });
     }
     return removed.sort((a, b) => a.at - b.at);
@@ -393,35 +397,6 @@ function splice(variables: IVariable[], removed: IRemoved[]): IListRow[] {
     });
   }
   return rows;
-}
-
-/**
- * A removed name the list never held (the snapshot names it in `removed`).
- */
-export function removedStub(name: string): IVariable {
-  return {
-    name,
-    type: '',
-    qualname: '',
-    kind: 'object',
-    size: null,
-    shape: null,
-    dtype: null,
-    nbytes: null,
-    preview: '',
-    truncated: false,
-    error: null,
-    change: 'unchanged',
-    changed_at: null,
-    changes: [],
-    description: null,
-    constraints: null,
-    hidden_from_prompt: false,
-    likely_secret: false,
-    secret_reason: null,
-    memory: null,
-    masked: false
-  };
 }
 
 // ---------------------------------------------------------------------------------

@@ -441,7 +441,9 @@ export class KernelStateSidebar extends ReactWidget {
 
   private _updateActive(): void {
     this.images.setActive(this._shown && this._imagesExpanded);
-    this.prompt.setActive(this._shown && this._assistantExpanded);
+    // Folded, the assistant view still shows the prompt's size in its header: it
+    // follows the kernel whenever the panel is seen.
+    this.prompt.setActive(this._shown);
   }
 
   private _onSectionChanged(): void {

@@ -8,7 +8,11 @@ import { refreshIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { AnnotationEditor } from '../components/AnnotationEditor';
-import { AssistantView, sizeText } from '../components/AssistantView';
+import {
+  AssistantView,
+  shortSizeText,
+  sizeText
+} from '../components/AssistantView';
 import { CollapsibleSection } from '../components/CollapsibleSection';
 import { ImageStrip } from '../components/ImageStrip';
 import { VariableInspector } from '../components/VariableInspector';
@@ -112,9 +116,11 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
         className="jp-KernelState-assistantSection"
         title={trans.__('Assistant view')}
         summary={
-          prompt.result && !props.assistantExpanded
-            ? sizeText(prompt.result, trans)
-            : undefined
+          prompt.result && !props.assistantExpanded ? (
+            <span title={sizeText(prompt.result, trans)}>
+              {shortSizeText(prompt.result, trans)}
+            </span>
+          ) : undefined
         }
         expanded={props.assistantExpanded}
         onToggle={props.onToggleAssistant}
