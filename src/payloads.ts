@@ -232,9 +232,8 @@ export interface IDetailQuery {
  * One entry of a variable's change timeline.
  */
 export interface ITimelineEntry {
-  execution_count: number | null;
-  change: 'new' | 'modified' | 'removed' | string;
-  type: string | null;
+  execution_count: number;
+  change: 'new' | 'modified' | 'removed';
   /**
    * What changed structurally, e.g. `rows 100,000 → 95,991`.
    */
@@ -250,6 +249,15 @@ export interface ITimeline {
   total: number;
   limit: number;
   entries: ITimelineEntry[];
+  /**
+   * The timeline is complete for the executions after this one; older entries were
+   * dropped to bound the probe's memory (null: complete since the probe was installed).
+   */
+  complete_after: number | null;
+  /**
+   * Whether the name is bound now.
+   */
+  exists: boolean;
 }
 
 /**

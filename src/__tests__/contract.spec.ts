@@ -48,7 +48,9 @@ const OBJECTS: [string, string][] = [
   ['Image', 'IImage'],
   ['ImageList', 'IImageList'],
   ['History', 'IHistory'],
-  ['History.entries[]', 'IHistoryEntry']
+  ['History.entries[]', 'IHistoryEntry'],
+  ['Timeline', 'ITimeline'],
+  ['Timeline.entries[]', 'ITimelineEntry']
 ];
 
 /**

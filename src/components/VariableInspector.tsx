@@ -301,6 +301,15 @@ function DetailBody(
               <li key={i}>{timelineText(entry, trans)}</li>
             ))}
           </ol>
+          {props.timeline.complete_after !== null &&
+            props.timeline.complete_after !== undefined && (
+              <div className="jp-KernelState-dim">
+                {trans.__(
+                  'Changes before execution %1 are not kept.',
+                  props.timeline.complete_after + 1
+                )}
+              </div>
+            )}
         </Section>
       )}
       {detail.attributes.length > 0 && (
@@ -334,20 +343,14 @@ export function timelineText(
   entry: ITimelineEntry,
   trans: TranslationBundle
 ): string {
-  const at = `[${entry.execution_count ?? '?'}]`;
+  const at = `[${entry.execution_count}]`;
   const change =
     entry.change === 'new'
       ? trans.__('new')
       : entry.change === 'modified'
         ? trans.__('modified')
-        : entry.change === 'removed'
-          ? trans.__('removed')
-          : entry.change;
-  const what = entry.changes.length
-    ? entry.changes.join('; ')
-    : entry.change !== 'removed' && entry.type
-      ? entry.type
-      : '';
+        : trans.__('removed');
+  const what = entry.changes.join('; ');
   return what ? `${at} ${change} — ${what}` : `${at} ${change}`;
 }
 
