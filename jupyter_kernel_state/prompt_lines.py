@@ -342,15 +342,18 @@ def timeline_lines(
     limit: int,
 ) -> list[str]:
     """'Timeline of sales: rows 100,000 → 95,991 at [9]; column revenue added at [11].'
-    — one line for each changed variable with a timeline (most recent change first, at
-    most MAX_TIMELINE_VARIABLES, each its last MAX_TIMELINE_ENTRIES entries), within
-    ``limit`` characters in all. A timeline holding only the variable's definition says
-    nothing the change line does not, and is left out."""
+    — one line for each variable changed in the last execution that changed any (at most
+    MAX_TIMELINE_VARIABLES, in name order, each its last MAX_TIMELINE_ENTRIES entries),
+    within ``limit`` characters in all. A timeline holding only the variable's definition
+    says nothing the change line does not, and is left out."""
     if not timelines:
         return []
-    changed = sorted((v for v in variables if v.get("change") in ("new", "modified")
-                      and not v.get("hidden_from_prompt")),
-                     key=lambda v: (-(v.get("changed_at") or 0), _natural(str(v.get("name")))))
+    changed = [v for v in variables if v.get("change") in ("new", "modified")
+               and not v.get("hidden_from_prompt")]
+    # Those of the last execution that changed anything (the change line names the rest).
+    last = max((v.get("changed_at") or 0 for v in changed), default=0)
+    changed = sorted((v for v in changed if (v.get("changed_at") or 0) == last),
+                     key=lambda v: _natural(str(v.get("name"))))
     lines: list[str] = []
     used = 0
     for v in changed:

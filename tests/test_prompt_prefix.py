@@ -286,6 +286,20 @@ def test_timeline_line_for_changed_variables() -> None:
         lines.index(next(x for x in lines if x.startswith("Changed in execution 8")))
 
 
+def test_timelines_only_for_the_last_execution_that_changed_anything() -> None:
+    session = demo_like()
+    before = session.prompt()
+    session.run_cell([session.vars["sales"] | {"preview": "95991×9 — revenue:float64"}])
+    session.run_cell([session.vars["config"] | {"preview": "{'depth': 9}"}])
+    timelines = {**TIMELINES, "config": [
+        {"execution_count": 3, "change": "new", "type": "dict", "changes": []},
+        {"execution_count": 9, "change": "modified", "type": "dict", "changes": []}]}
+    text = session.prompt(stable=before.stable, timelines=timelines).text
+    assert "Changed since execution 7: " in text  # both changes are named
+    assert "Timeline of config: defined as dict at [3]; modified at [9]." in text
+    assert "Timeline of sales" not in text
+
+
 def test_timeline_lines_are_bounded() -> None:
     session = demo_like()
     names = list(session.vars)
