@@ -21,12 +21,14 @@ from .service import (
     KernelStateService,
     PromptOptions,
     SnapshotOptions,
+    TimelineOptions,
 )
 
 TOOLS = [
     "jupyter_kernel_state.mcp_tools:list_kernels",
     "jupyter_kernel_state.mcp_tools:list_variables",
     "jupyter_kernel_state.mcp_tools:inspect_variable",
+    "jupyter_kernel_state.mcp_tools:variable_timeline",
     "jupyter_kernel_state.mcp_tools:get_images",
     "jupyter_kernel_state.mcp_tools:kernel_state_prompt",
 ]
@@ -88,29 +90,48 @@ async def list_kernels() -> dict[str, Any]:
 
 async def list_variables(
     kernel_id: str | None = None,
+    detail: str = "full",
     include: str = "",
     limit: int = 100,
     offset: int = 0,
     sort: str = "name",
+    filter: str | None = None,
 ) -> dict[str, Any]:
-    """List the variables defined in a kernel (name, type, shape or size, short preview,
-    whether it changed in the last execution). Reuse these instead of recreating data.
+    """List the variables defined in a kernel. Reuse these instead of recreating data.
+
+    detail — ask for as little as answers your question, then more:
+    - "names": name, type and kind only (a few tokens per variable): to learn what exists
+      in a large namespace.
+    - "schema": adds size, shape, dtype, memory, whether it changed, and for tables their
+      columns with dtypes (up to 50): to write code against the data without seeing it.
+    - "full" (default): adds a short preview of each value, the structural changes of the
+      last execution and the user's descriptions: when values matter.
+    For one variable in depth use inspect_variable; for its history, variable_timeline.
 
     include: comma list of private, modules, callables, classes (hidden by default).
-    sort: name, type, size or changed. kernel_id: defaults to the most recently used kernel.
+    sort: name, type, size, memory or changed, optionally with :asc or :desc.
+    filter: only names or type names matching this glob (e.g. "df_*" or "DataFrame").
+    kernel_id: defaults to the most recently used kernel.
     """
     service = _get_service()
     kid = await _run(_kernel, service, kernel_id)
     options = await _run(SnapshotOptions.create, service.limits, include=include, limit=limit,
-                         offset=offset, sort=sort)
+                         offset=offset, sort=sort, filter=filter, detail=detail)
     snapshot = await _run(service.snapshot, kid, options)
+    if options.detail == "full":
+        variables = [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]]
+    else:  # brief entries carry no value; the user's hidden variables are still left out
+        hidden = await _run(service.hidden_names, kid)
+        variables = [{k: x for k, x in v.items() if x not in (None, [], False)}
+                     for v in snapshot["variables"] if v["name"] not in hidden]
     return {
         "kernel_id": kid,
+        "detail": options.detail,
         "execution_count": snapshot["execution_count"],
         "stale": snapshot["stale"],
         "total": snapshot["total"],
         "offset": snapshot["offset"],
-        "variables": [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]],
+        "variables": variables,
         "removed": snapshot["removed"],
     }
 
@@ -137,6 +158,24 @@ async def inspect_variable(
                 detail[field] = "masked (looks like a credential)"
         detail["children"] = []
     return {"kernel_id": kid, **detail}
+
+
+async def variable_timeline(
+    name: str,
+    kernel_id: str | None = None,
+    limit: int = 20,
+) -> dict[str, Any]:
+    """When a variable was created, changed or deleted, and how: the executions (cell
+    numbers) with structural changes such as "rows 100,000 → 95,991" or "column revenue
+    added". Use it to find which cell changed a variable instead of re-running cells.
+    Entries are oldest first (the last `limit`, at most 100)."""
+    service = _get_service()
+    kid = await _run(_kernel, service, kernel_id)
+    options = await _run(TimelineOptions.create, service.limits, name, limit=limit)
+    if name in await _run(service.hidden_names, kid):
+        raise ValueError(f"The user hid this variable from assistants: {name}")
+    timeline = await _run(service.timeline, kid, options)
+    return {"kernel_id": kid, **timeline}
 
 
 async def get_images(

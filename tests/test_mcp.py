@@ -37,8 +37,8 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 from jupyter_kernel_state import mcp_auth  # noqa: E402
 
-TOOL_NAMES = {"list_kernels", "list_variables", "inspect_variable", "get_images",
-              "kernel_state_prompt"}
+TOOL_NAMES = {"list_kernels", "list_variables", "inspect_variable", "variable_timeline",
+              "get_images", "kernel_state_prompt"}
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "test", "version": "1"}}}
@@ -177,6 +177,43 @@ async def test_a_real_mcp_client_lists_inspects_and_receives_a_plot(
         text = prompt.content[0].text
         assert len(text) <= 2000 and "- sales: DataFrame 2×2" in text
         assert "sk-demo" not in text
+
+
+async def test_an_agent_asks_names_then_schema_then_full_then_when(
+    jp_serverapp, new_kernel, mcp_url, token
+):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    for cell in [
+        "import numpy as np, pandas as pd\n"
+        "sales = pd.DataFrame({'price': np.arange(100000) * 1.0, 'units': np.arange(100000)})\n"
+        "api_key = 'sk-demo-abcdefghijklmnop'",
+        "sales = sales[sales.price > 4008]",
+        "sales['revenue'] = sales.price * sales.units",
+    ]:
+        await kernel.run(cell)
+    url = await mcp_url()
+    async with fastmcp.Client(url, auth=token) as client:
+        tools = {tool.name: tool for tool in await client.list_tools()}
+        assert '"schema"' in (tools["list_variables"].description or "")
+        names = _json(await client.call_tool("list_variables", {"detail": "names"}))
+        assert names["variables"] == [{"name": "api_key", "type": "str", "kind": "string"},
+                                      {"name": "sales", "type": "DataFrame", "kind": "dataframe"}]
+        schema = _json(await client.call_tool("list_variables", {"detail": "schema"}))
+        sales = {v["name"]: v for v in schema["variables"]}["sales"]
+        assert sales["shape"] == [95991, 3] and [c["name"] for c in sales["columns"]] == [
+            "price", "units", "revenue"]
+        assert "preview" not in sales
+        full = _json(await client.call_tool("list_variables", {"detail": "full"}))
+        assert {v["name"]: v for v in full["variables"]}["sales"]["preview"].startswith(
+            "95,991×3")
+        assert "sk-demo" not in json.dumps([names, schema, full])
+        sizes = [len(json.dumps(x)) for x in (names, schema, full)]
+        assert sizes[0] < min(sizes[1:]), sizes  # schema holds columns; full, previews
+        timeline = _json(await client.call_tool("variable_timeline", {"name": "sales"}))
+        assert [(e["execution_count"], e["changes"]) for e in timeline["entries"]] == [
+            (1, []), (2, ["rows 100,000 → 95,991"]), (3, ["column revenue added"])]
+        bad = await client.call_tool("list_variables", {"detail": "all"}, raise_on_error=False)
+        assert bad.is_error and "detail must be one of names, schema, full" in bad.content[0].text
 
 
 async def test_tools_report_clear_errors(jp_serverapp, mcp_url, token):  # type: ignore[no-untyped-def]

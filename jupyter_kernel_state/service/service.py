@@ -193,6 +193,11 @@ class KernelStateService:
     async def rows(self, kernel_id: str, options: RowsOptions) -> dict[str, Any]:
         return await self.state(kernel_id).rows(options)
 
+    async def hidden_names(self, kernel_id: str) -> set[str]:
+        """The variables the user hid from assistants in this kernel's notebook."""
+        notes = self.annotations.for_scope(await self.scope(kernel_id))
+        return {name for name, note in notes.items() if note.get("hidden_from_prompt")}
+
     async def delete_variable(self, kernel_id: str, name: str) -> None:
         await self.state(kernel_id).delete_variable(validate_name(name))
 
