@@ -61,14 +61,21 @@ class KernelStateHandler(APIHandler):
 
     def _raise(self, e: KernelStateError) -> None:
         self._retry_after = e.retry_after
-        raise web.HTTPError(e.status, e.message.replace("%", "%%")) from e
+        self._error_message = e.message
+        raise web.HTTPError(e.status, e.message) from e  # tornado escapes % for its log
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         # send_error() clears headers before calling us: set Retry-After here.
         retry_after = getattr(self, "_retry_after", None)
         if retry_after is not None:
             self.set_header("Retry-After", str(retry_after))
-        super().write_error(status_code, **kwargs)
+        message = getattr(self, "_error_message", None)
+        if message is None:
+            super().write_error(status_code, **kwargs)
+            return
+        # Our own message as written (jupyter_server would show tornado's %-escaped copy).
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"message": message, "reason": None}))
 
     def sync(self, fn: Any, *args: Any) -> Any:
         try:

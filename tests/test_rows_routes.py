@@ -144,6 +144,7 @@ async def test_kinds_of_tables(jp_fetch, new_kernel, name, params, check):  # ty
         ("sales", {"offset": "-1"}, 400, "offset"),
         ("sales", {"columns": "0:101"}, 400, "at most 100 columns"),
         ("sales", {"columns": "a,b"}, 400, "columns must be"),
+        ("sales", {"columns": "5%"}, 400, "got '5%'"),  # a literal %, not %% or %%%%
         ("sales", {"columns": "7"}, 400, "column 7 is out of range: the value has 5 columns"),
         ("sales", {"sort": "nope:asc"}, 400, "No column named 'nope'"),
         ("lazy", {}, 409, "lazy is a polars LazyFrame, which is lazy"),
