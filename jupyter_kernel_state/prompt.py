@@ -355,12 +355,15 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
     runs_shown = {run_index[sig] for sig in stable.runs}
     updates: list[str] = []
     added: set[str] = set()
-    for v in sorted(p.visible, key=stable_key):
+    # Lines only for the listed names and the changed ones (not the whole namespace sent).
+    candidates = [v for v in p.visible if _name(v) in stable.lines or (
+        v.get("change") in ("new", "modified") and p.member_of.get(_name(v)) not in runs_shown)]
+    for v in sorted(candidates, key=stable_key):
         name, line = _name(v), variable_line(v)
         if name in stable.lines:
             if line != stable.lines[name]:  # changed, or its preview moved without a record
                 updates.append(line)
-        elif v.get("change") in ("new", "modified") and p.member_of.get(name) not in runs_shown:
+        else:
             updates.append(line)
             added.add(name)
     for sig, old in stable.runs.items():
