@@ -202,9 +202,10 @@ class _Parts:
         apart = sum(1 for v in shown if self.member_of.get(_name(v)) in runs)
         return len(shown) + sum(self.run_counts[i] for i in runs) - apart
 
-    def omitted(self, names: set[str], runs_shown: set[int], count: int | None = None) -> str:
+    def omitted(self, names: set[str], runs_shown: set[int],
+                count: int | None = None) -> str | None:
         """The "… and N more" line; ``count`` (exact) when names the probe did not send are
-        shown (an earlier stable part lists them)."""
+        shown (an earlier stable part lists them): None when the counts disagree."""
         # A variable in a run is counted with its run (shown or not), unless shown itself.
         omitted_vars = [v for v in self.ranked if _name(v) not in names
                         and _name(v) not in self.member_of]
@@ -213,7 +214,9 @@ class _Parts:
                         for i, r in enumerate(self.data.runs) if i not in runs_shown]
         extra = self.extra if count is None else (
             count - len(omitted_vars) - sum(int(r["count"]) for r in omitted_runs))
-        return omitted_line(omitted_vars, max(0, extra), omitted_runs)
+        if extra < 0:
+            return None
+        return omitted_line(omitted_vars, extra, omitted_runs)
 
     def result(self, text: str, included: int, stable: StablePart | None,
                reused: bool = False) -> PromptResult:
@@ -256,7 +259,7 @@ def _fresh(p: _Parts) -> PromptResult:
 
     def assemble(picked: list[tuple[str, int]]) -> tuple[str, str]:
         shown, runs = shown_of(picked)
-        omitted = p.omitted({_name(v) for v in shown}, set(runs))
+        omitted = p.omitted({_name(v) for v in shown}, set(runs)) or ""
         stable = stable_text(picked)
         state = p.state_line(p.covered(shown, runs))
         return stable, "\n".join([stable, *p.changing(omitted, state, [])])
@@ -378,6 +381,8 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
         return None
     names = (stable.lines.keys() - set(data.removed)) | added
     omitted = p.omitted(names, runs_shown, p.all_names - included)
+    if omitted is None:
+        return None
     state = p.state_line(included, stable)
     optional = list(p.optional)
     while True:

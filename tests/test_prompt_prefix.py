@@ -381,3 +381,37 @@ async def test_300_variables_prefix_end_to_end(jp_fetch, new_kernel) -> None:  #
     assert figure >= MIN_RATIO
     assert "'changed'" in after[common_prefix(before, after):]
     assert "of 300 variables shown" in after
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_sessions_keep_every_count_exact(seed: int) -> None:
+    """Cells that add, change and delete names, under several budgets, the stable part
+    passed back each turn: never over budget, the counts add up, the "… and N more" line
+    says N = the omitted count, and a kept part is the start of the text."""
+    import random
+
+    rng = random.Random(seed)
+    budget = rng.choice([600, 1500, 3000, 6000])
+    session = three_hundred() if seed % 2 else demo_like()
+    result = session.prompt(budget=budget)
+    for _turn in range(25):
+        names = sorted(session.vars)
+        changed = [session.vars[n] | {"preview": f"'{rng.random()}' " * rng.randint(1, 9)}
+                   for n in rng.sample(names, rng.randint(0, 3))]
+        new = [var(f"fresh_{rng.randint(0, 10**6)}", "number", "int", str(rng.random()), 0,
+                   _new=True) for _ in range(rng.randint(0, 2))]
+        gone = rng.sample([n for n in names if n not in {v["name"] for v in changed}],
+                          rng.randint(0, 2))
+        session.run_cell(changed + new, removed=gone)
+        previous = result
+        result = session.prompt(budget=budget, stable=previous.stable)
+        total = len(session.vars) + sum(r["count"] for r in session.runs)
+        assert result.chars == len(result.text) <= budget
+        assert result.variables_included + result.variables_omitted == total
+        more = [line for line in result.text.splitlines() if line.startswith("- … and ")]
+        if more:
+            assert more[0].startswith(f"- … and {result.variables_omitted:,} more variable")
+        else:
+            assert result.variables_omitted == 0
+        if result.stable_reused:
+            assert result.text.startswith(previous.stable.text + "\n")  # type: ignore[union-attr]
