@@ -415,3 +415,32 @@ def test_random_sessions_keep_every_count_exact(seed: int) -> None:
             assert result.variables_omitted == 0
         if result.stable_reused:
             assert result.text.startswith(previous.stable.text + "\n")  # type: ignore[union-attr]
+
+
+def test_the_server_keeps_a_bounded_number_of_stable_parts() -> None:
+    from jupyter_kernel_state.service.prompt_stable import StableParts, changes_since
+
+    def part(chars: int, generation: int = 5) -> StablePart:
+        return StablePart(text="x" * chars, language="python", budget=6000,
+                          generation=generation, execution_count=5, lines={}, runs={},
+                          covered=0)
+
+    store = StableParts(size=3, chars=10_000)
+    for i in range(5):
+        store.put((f"k{i}", 0, 6000, 0), part(100))
+    assert [store.get((f"k{i}", 0, 6000, 0)) is not None for i in range(5)] == [
+        False, False, True, True, True]
+    store.put(("big", 0, 6000, 0), part(4_000))  # 8,000 of the 10,000 characters
+    assert store.get(("k2", 0, 6000, 0)) is None and store.get(("big", 0, 6000, 0))
+    store.put(("huge", 0, 6000, 0), part(6_000))  # alone over the bound: not kept
+    assert store.get(("huge", 0, 6000, 0)) is None
+    store.put(("k4", 0, 6000, 0), None)
+    assert store.get(("k4", 0, 6000, 0)) is None
+    store.forget("big")
+    assert store.get(("big", 0, 6000, 0)) is None
+    # Changes are asked since the kept part's generation at the latest.
+    assert changes_since(None, None, 9) is None and changes_since(None, 3, 9) == 3
+    assert changes_since(part(1, generation=8), None, 9) is None  # = the last execution
+    assert changes_since(part(1, generation=5), None, 9) == 5
+    assert changes_since(part(1, generation=5), 7, 9) == 5
+    assert changes_since(part(1, generation=5), 2, 9) == 2

@@ -13,15 +13,18 @@ from collections.abc import Hashable
 
 from ..prompt import StablePart
 
-#: Stable parts kept server-wide (kernels × budgets); each is at most one prompt's text.
+#: Stable parts kept server-wide (kernels × budgets), and the characters they may hold in
+#: all (each holds its text twice: as one string and line by line).
 MAX_STABLE_PARTS = 128
+MAX_STABLE_CHARS = 4_000_000
 
 
 class StableParts:
     """A bounded map from (kernel id, epoch, budget, annotations version) to a StablePart."""
 
-    def __init__(self, size: int = MAX_STABLE_PARTS) -> None:
-        self._size = size
+    def __init__(self, size: int = MAX_STABLE_PARTS, chars: int = MAX_STABLE_CHARS) -> None:
+        self._size, self._max_chars = size, chars
+        self._chars = 0
         self._parts: collections.OrderedDict[tuple[Hashable, ...], StablePart] = (
             collections.OrderedDict())
 
@@ -32,17 +35,22 @@ class StableParts:
         return part
 
     def put(self, key: tuple[Hashable, ...], part: StablePart | None) -> None:
-        if part is None:
-            self._parts.pop(key, None)
+        self._drop(key)
+        if part is None or 2 * len(part.text) > self._max_chars:
             return
         self._parts[key] = part
-        self._parts.move_to_end(key)
-        while len(self._parts) > self._size:
-            self._parts.popitem(last=False)
+        self._chars += 2 * len(part.text)
+        while len(self._parts) > self._size or self._chars > self._max_chars:
+            self._drop(next(iter(self._parts)))
 
     def forget(self, kernel_id: str) -> None:
         for key in [k for k in self._parts if k[0] == kernel_id]:
-            del self._parts[key]
+            self._drop(key)
+
+    def _drop(self, key: tuple[Hashable, ...]) -> None:
+        part = self._parts.pop(key, None)
+        if part is not None:
+            self._chars -= 2 * len(part.text)
 
 
 def changes_since(stable: StablePart | None, since: int | None,
