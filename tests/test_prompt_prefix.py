@@ -444,3 +444,20 @@ def test_the_server_keeps_a_bounded_number_of_stable_parts() -> None:
     assert changes_since(part(1, generation=5), None, 9) == 5
     assert changes_since(part(1, generation=5), 7, 9) == 5
     assert changes_since(part(1, generation=5), 2, 9) == 2
+
+
+@pytest.mark.kernel
+async def test_hiding_a_listed_variable_takes_effect_at_once(jp_fetch, new_kernel) -> None:  # type: ignore[no-untyped-def]
+    """The kept stable part never outlives an annotation: a variable hidden from the
+    prompt leaves it on the next request, with no execution in between."""
+    kernel = await new_kernel()
+    await kernel.run("plan = 'merge with acme in May'\nother = [1, 2, 3]")
+    await kernel.run("other.append(4)")
+    first = await prompt_text(jp_fetch, kernel.kernel_id, 6000)
+    again = await prompt_text(jp_fetch, kernel.kernel_id, 6000)
+    assert again == first and "merge with acme" in first
+    await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", "plan",
+                   "annotation", method="PUT", body=json.dumps({"hidden_from_prompt": True}))
+    hidden = await prompt_text(jp_fetch, kernel.kernel_id, 6000)
+    assert "plan" not in hidden and "acme" not in hidden
+    assert "- other: list, 4 items" in hidden
