@@ -156,10 +156,13 @@ async def main_async(turns: int) -> int:
     for case, kept, alone, chars in rows:
         shown = "not listed" if alone is None else f"{alone:.1%}"
         print(f"{case:<62} {kept:>11.1%} {shown:>19} {chars:>15,}")
-    session = [kept for case, kept, _, _ in rows if case.startswith("300")]
+    session = [(kept, chars) for case, kept, _, chars in rows if case.startswith("300")]
     if session:
-        print(f"300 variables over {len(session)} turns: min {min(session):.1%}, "
-              f"median {statistics.median(session):.1%}")
+        ratios = [kept for kept, _ in session]
+        overall = sum(kept * chars for kept, chars in session) / sum(c for _, c in session)
+        print(f"300 variables over {len(session)} turns: min {min(ratios):.1%}, "
+              f"median {statistics.median(ratios):.1%}, all turns together {overall:.1%} "
+              "(characters of the previous prompts that start the new ones)")
     return 0 if all(kept >= 0.8 for _, kept, _, _ in rows[:3]) else 1
 
 
