@@ -253,7 +253,12 @@ def cmd_timeline(client: Client, args: argparse.Namespace) -> str:
         changes = "; ".join(e.get("changes") or [])
         lines.append(f"[{e['execution_count']}] {e['change']} {e.get('type') or ''}".rstrip()
                      + (f": {changes}" if changes else ""))
-    lines.append(f"{len(data['entries'])} of {data['total']:,} changes of {data['name']}")
+    footer = f"{len(data['entries'])} of {data['total']:,} changes of {data['name']}"
+    if data.get("complete_after") is not None:
+        footer += f" (complete after execution {data['complete_after']})"
+    if data.get("exists") is False:
+        footer += "; not bound now"
+    lines.append(footer)
     return "\n".join(lines)
 
 

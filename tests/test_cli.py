@@ -208,3 +208,40 @@ async def test_cli_rows(cli, new_kernel):  # type: ignore[no-untyped-def]
 
     code, _, err = await cli("rows", "x")
     assert code == 1 and "400: " in err
+
+
+async def test_cli_timeline(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'price': range(100)})")
+    await kernel.run("sales = sales[sales.price < 90]")
+    await kernel.run("del sales")
+    code, out, err = await cli("timeline", "sales")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("[1] new")
+    assert lines[1].startswith("[2] modified") and "100 → 90" in lines[1]
+    assert lines[2].startswith("[3] removed")
+    assert lines[3] == "3 of 3 changes of sales; not bound now"
+    code, out, _ = await cli("timeline", "sales", "--limit", "1")
+    assert out.splitlines()[-1].startswith("1 of 3 changes")
+    code, out, _ = await cli("--json", "timeline", "sales")
+    assert json.loads(out)["total"] == 3
+
+
+async def test_cli_schema_columns_memory_and_sort(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import numpy as np, pandas as pd\n"
+                     "df = pd.DataFrame({'a': [1, 2], 'b': [0.5, 1.5]})\n"
+                     "big = np.zeros(1_000_000)\nsmall = 1")
+    code, out, _ = await cli("variables", "--detail", "schema")
+    assert code == 0
+    [df] = [line for line in out.splitlines() if line.startswith("df ")]
+    assert df.endswith("a:int64, b:float64")
+    [big] = [line for line in out.splitlines() if line.startswith("big ")]
+    assert "7.6 MB" in big
+    code, out, _ = await cli("variables", "--sort", "memory:desc")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()[1:4]] == [
+        "big", "df", "small"]
+    assert out.splitlines()[0].split()[3] == "MEMORY"
+    code, out, _ = await cli("variables", "--sort", "name:desc")
+    assert [line.split()[0] for line in out.splitlines()[1:4]] == ["small", "df", "big"]

@@ -226,3 +226,61 @@ async def test_rows_windows_sorting_and_refusals(client, new_kernel):  # type: i
     assert error.status == 404
     error = await failure(client.rows, kid, "sales", limit=0)
     assert error.status == 400 and "limit" in error.message
+
+
+async def test_detail_levels(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\n"
+                     "sales = pd.DataFrame({'price': [1.5, 2.5], 'units': [1, 2]})\nn = 42")
+    kid = kernel.kernel_id
+    names = await call(client.variables, kid, detail="names")
+    validate(names, "Snapshot")
+    assert names["variables"] == [{"name": "n", "type": "int", "kind": "number"},
+                                  {"name": "sales", "type": "DataFrame", "kind": "dataframe"}]
+    schema = await call(client.variables, kid, detail="schema")
+    validate(schema, "Snapshot")
+    sales = schema["variables"][1]
+    assert sales["shape"] == [2, 2] and "preview" not in sales
+    assert sales["columns"] == [{"name": "price", "dtype": "float64"},
+                                {"name": "units", "dtype": "int64"}]
+    full = await call(client.variables, kid)
+    assert "preview" in full["variables"][1]
+    assert len(json.dumps(names)) < len(json.dumps(schema)) < len(json.dumps(full))
+
+
+async def test_secrets_are_masked_unless_revealed(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("api_key = 'abc-not-a-pattern-123'\nn = 1")
+    kid = kernel.kernel_id
+    [listed] = [v for v in (await call(client.variables, kid))["variables"]
+                if v["name"] == "api_key"]
+    assert listed["likely_secret"] and listed["masked"] and listed["preview"] == "[masked]"
+    detail = await call(client.variable, kid, "api_key")
+    assert detail["masked"] and "abc-not-a-pattern" not in json.dumps(detail)
+    revealed = await call(client.variable, kid, "api_key", reveal=True)
+    assert not revealed["masked"] and "abc-not-a-pattern-123" in revealed["repr"]
+
+
+async def test_timeline_and_delete(client, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    kid = kernel.kernel_id
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'price': range(100)})")
+    await kernel.run("sales = sales[sales.price < 90]")
+    await kernel.run("sales['revenue'] = sales.price * 2")
+    timeline = await call(client.timeline, kid, "sales")
+    validate(timeline, "Timeline")
+    assert timeline["name"] == "sales" and timeline["exists"] and timeline["total"] == 3
+    changes = [(e["execution_count"], e["change"]) for e in timeline["entries"]]
+    assert changes == [(1, "new"), (2, "modified"), (3, "modified")]
+    assert any("100 → 90" in c for c in timeline["entries"][1]["changes"])
+    assert any("revenue" in c for c in timeline["entries"][2]["changes"])
+    assert len((await call(client.timeline, kid, "sales", limit=1))["entries"]) == 1
+
+    assert await call(client.delete_variable, kid, "sales") is None
+    assert [v["name"] for v in (await call(client.variables, kid))["variables"]] == []
+    after = await call(client.timeline, kid, "sales")
+    assert not after["exists"] and after["entries"][-1]["change"] == "removed"
+    error = await failure(client.delete_variable, kid, "sales")
+    assert error.status == 404 and "sales" in error.message
+    error = await failure(client.delete_variable, kid, "not a name")
+    assert error.status == 400
