@@ -208,6 +208,19 @@ describe('RowsDataModel', () => {
     expect(model.data('column-header', 0, 24)).toBe('c24');
   });
 
+  it('never asks for rows or columns outside the table', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    table.queries = [];
+    expect(model.data('body', -1, 0)).toBeUndefined();
+    expect(model.data('row-header', -1, 0)).toBeUndefined();
+    expect(model.data('body', 1000, 0)).toBeUndefined();
+    expect(model.data('body', 0, 5)).toBeUndefined();
+    await model.settled();
+    expect(table.queries).toEqual([]);
+  });
+
   it('shares a pending fetch between cells of one block', async () => {
     const table = new FakeTable(1000, 5);
     const model = makeModel(table);

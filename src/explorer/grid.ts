@@ -153,6 +153,15 @@ export class ExplorerGrid extends DataGrid {
     return context.measureText(text).width;
   }
 
+  /**
+   * One paint for all the regions a block changes (body, row labels, headers): lumino
+   * conflates requests of the whole grid, not of different regions, and each paint
+   * ends in a copy of the whole canvas.
+   */
+  protected repaintRegion(): void {
+    this.repaintContent();
+  }
+
   protected paintContent(rx: number, ry: number, rw: number, rh: number): void {
     super.paintContent(rx, ry, rw, rh);
     if (this._frame === 0) {

@@ -379,7 +379,14 @@ export class RowsDataModel extends DataModel {
   }
 
   private _want(row: number, column: number): void {
-    if (this._isDisposed || this._staleReason === 'removed') {
+    const info = this._info;
+    if (
+      this._isDisposed ||
+      this._staleReason === 'removed' ||
+      row < 0 ||
+      column < 0 ||
+      (info !== null && (row >= info.totalRows || column >= info.columnsTotal))
+    ) {
       return;
     }
     const rowBlock = Math.floor(row / this._rowsPerBlock);

@@ -324,7 +324,8 @@ export function createExplorer(
   options: DataExplorer.IOptions
 ): MainAreaWidget<DataExplorer> {
   const content = new DataExplorer(options);
-  const widget = new MainAreaWidget({ content });
+  // A plain toolbar: the default reactive one moves items into an overflow menu.
+  const widget = new MainAreaWidget({ content, toolbar: new Toolbar() });
   widget.addClass('jp-KernelState-explorerPanel');
   widget.id = `kernel-state-explorer-${options.kernelId}-${encodeURIComponent(
     options.name

@@ -1,0 +1,213 @@
+import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import { Locator } from '@playwright/test';
+
+import { run } from './helpers';
+
+const N = 1_000_000;
+/**
+ * `price` is a permutation of 0 … N-1 (over 100), so every sort has one answer.
+ */
+const BIG = [
+  'import numpy as np, pandas as pd',
+  `n = ${N}`,
+  "big = pd.DataFrame({'price': ((np.arange(n) * 7919) % n) / 100,",
+  "                    'qty': np.arange(n),",
+  "                    'when': pd.date_range('2024-01-01', periods=n, freq='min')})"
+].join('\n');
+/**
+ * The row label of the highest price: i * 7919 ≡ N - 1 (mod N).
+ */
+const TOP_LABEL = (() => {
+  for (let i = 0; i < N; i++) {
+    if ((i * 7919) % N === N - 1) {
+      return String(i);
+    }
+  }
+  throw new Error('no label');
+})();
+
+async function openExplorer(
+  page: IJupyterLabPageFixture,
+  name: string
+): Promise<Locator> {
+  await page.evaluate(async name => {
+    await (window as any).jupyterapp.commands.execute(
+      'kernel-state:open-explorer',
+      { name }
+    );
+  }, name);
+  const panel = page.locator(
+    `.jp-KernelState-explorerPanel:not(.lm-mod-hidden)`
+  );
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+/**
+ * Wheel the grid by `deltaY` pixels (in the page, so the time taken is the grid's);
+ * resolves with the milliseconds until the range line contains `until`, and the rows
+ * requests made meanwhile (what they asked, when they started and how long they took).
+ */
+async function wheelUntil(
+  panel: Locator,
+  deltaY: number,
+  until: string
+): Promise<{ ms: number; fetches: string[] }> {
+  return panel.evaluate(
+    (node, { deltaY, until }) =>
+      new Promise<{ ms: number; fetches: string[] }>((resolve, reject) => {
+        const range = node.querySelector(
+          '[data-test-id="kernel-state-explorer-range"]'
+        )!;
+        const viewport = node.querySelector('.lm-DataGrid-viewport')!;
+        const box = viewport.getBoundingClientRect();
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`range still "${range.textContent}"`));
+        }, 30000);
+        const observer = new MutationObserver(() => {
+          if (range.textContent!.includes(until)) {
+            clearTimeout(timer);
+            observer.disconnect();
+            const ms = performance.now() - start;
+            const fetches = performance
+              .getEntriesByType('resource')
+              .filter(e => e.name.includes('/rows?') && e.startTime >= start)
+              .map(
+                e =>
+                  `${new URL(e.name).searchParams.get('offset')} at +${Math.round(
+                    e.startTime - start
+                  )} for ${Math.round(e.duration)} ms`
+              );
+            resolve({ ms, fetches });
+          }
+        });
+        observer.observe(range, {
+          childList: true,
+          characterData: true,
+          subtree: true
+        });
+        const start = performance.now();
+        viewport.dispatchEvent(
+          new WheelEvent('wheel', {
+            deltaY,
+            deltaMode: 0,
+            clientX: box.left + box.width / 2,
+            clientY: box.top + box.height / 2,
+            bubbles: true,
+            cancelable: true
+          })
+        );
+      }),
+    { deltaY, until }
+  );
+}
+
+/**
+ * Click the header of the first column (the grid paints it on a canvas).
+ */
+async function clickFirstHeader(
+  page: IJupyterLabPageFixture,
+  panel: Locator
+): Promise<void> {
+  const headerWidth = await page.evaluate(
+    () =>
+      (window as any).jupyterapp.shell.currentWidget.content.grid.headerWidth
+  );
+  const box = (await panel
+    .getByTestId('kernel-state-explorer-grid')
+    .boundingBox())!;
+  await page.mouse.click(box.x + headerWidth + 24, box.y + 11);
+}
+
+test.describe('Data explorer', () => {
+  test('reaches the last of 1,000,000 rows and sorts in the kernel', async ({
+    page
+  }) => {
+    await page.notebook.createNew('explorer.ipynb');
+    await run(page, 0, BIG);
+    const panel = await openExplorer(page, 'big');
+    await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
+      '1,000,000 rows × 3 columns'
+    );
+    const range = panel.getByTestId('kernel-state-explorer-range');
+    await expect(range).toContainText(
+      /Rows 1–\d+ of 1,000,000 · index 0 … \d+/
+    );
+
+    const { ms, fetches } = await wheelUntil(panel, 40 * N, '… 999999');
+    console.log(`explorer scroll-to-end ms: ${Math.round(ms)}`);
+    console.log(`explorer scroll-to-end fetches: ${fetches.join('; ')}`);
+    await expect(range).toContainText(
+      /–1,000,000 of 1,000,000 · index \d+ … 999999$/
+    );
+
+    await clickFirstHeader(page, panel);
+    const sort = panel.getByTestId('kernel-state-explorer-sort');
+    await expect(sort).toHaveText('Sorted by price ▲');
+    await clickFirstHeader(page, panel);
+    await expect(sort).toHaveText('Sorted by price ▼');
+    await wheelUntil(panel, -40 * N, `index ${TOP_LABEL} …`);
+    await expect(range).toContainText(`Rows 1–`);
+
+    await panel.getByTestId('kernel-state-explorer-clear-sort').click();
+    await expect(sort).toHaveText('Unsorted — click a column header to sort');
+    await expect(range).toContainText('index 0 …');
+  });
+
+  test('shows a hostile column name as text', async ({ page }) => {
+    await page.notebook.createNew('hostile-explorer.ipynb');
+    await run(
+      page,
+      0,
+      [
+        'import pandas as pd',
+        `evil = pd.DataFrame({'<img src=x onerror="window.__pwned=1">': [2, 1]})`
+      ].join('\n')
+    );
+    const panel = await openExplorer(page, 'evil');
+    await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
+      '2 rows × 1 column'
+    );
+    await clickFirstHeader(page, panel);
+    await expect(panel.getByTestId('kernel-state-explorer-sort')).toHaveText(
+      'Sorted by <img src=x onerror="window.__pwned=1"> ▲'
+    );
+    await expect(
+      panel.getByTestId('kernel-state-explorer-range')
+    ).toContainText('index 1 … 0');
+    await expect(panel.locator('img')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+  });
+
+  test('says when the variable changed or is gone, and refreshes', async ({
+    page
+  }) => {
+    await page.notebook.createNew('stale.ipynb');
+    await run(page, 0, BIG);
+    const panel = await openExplorer(page, 'big');
+    const size = panel.getByTestId('kernel-state-explorer-size');
+    await expect(size).toHaveText('1,000,000 rows × 3 columns');
+    const banner = panel.getByTestId('kernel-state-explorer-stale');
+    await expect(banner).toBeHidden();
+
+    await page.activity.activateTab('stale.ipynb');
+    await run(page, 1, 'big = big.head(10)');
+    await page.activity.activateTab('big');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText('big changed since loaded');
+    // The old rows stay until the refresh.
+    await expect(size).toHaveText('1,000,000 rows × 3 columns');
+    await panel.getByTestId('kernel-state-explorer-stale-refresh').click();
+    await expect(size).toHaveText('10 rows × 3 columns');
+    await expect(banner).toBeHidden();
+    await expect(panel.getByTestId('kernel-state-explorer-range')).toHaveText(
+      'Rows 1–10 of 10 · index 0 … 9'
+    );
+
+    await page.activity.activateTab('stale.ipynb');
+    await run(page, 2, 'del big');
+    await page.activity.activateTab('big');
+    await expect(banner).toContainText('big no longer exists');
+  });
+});
