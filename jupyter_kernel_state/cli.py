@@ -25,8 +25,6 @@ from typing import Any
 from .client import KernelStateClient, KernelStateClientError
 from .secrets import MASK, secret_reason
 
-Client = KernelStateClient  # the name this module used for it
-
 
 class CLIError(Exception):
     pass
@@ -90,7 +88,7 @@ def _running_servers() -> list[dict[str, Any]]:
     return _runtime_files(r"jpserver-(\d+)\.json")
 
 
-def _pick_kernel(client: Client, kernel: str | None) -> str:
+def _pick_kernel(client: KernelStateClient, kernel: str | None) -> str:
     # The kernel the user last ran a cell in, as the MCP tools do.
     return kernel or client.latest_kernel()
 
@@ -138,7 +136,7 @@ def _one_line(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def cmd_kernels(client: Client, args: argparse.Namespace) -> str:
+def cmd_kernels(client: KernelStateClient, args: argparse.Namespace) -> str:
     kernels = client.kernels()
     if args.json:
         return json.dumps({"kernels": kernels}, indent=2)
@@ -148,7 +146,7 @@ def cmd_kernels(client: Client, args: argparse.Namespace) -> str:
     return _table(rows, ["KERNEL", "LANGUAGE", "STATE", "EXEC", "VARIABLES", "IMAGES"])
 
 
-def cmd_variables(client: Client, args: argparse.Namespace) -> str:
+def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     data = client.variables(kid, detail=args.detail, include=args.include, limit=args.limit,
                             offset=args.offset, sort=args.sort, filter=args.filter)
@@ -184,7 +182,7 @@ def _columns_text(v: dict[str, Any]) -> str:
     return _one_line(text + (f" (+{total - 10})" if total > 10 else ""), 80)
 
 
-def cmd_inspect(client: Client, args: argparse.Namespace) -> str:
+def cmd_inspect(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     path = json.loads(args.path) if args.path else None
     if path is not None and (not isinstance(path, list)
@@ -212,7 +210,7 @@ def cmd_inspect(client: Client, args: argparse.Namespace) -> str:
     return "\n".join(out)
 
 
-def cmd_rows(client: Client, args: argparse.Namespace) -> str:
+def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     data = client.rows(kid, args.name, offset=args.offset, limit=args.limit,
                        columns=args.columns, sort=args.sort)
@@ -243,7 +241,7 @@ def cmd_rows(client: Client, args: argparse.Namespace) -> str:
     return _table(rows, headers) + "\n" + "; ".join(notes)
 
 
-def cmd_timeline(client: Client, args: argparse.Namespace) -> str:
+def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     data = client.timeline(kid, args.name, limit=args.limit)
     if args.json:
@@ -262,7 +260,7 @@ def cmd_timeline(client: Client, args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def cmd_images(client: Client, args: argparse.Namespace) -> str:
+def cmd_images(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     data = client.images(kid, since=args.since, limit=args.limit)
     if args.save:
@@ -282,7 +280,7 @@ def cmd_images(client: Client, args: argparse.Namespace) -> str:
               f"rejected {data['rejected']}")
 
 
-def cmd_prompt(client: Client, args: argparse.Namespace) -> str:
+def cmd_prompt(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = _pick_kernel(client, args.kernel)
     result = client.prompt(kid, args.budget, "json" if args.json else "text",
                            since=args.since, history=args.history)
@@ -518,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         url, token, how = _discover(args.url, args.token)
         try:
-            client = Client(url, token or "")
+            client = KernelStateClient(url, token or "")  # "": not $JUPYTER_TOKEN again
         except ValueError as e:
             raise CLIError(str(e)) from None
         print(f"jupyter kernel-state: using {client.url} ({how})", file=sys.stderr)
