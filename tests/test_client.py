@@ -284,3 +284,17 @@ async def test_timeline_and_delete(client, new_kernel):  # type: ignore[no-untyp
     assert error.status == 404 and "sales" in error.message
     error = await failure(client.delete_variable, kid, "not a name")
     assert error.status == 400
+
+
+async def test_cards_of_a_running_kernels_variables(client, new_kernel):  # type: ignore[no-untyped-def]
+    from jupyter_kernel_state.repl import VariableCard, format_cards
+
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'price': [1.5, 2.5]})\n"
+                     "password = 'hunter2-but-longer'\ntext = 'abc' * 1000")
+    page = await call(client.variables, kernel.kernel_id)
+    made = {v["name"]: VariableCard.from_summary(v) for v in page["variables"]}
+    assert made["sales"].shape == (2, 1) and made["sales"].kind == "dataframe"
+    assert made["text"].total_length == 3000 and made["text"].length_unit == "characters"
+    assert made["password"].masked and made["password"].preview == "[masked]"
+    assert "hunter2" not in format_cards(made.values())
