@@ -427,7 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--url", help="server URL (default: $JUPYTER_SERVER_URL or a running "
                         "server found in Jupyter's runtime directory)")
-    parser.add_argument("--token", help="server token (default: $JUPYTER_TOKEN)")
+    parser.add_argument("--token", help="server token (default: $JUPYTER_TOKEN, else the "
+                        "token in the runtime file of the running server at that URL)")
     parser.add_argument("--json", action="store_true", help="print the raw JSON")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("kernels", help="list running kernels").set_defaults(run=cmd_kernels)
