@@ -217,7 +217,12 @@ test.describe('Kernel State at scale', () => {
     expect(await rows.count()).toBeLessThan(100);
 
     const grid = panel.locator('.jp-KernelState-gridBody');
-    await grid.evaluate(element => (element.scrollTop = 1000 * 24));
+    // Halfway down the 2,000 loaded rows (all of one height in either layout).
+    await grid.evaluate(
+      element =>
+        (element.scrollTop =
+          (element.firstElementChild as HTMLElement).offsetHeight / 2)
+    );
     await expect(row(panel, 'v01000')).toBeVisible();
     expect(await rows.count()).toBeLessThan(100);
 
