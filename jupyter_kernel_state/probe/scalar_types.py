@@ -6,6 +6,7 @@ base methods (``str.__len__(v)``) so overrides in subclasses are never called.  
 module registers these types' inspectors in ``DISPATCH``.
 """
 
+import datetime
 import decimal
 import fractions
 
@@ -145,8 +146,33 @@ class MemoryviewInspector(MutableBytesInspector):
         return cut("<memoryview format={!r} shape={}>".format(v.format, tuple(v.shape)), limit)
 
 
+class DateInspector(Inspector):
+    """Dates and times as their ISO text, compact: ``2024-10-02`` for midnight,
+    ``2024-10-02 13:45:00`` otherwise (not ``Timestamp('2024-10-02 00:00:00')``).
+    ``isoformat`` may be a subclass's (pandas): kept under the time guard."""
+
+    mutable = False
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return cut(date_text(v), limit)
+
+    def fingerprint(self, v):
+        return None
+
+
+def date_text(v):
+    if isinstance(v, datetime.datetime):
+        text = v.isoformat(" ")
+        return text[:-9] if text.endswith(" 00:00:00") else text
+    return v.isoformat()
+
+
+DATE = DateInspector()
+
 DISPATCH.update(
     {
+        datetime.datetime: DATE,
+        datetime.date: DATE,
         type(None): NoneInspector(),
         bool: BoolInspector(),
         int: IntInspector(),

@@ -19,6 +19,7 @@ from .arrays import (
 )
 from .display import cut
 from .inspectors import RESOLVERS, Inspector
+from .scalar_types import DATE
 from .tables import (
     PANDAS_FRAME,
     PANDAS_INDEX,
@@ -165,6 +166,8 @@ def _resolve(t, m):
             return PANDAS_SERIES
         if pd.Index in m:
             return PANDAS_INDEX
+        if pd.Timestamp in m:
+            return DATE
     pl = modules.get("polars")
     if pl is not None and hasattr(pl, "Series"):
         if pl.DataFrame in m:

@@ -122,7 +122,12 @@ PANDAS_VALUES = [
     pytest.param(pd.DataFrame([[1, 2.0]], columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")])), {"shape": [1, 2], "dtype": "mixed: int64 ×1, float64 ×1", "preview": "1×2 — ('a', 'x'):int64, ('a', 'y'):float64"}, id="multiindex-columns"),
     pytest.param(pd.DataFrame({"a": [1], "b": [2], "c": ["x"]}), {"dtype": startswith("mixed: int64 ×2, "), "nbytes": _int}, id="dtype-summary"),
     pytest.param(pd.Timestamp("2024-01-01 12:00", tz="UTC"), {"kind": "object", "preview": contains("2024-01-01 12:00:00")}, id="timestamp-tz"),
-    pytest.param(datetime.datetime(2024, 1, 1, 12, 30), {"kind": "object", "preview": "datetime.datetime(2024, 1, 1, 12, 30)"}, id="datetime"),
+    pytest.param(datetime.datetime(2024, 1, 1, 12, 30), {"kind": "object", "preview": "2024-01-01 12:30:00"}, id="datetime"),
+    pytest.param(datetime.datetime(2024, 1, 1), {"kind": "object", "preview": "2024-01-01"}, id="datetime-midnight"),
+    pytest.param(datetime.date(2024, 1, 2), {"kind": "object", "preview": "2024-01-02"}, id="date"),
+    pytest.param(pd.Timestamp("2024-10-02"), {"kind": "object", "preview": "2024-10-02"}, id="timestamp-midnight"),
+    pytest.param(pd.Timestamp("2024-10-02 13:45"), {"kind": "object", "preview": "2024-10-02 13:45:00"}, id="timestamp"),
+    pytest.param([pd.Timestamp("2024-10-02"), None], {"preview": "[2024-10-02, None]"}, id="timestamps-in-a-list"),
 ]
 
 POLARS_XARRAY = [
@@ -144,7 +149,7 @@ PYTHON_VALUES = [
     pytest.param({i: i for i in range(100_000)}.keys(), {"size": 100_000, "truncated": True, "preview": contains("99,980 more")}, id="dict-keys-big"),
     pytest.param(Color.RED, {"kind": "object", "type": "Color", "preview": "<Color.RED: 1>"}, id="enum"),
     pytest.param(Flags.A | Flags.B, {"type": "Flags", "preview": contains("A|B")}, id="intflag"),
-    pytest.param(Frozen(datetime.date(2024, 1, 2), ("x",)), {"kind": "object", "preview": "Frozen(when=datetime.date(2024, 1, 2), tags=('x',))"}, id="dataclass-frozen"),
+    pytest.param(Frozen(datetime.date(2024, 1, 2), ("x",)), {"kind": "object", "preview": "Frozen(when=2024-01-02, tags=('x',))"}, id="dataclass-frozen"),
     pytest.param(Model().fit, {"kind": "callable", "type": "method", "preview": "method Model.fit(x, y=None) of <Model object>"}, id="bound-method"),
     pytest.param(Model.load, {"kind": "callable", "preview": startswith("classmethod Model.load(path) of <class '")}, id="classmethod"),
     pytest.param(Model.helper, {"kind": "callable", "type": "function", "preview": "Model.helper(n)"}, id="staticmethod-via-class"),
