@@ -8,13 +8,24 @@ import { ServerConnection } from '@jupyterlab/services';
 import { DataModel } from '@lumino/datagrid';
 
 import { BlockCache } from '../explorer/blocks';
+import { isNumeric, nullText } from '../explorer/grid';
 import {
   describeError,
   nextSort,
   RowsDataModel,
   sortParam
 } from '../explorer/model';
-import { IRowsQuery, IRowsWindow } from '../tokens';
+import { VariableWatch } from '../explorer/watch';
+import { rangeText, sizeText, staleText } from '../explorer/widget';
+import { fetchRows } from '../restapi';
+import { IKernelStateService, IRowsQuery, IRowsWindow } from '../tokens';
+import {
+  fakeService,
+  makeSnapshot,
+  makeVariable,
+  scriptedSettings,
+  urlOf
+} from './helpers';
 
 /**
  * A fake table of `rows` × `columns`: cell (r, c) reads `r<label>c<c>` where the label
@@ -437,5 +448,175 @@ describe('RowsDataModel', () => {
       message: 'Failed to fetch',
       retryAfter: null
     });
+  });
+});
+
+describe('fetchRows', () => {
+  it('asks GET .../variables/{name}/rows with the window, the name encoded', async () => {
+    const table = new FakeTable(10, 2);
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: table.window({ offset: 0, limit: 5 }) }
+    ]);
+    const window = await fetchRows(
+      'k1',
+      'a b/c',
+      { offset: 200, limit: 200, columns: '0:100', sort: 'price:desc' },
+      settings
+    );
+    expect(window.total_rows).toBe(10);
+    expect(urlOf(requests[0])).toBe(
+      'http://localhost:8888/base/api/kernel-state/kernels/k1/variables/a%20b%2Fc/rows?offset=200&limit=200&columns=0%3A100&sort=price%3Adesc'
+    );
+  });
+
+  it('rejects with the server message and status', async () => {
+    const { settings } = scriptedSettings([
+      { status: 409, body: { message: 'polars LazyFrame is lazy' } }
+    ]);
+    const error = await fetchRows('k1', 'lf', {}, settings).catch(e => e);
+    expect(describeError(error)).toEqual({
+      status: 409,
+      message: 'polars LazyFrame is lazy',
+      retryAfter: null
+    });
+  });
+});
+
+describe('VariableWatch', () => {
+  async function setup(changedAt: number | null = 3) {
+    const service = fakeService('k1');
+    service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
+    const table = new FakeTable(10, 2, changedAt as number);
+    const model = makeModel(table);
+    await model.load();
+    const probe = jest.fn(table.fetch);
+    const watch = new VariableWatch({
+      service: service as unknown as IKernelStateService,
+      kernelId: 'k1',
+      name: 'df',
+      model,
+      probe
+    });
+    return { service, table, model, probe, watch };
+  }
+
+  it('marks the rows stale when a snapshot says the variable changed later', async () => {
+    const { service, model } = await setup(3);
+    service.model.setSnapshot(
+      makeSnapshot({ variables: [makeVariable('df', { changed_at: 3 })] })
+    );
+    expect(model.staleReason).toBeNull();
+    service.model.setSnapshot(
+      makeSnapshot({
+        generation: 2,
+        variables: [makeVariable('df', { changed_at: 5 })]
+      })
+    );
+    expect(model.staleReason).toBe('changed');
+  });
+
+  it('ignores a snapshot older than the rows', async () => {
+    const { service, model } = await setup(5);
+    service.model.setSnapshot(
+      makeSnapshot({ variables: [makeVariable('df', { changed_at: 4 })] })
+    );
+    expect(model.staleReason).toBeNull();
+  });
+
+  it('says removed when the snapshot lists the name as removed', async () => {
+    const { service, model } = await setup();
+    service.model.setSnapshot(makeSnapshot({ variables: [], removed: ['df'] }));
+    expect(model.staleReason).toBe('removed');
+  });
+
+  it('says the kernel restarted', async () => {
+    const { service, model } = await setup();
+    service.model.reset();
+    expect(model.staleReason).toBe('restarted');
+  });
+
+  it('does not look at snapshots of another kernel', async () => {
+    const { service, model } = await setup();
+    service.model.setKernel({ id: 'k2', name: 'Python 3', source: 'b.ipynb' });
+    service.model.setSnapshot(
+      makeSnapshot({ kernel_id: 'k2', variables: [], removed: ['df'] })
+    );
+    expect(model.staleReason).toBeNull();
+  });
+
+  it('asks one row when the snapshot does not list the name, once a generation', async () => {
+    const { service, model, probe, table } = await setup(3);
+    table.failures.push(responseError(404, 'Variable not found: df'));
+    service.model.setSnapshot(makeSnapshot({ variables: [] }));
+    service.model.setSnapshot(makeSnapshot({ variables: [] })); // same generation
+    await model.settled();
+    await Promise.resolve();
+    expect(probe).toHaveBeenCalledTimes(1);
+    expect(probe.mock.calls[0][0]).toEqual({
+      offset: 0,
+      limit: 1,
+      columns: '0:1',
+      sort: undefined
+    });
+    expect(model.staleReason).toBe('removed');
+  });
+
+  it('asks one row after an execution on its kernel (with the grid sort)', async () => {
+    jest.useFakeTimers();
+    try {
+      const { service, model, probe, table } = await setup(3);
+      model.setSort({ column: 'c0', direction: 'desc' });
+      service.executed.emit({ kernelId: 'k2', msgId: 'm0' });
+      service.executed.emit({ kernelId: 'k1', msgId: 'm1' });
+      service.executed.emit({ kernelId: 'k1', msgId: 'm2' });
+      table.changedAt = 7;
+      jest.advanceTimersByTime(400);
+      expect(probe).toHaveBeenCalledTimes(1);
+      expect(probe.mock.calls[0][0].sort).toBe('c0:desc');
+      await probe.mock.results[0].value;
+      await Promise.resolve();
+      expect(model.staleReason).toBe('changed');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('stops following once disposed', async () => {
+    const { service, model, watch } = await setup();
+    watch.dispose();
+    service.model.reset();
+    expect(model.staleReason).toBeNull();
+  });
+});
+
+describe('explorer texts', () => {
+  it('counts rows and columns', () => {
+    expect(sizeText(1_000_000, 20)).toBe('1,000,000 rows × 20 columns');
+    expect(sizeText(1, 1)).toBe('1 row × 1 column');
+  });
+
+  it('says which rows are in view, with their labels', () => {
+    expect(
+      rangeText({ first: 999_975, last: 999_999 }, 1_000_000, 'a', 'z')
+    ).toBe('Rows 999,976–1,000,000 of 1,000,000 · index a … z');
+    expect(rangeText({ first: 0, last: 9 }, 10, undefined, '9')).toBe(
+      'Rows 1–10 of 10'
+    );
+    expect(rangeText(null, 0, null, null)).toBe('No rows');
+  });
+
+  it('names the stale reason', () => {
+    expect(staleText('removed', 'df')).toBe('df no longer exists');
+    expect(staleText('changed', 'df')).toBe('df changed since loaded');
+  });
+
+  it('writes missing values by dtype and aligns numbers', () => {
+    expect(nullText('float64')).toBe('NaN');
+    expect(nullText('datetime64[ns]')).toBe('NaT');
+    expect(nullText('object')).toBe('null');
+    expect(nullText(null)).toBe('null');
+    expect(isNumeric('int64')).toBe(true);
+    expect(isNumeric('Float32')).toBe(true);
+    expect(isNumeric('object')).toBe(false);
   });
 });

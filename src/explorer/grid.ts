@@ -4,9 +4,12 @@
  * colours (read from JupyterLab's theme variables: the grid paints on a canvas).
  */
 import {
+  BasicKeyHandler,
   BasicMouseHandler,
+  BasicSelectionModel,
   CellRenderer,
   DataGrid,
+  DataModel,
   RendererMap,
   TextRenderer
 } from '@lumino/datagrid';
@@ -93,6 +96,44 @@ class HeaderClickHandler extends BasicMouseHandler {
   private _press: { column: number; x: number; y: number } | null = null;
 }
 
+/**
+ * lumino's keys (arrows, pages, Ctrl+C copies the selection) and Home/End: the first
+ * or last column, with Ctrl (⌘) the first or last row.
+ */
+class ExplorerKeyHandler extends BasicKeyHandler {
+  onKeyDown(grid: DataGrid, event: KeyboardEvent): void {
+    const model = grid.dataModel;
+    if ((event.key !== 'Home' && event.key !== 'End') || !model) {
+      super.onKeyDown(grid, event);
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    const toEnd = event.key === 'End';
+    const selection = grid.selectionModel;
+    let row = Math.max(0, selection?.cursorRow ?? 0);
+    let column = Math.max(0, selection?.cursorColumn ?? 0);
+    if (event.ctrlKey || event.metaKey) {
+      row = toEnd ? model.rowCount('body') - 1 : 0;
+    } else {
+      column = toEnd ? model.columnCount('body') - 1 : 0;
+    }
+    if (row < 0 || column < 0) {
+      return;
+    }
+    selection?.select({
+      r1: row,
+      c1: column,
+      r2: row,
+      c2: column,
+      cursorRow: row,
+      cursorColumn: column,
+      clear: 'all'
+    });
+    grid.scrollToCell(row, column);
+  }
+}
+
 export class ExplorerGrid extends DataGrid {
   constructor(options: ExplorerGrid.IOptions) {
     const theme = readTheme();
@@ -120,7 +161,19 @@ export class ExplorerGrid extends DataGrid {
     });
     this.cellRenderers = makeRenderers(theme);
     this.mouseHandler = new HeaderClickHandler(options.onHeaderClick);
+    this.keyHandler = new ExplorerKeyHandler();
     this.addClass('jp-KernelState-explorerGrid');
+  }
+
+  /**
+   * Show a model, with a cell selection (arrows move it, Ctrl+C copies it).
+   */
+  setModel(model: DataModel): void {
+    this.dataModel = model;
+    this.selectionModel = new BasicSelectionModel({
+      dataModel: model,
+      selectionMode: 'cell'
+    });
   }
 
   /**

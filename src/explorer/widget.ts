@@ -93,7 +93,7 @@ export class DataExplorer extends BoxPanel {
       onHeaderClick: column => this.model.cycleSort(column)
     });
     this.grid.node.dataset.testId = 'kernel-state-explorer-grid';
-    this.grid.dataModel = this.model;
+    this.grid.setModel(this.model);
     this.grid.painted.connect((_, visible) => this._showRange(visible));
 
     const footer = new Widget();

@@ -153,6 +153,19 @@ test.describe('Data explorer', () => {
     await panel.getByTestId('kernel-state-explorer-clear-sort').click();
     await expect(sort).toHaveText('Unsorted — click a column header to sort');
     await expect(range).toContainText('index 0 …');
+
+    // Keys: Ctrl+End goes to the last row, Ctrl+Home back to the first.
+    const grid = panel.getByTestId('kernel-state-explorer-grid');
+    const box = (await grid.boundingBox())!;
+    const headerWidth = await page.evaluate(
+      () =>
+        (window as any).jupyterapp.shell.currentWidget.content.grid.headerWidth
+    );
+    await page.mouse.click(box.x + headerWidth + 24, box.y + 44 + 11);
+    await page.keyboard.press('Control+End');
+    await expect(range).toContainText('… 999999');
+    await page.keyboard.press('Control+Home');
+    await expect(range).toContainText('index 0 …');
   });
 
   test('shows a hostile column name as text', async ({ page }) => {
