@@ -9,8 +9,9 @@ every cut is counted.
 import datetime
 import sys
 
-from .display import cut
-from .inspectors import preview_of
+from . import guard
+from .display import cut, int_repr
+from .inspectors import preview_of, type_name
 
 #: Characters of a column or index label.
 LABEL_CHARS = 200
@@ -28,11 +29,15 @@ class NotTabular(Exception):
 
 
 class Cells:
-    """Cell text with a bound, counting what was cut."""
+    """Cell text with a bound, counting what was cut.  A value's own ``__repr__`` runs
+    under the time guard, one cell at a time (``session``)."""
 
-    def __init__(self, limit):
+    def __init__(self, limit, session, guard_ms):
         self.limit = limit
+        self.session = session
+        self.guard_ms = guard_ms
         self.truncated = 0
+        self.unread = 0
 
     def text(self, x):
         if x is None:
@@ -44,23 +49,51 @@ class Cells:
             if x != x:
                 return None
             text, cut_ = cut(repr(x), self.limit)
-        elif t is bool or t is int:
-            text, cut_ = cut(repr(x), self.limit)
+        elif t is bool:
+            text, cut_ = repr(x), False
+        elif t is int:
+            text, cut_ = int_repr(x, self.limit)
         elif _is_missing(x):
             return None
-        elif isinstance(x, (datetime.datetime, datetime.date)):
-            text, cut_ = str(x), False
         elif _is_numpy_scalar(x):
             text, cut_ = cut(_numpy_text(x), self.limit)
         else:
-            text, cut_ = preview_of(x, self.limit)
+            text, cut_ = self._guarded(x)
         if cut_:
             self.truncated += 1
         return text
 
+    def _guarded(self, x):
+        try:
+            return self.session.run_within(self.guard_ms, preview_of, x, self.limit)
+        except guard.ProbeTimeout:
+            reason = "repr timed out"
+        except guard.BudgetExhausted:
+            reason = "not read: time budget exhausted"
+        except guard.GuardUnavailable as exc:
+            reason = str(exc)
+        self.unread += 1
+        return cut("<{} object: {}>".format(type_name(type(x)), reason), self.limit)
+
     def column(self, values, dates=False):
-        out = [self.text(x) for x in values]
-        return compact_dates(out) if dates else out
+        """Cells of one column; ``dates``: a date column, its text compact as a whole."""
+        if not dates:
+            return [self.text(x) for x in values]
+        return compact_dates([self._date(x) for x in values])
+
+    def _date(self, x):
+        if x is None or _is_missing(x):
+            return None
+        if _is_numpy_scalar(x):
+            return _numpy_text(x)
+        if type(x) in (datetime.datetime, datetime.date) or _is_timestamp(x):
+            return str(x)  # C code, or pandas' own
+        return self.text(x)
+
+
+def _is_timestamp(x):
+    pd = sys.modules.get("pandas")
+    return pd is not None and type(x) is getattr(pd, "Timestamp", None)
 
 
 def _is_missing(x):

@@ -44,7 +44,7 @@ class PandasFrame(Adapter):
             ranked = col.sort_values(ascending=not descending, kind="stable", na_position="last")
             return ranked.index.to_numpy()
 
-        return self.run(order, self.value)
+        return order(self.value)  # the caller runs the sort under its own guard
 
     def window(self, rows, positions, cells):
         positions = list(positions)
@@ -92,7 +92,7 @@ class PandasSeries(PandasFrame):
                 ascending=not descending, kind="stable", na_position="last")
             return ranked.index.to_numpy()
 
-        return self.run(order, self.value)
+        return order(self.value)  # the caller runs the sort under its own guard
 
     def window(self, rows, positions, cells):
         sub = self.run(lambda v: v.iloc[rows], self.value)
@@ -127,7 +127,7 @@ class PolarsFrame(Adapter):
             col = v.to_series(position)
             return col.arg_sort(descending=descending, nulls_last=True).to_list()
 
-        return self.run(order, self.value)
+        return order(self.value)
 
     def _rows(self, rows):
         if type(rows) is slice:
@@ -166,8 +166,7 @@ class PolarsSeries(PolarsFrame):
         return [(label_text(v.name, LABEL_CHARS) or "value", str(v.dtype))]
 
     def sort_order(self, position, descending):
-        return self.run(lambda v: v.arg_sort(descending=descending, nulls_last=True).to_list(),
-                        self.value)
+        return self.value.arg_sort(descending=descending, nulls_last=True).to_list()
 
     def window(self, rows, positions, cells):
         v = self.value

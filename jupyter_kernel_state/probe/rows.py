@@ -3,7 +3,8 @@
 Request: ``name``, ``offset``, ``limit`` (≤ ``max_rows``), ``columns`` (a list of column
 positions, or ``column_start``/``column_stop``; at most ``max_columns``), ``sort_column``
 (a column's name as listed) with ``sort_desc``, ``cell_chars``, ``time_guard_ms`` (each
-read of the value), ``sort_ms`` (the sort), ``budget_ms`` (the whole call).
+read of the value), ``sort_ms`` (the sort), ``cell_guard_ms`` (each cell's own repr),
+``budget_ms`` (the whole call).
 
 Only the window is read.  A sort ranks the one column asked for, under its own time
 guard, and is kept (two at most, for the cell that was current) so that scrolling a
@@ -26,6 +27,7 @@ DEFAULT_CELL = 200
 MAX_CELL = 10_000
 DEFAULT_READ_MS = 1_000
 DEFAULT_SORT_MS = 2_000
+DEFAULT_CELL_MS = 100
 MAX_MS = 60_000
 #: Column names compared when looking for the sort column.
 MAX_NAME_SCAN = 100_000
@@ -92,6 +94,7 @@ def take(state, request, ns, hidden, tracker, execution_count):
         cell_chars = _int(request, "cell_chars", DEFAULT_CELL, 10, MAX_CELL)
         read_ms = _int(request, "time_guard_ms", DEFAULT_READ_MS, 1, MAX_MS)
         sort_ms = _int(request, "sort_ms", DEFAULT_SORT_MS, 1, MAX_MS)
+        cell_ms = _int(request, "cell_guard_ms", DEFAULT_CELL_MS, 1, MAX_MS)
         budget_ms = _int(request, "budget_ms", sort_ms + 4 * read_ms, 1, 4 * MAX_MS)
         sort_column = request.get("sort_column")
         if sort_column is not None and (type(sort_column) is not str or len(sort_column) > 1000):
@@ -105,7 +108,8 @@ def take(state, request, ns, hidden, tracker, execution_count):
     with guard.session(read_ms, budget_ms) as session:
         try:
             window = _window(state, session, name, value, request, execution_count,
-                             offset, limit, max_columns, cell_chars, sort_column, sort_ms)
+                             offset, limit, max_columns, cell_chars, sort_column, sort_ms,
+                             cell_ms)
         except BadRequest as exc:
             return _refuse("bad_request", str(exc))
         except NotTabular as exc:
@@ -127,10 +131,11 @@ def take(state, request, ns, hidden, tracker, execution_count):
 
 
 def _window(state, session, name, value, request, ec, offset, limit, max_columns,
-            cell_chars, sort_column, sort_ms):
+            cell_chars, sort_column, sort_ms, cell_ms):
     adapter = adapter_for(value, session)
     total = adapter.total_rows()
     columns_total = adapter.columns_total()
+    shape = adapter.shape()
     positions = _positions(request, columns_total, max_columns)
     stop = min(total, offset + limit)
     rows = slice(min(offset, total), stop)
@@ -143,14 +148,14 @@ def _window(state, session, name, value, request, ec, offset, limit, max_columns
             sort_ms, adapter.sort_order, position, descending))
         rows = order[rows]
         sort = "{}:{}".format(sort_column, "desc" if descending else "asc")
-    cells = Cells(cell_chars)
+    cells = Cells(cell_chars, session, cell_ms)
     labels = adapter.column_labels(positions)
     index, data = adapter.window(rows, positions, cells)
     return {
         "name": name,
         "kind": adapter.kind,
         "type": type_name(type(value)),
-        "shape": adapter.shape(),
+        "shape": shape,
         "total_rows": total,
         "offset": offset,
         "limit": limit,
@@ -162,6 +167,7 @@ def _window(state, session, name, value, request, ec, offset, limit, max_columns
         "rows": data,
         "sort": sort,
         "cells_truncated": cells.truncated,
+        "cells_unread": cells.unread,
         "changed_at": None,
     }
 

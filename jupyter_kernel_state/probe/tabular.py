@@ -45,7 +45,7 @@ class NumpyArray(Adapter):
             raise NotTabular("a {}-D array: rows show 1-D and 2-D arrays".format(value.ndim))
         self.fields = value.dtype.names if value.ndim == 1 else None
         self.index_labels = index_labels
-        self.column_names = column_names
+        self.names = column_names
 
     def total_rows(self):
         return int(self.value.shape[0])
@@ -64,7 +64,7 @@ class NumpyArray(Adapter):
             return [(label_text(self.fields[i], LABEL_CHARS), str(a.dtype[i])) for i in positions]
         if a.ndim == 1:
             return [("value", str(a.dtype))]
-        names = self.column_names
+        names = self.names
         return [(names[i] if names is not None else str(i), str(a.dtype)) for i in positions]
 
     def _column(self, position):
@@ -86,7 +86,7 @@ class NumpyArray(Adapter):
                     ranked = np.concatenate([ranked[~missing], ranked[missing]])
             return ranked
 
-        return self.run(order, self._column(position))
+        return order(self._column(position))
 
     def window(self, rows, positions, cells):
         positions = list(positions)
@@ -115,7 +115,7 @@ class Records(Adapter):
 
     def __init__(self, value, session):
         super().__init__(value, session)
-        head = value[:RECORD_SCAN]
+        head = self.run(lambda: list(value[:RECORD_SCAN]))
         if head and all(type(r) is dict for r in head):
             keys = {}
             for r in head:
@@ -130,7 +130,7 @@ class Records(Adapter):
             self.mode, self.keys = "value", [None]
 
     def total_rows(self):
-        return len(self.value)
+        return int(self.run(len, self.value))
 
     def columns_total(self):
         return len(self.keys)
@@ -159,10 +159,10 @@ class Records(Adapter):
         def ranked():
             return sorted(present, key=lambda p: p[0], reverse=descending)
 
-        return [i for _x, i in self.run(ranked)] + absent
+        return [i for _x, i in ranked()] + absent
 
     def window(self, rows, positions, cells):
-        records = take_rows(self.value, rows)
+        records = self.run(take_rows, self.value, rows)
         labels = range(rows.start, rows.start + len(records)) if type(rows) is slice else rows
         positions = list(positions)
         out = [[self._cell(r, p) for p in positions] for r in records]
@@ -188,7 +188,7 @@ def adapter_for(value, session):
     module = getattr(t, "__module__", "") or ""
     if module.split(".")[0] == "dask":
         raise Lazy("a dask {}, which is lazy: showing rows would compute it".format(type_name(t)))
-    if t in (list, tuple):
+    if isinstance(value, (list, tuple)):  # a subclass's own methods run under the guard
         return Records(value, session)
     inspector = inspector_for(t)
     if inspector is PANDAS_FRAME:

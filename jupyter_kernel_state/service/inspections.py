@@ -368,6 +368,9 @@ class Inspections(ProbeCalls):
                 "sort_desc": options.sort_desc, "max_rows": limits.rows_max_rows,
                 "max_columns": limits.rows_max_columns, "cell_chars": limits.rows_cell_chars,
                 "time_guard_ms": limits.rows_read_ms, "sort_ms": limits.rows_sort_ms,
+                "cell_guard_ms": limits.time_guard_ms,
+                # within the reply deadline, leaving it room to travel back
+                "budget_ms": max(1, int(limits.probe_timeout * 1000 * 0.8)),
             }
             if options.columns is not None:
                 request["columns"] = list(options.columns)
