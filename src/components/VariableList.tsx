@@ -658,34 +658,37 @@ function VariableRowView(props: IVariableRowProps): JSX.Element {
           </span>
         )}
       </div>
-      <div
-        role="gridcell"
-        className="jp-KernelState-cell jp-KernelState-col-type"
-        title={variable.qualname || variable.type}
-      >
-        {variable.type}
-        {variable.dtype ? ` ${variable.dtype}` : ''}
-      </div>
-      <div
-        role="gridcell"
-        className="jp-KernelState-cell jp-KernelState-col-shape"
-        title={bytes}
-      >
-        {formatShape(variable)}
-      </div>
-      <div
-        role="gridcell"
-        className="jp-KernelState-cell jp-KernelState-col-memory"
-        title={
-          variable.memory === null || variable.memory === undefined
-            ? trans.__('Memory not known cheaply')
-            : trans.__(
-                '%1 bytes (shallow)',
-                variable.memory.toLocaleString('en-US')
-              )
-        }
-      >
-        {memory}
+      {/* type · size · memory: cells of the grid's columns, or one line (compact) */}
+      <div className="jp-KernelState-meta">
+        <div
+          role="gridcell"
+          className="jp-KernelState-cell jp-KernelState-col-type"
+          title={variable.qualname || variable.type}
+        >
+          {variable.type}
+          {variable.dtype ? ` ${variable.dtype}` : ''}
+        </div>
+        <div
+          role="gridcell"
+          className="jp-KernelState-cell jp-KernelState-col-shape"
+          title={bytes}
+        >
+          {formatShape(variable)}
+        </div>
+        <div
+          role="gridcell"
+          className="jp-KernelState-cell jp-KernelState-col-memory"
+          title={
+            variable.memory === null || variable.memory === undefined
+              ? trans.__('Memory not known cheaply')
+              : trans.__(
+                  '%1 bytes (shallow)',
+                  variable.memory.toLocaleString('en-US')
+                )
+          }
+        >
+          {memory}
+        </div>
       </div>
       {props.showPreview && (
         <div

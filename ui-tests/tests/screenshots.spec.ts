@@ -34,11 +34,25 @@ test.describe('README screenshots', () => {
     );
     await page.notebook.openByPath(`${tmpPath}/demo.ipynb`);
     await page.notebook.activate('demo.ipynb');
+    // The sidebar at its default width, as a new user sees it.
     const panel = await openPanel(page);
-    await page.sidebar.setWidth(560, 'left');
     await page.notebook.run();
 
     await expect(row(panel, 'sales')).toBeVisible();
+    // One more cell: rows dropped from `sales` (its changes line) and a removed name.
+    const cells = await page.notebook.getCellCount();
+    await page.notebook.addCell(
+      'code',
+      'sales = sales[sales["price"] > 10].copy()\ndel channels'
+    );
+    await page.notebook.runCell(cells, { inplace: true, wait: true });
+    await expect(
+      row(panel, 'sales').getByTestId('kernel-state-changes')
+    ).toContainText('rows 100,000 →');
+    await expect(row(panel, 'channels')).toHaveAttribute(
+      'data-change',
+      'removed'
+    );
     const thumbs = panel.getByTestId('kernel-state-image');
     await expect(thumbs).toHaveCount(2);
     for (const img of await thumbs.locator('img').all()) {
