@@ -405,6 +405,15 @@ describe('RowsDataModel', () => {
     expect(forever.queries).toHaveLength(6); // the first try and 5 retries
     expect(stuck.error).toBe('kernel busy');
     expect(stuck.retrying).toBe(false);
+    // Once the kernel has run a cell, the failed blocks are asked again.
+    forever.failures = [];
+    stuck.retryFailed();
+    await stuck.settled();
+    expect(stuck.error).toBeNull();
+    expect(stuck.info?.totalRows).toBe(10);
+    forever.failures.push(...Array(6).fill(busy));
+    stuck.data('body', 0, 0); // cached: nothing asked
+    expect(forever.queries).toHaveLength(7);
   });
 
   it('says a removed variable (404) no longer exists', async () => {
@@ -483,10 +492,10 @@ describe('fetchRows', () => {
 });
 
 describe('VariableWatch', () => {
-  async function setup(changedAt: number | null = 3) {
+  async function setup(changedAt: number | null = 3, rows = 10) {
     const service = fakeService('k1');
     service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
-    const table = new FakeTable(10, 2, changedAt as number);
+    const table = new FakeTable(rows, 2, changedAt as number);
     const model = makeModel(table);
     await model.load();
     const probe = jest.fn(table.fetch);
@@ -576,6 +585,36 @@ describe('VariableWatch', () => {
       await probe.mock.results[0].value;
       await Promise.resolve();
       expect(model.staleReason).toBe('changed');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('asks failed blocks again after an execution when the kernel was busy', async () => {
+    jest.useFakeTimers();
+    try {
+      const { service, model, table } = await setup(3, 1000);
+      const busy = responseError(503, 'kernel busy', { 'Retry-After': '1' });
+      table.failures.push(...Array(6).fill(busy));
+      model.data('body', 500, 0);
+      await model.settled();
+      expect(model.errorStatus).toBe(503);
+      const repaints: DataModel.ChangedArgs[] = [];
+      model.changed.connect((_, args) => repaints.push(args));
+      service.executed.emit({ kernelId: 'k1', msgId: 'm1' });
+      jest.advanceTimersByTime(400);
+      expect(model.error).toBeNull();
+      expect(repaints).toContainEqual({
+        type: 'cells-changed',
+        region: 'body',
+        row: 500,
+        column: 0,
+        rowSpan: 100,
+        columnSpan: 2
+      });
+      expect(model.data('body', 500, 0)).toBeUndefined(); // asked again on repaint
+      await model.settled();
+      expect(model.data('body', 500, 0)).toBe('r500c0');
     } finally {
       jest.useRealTimers();
     }

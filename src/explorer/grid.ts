@@ -62,6 +62,34 @@ class HeaderClickHandler extends BasicMouseHandler {
     super();
   }
 
+  /**
+   * A tooltip (text) with what the canvas may cut: the column's name and dtype, a
+   * cell's whole text.
+   */
+  onMouseHover(grid: DataGrid, event: MouseEvent): void {
+    super.onMouseHover(grid, event);
+    const model = grid.dataModel;
+    const hit = grid.hitTest(event.clientX, event.clientY);
+    let title = '';
+    if (model && hit.region === 'column-header') {
+      const name = model.data('column-header', 0, hit.column);
+      const dtype = model.data('column-header', 1, hit.column);
+      title =
+        typeof name === 'string'
+          ? `${name}${typeof dtype === 'string' && dtype ? `\n${dtype}` : ''}\nClick to sort`
+          : '';
+    } else if (
+      model &&
+      (hit.region === 'body' || hit.region === 'row-header')
+    ) {
+      const value = model.data(hit.region, hit.row, hit.column);
+      title = typeof value === 'string' ? value : '';
+    }
+    if (grid.viewport.node.title !== title) {
+      grid.viewport.node.title = title;
+    }
+  }
+
   onMouseDown(grid: DataGrid, event: MouseEvent): void {
     const hit = grid.hitTest(event.clientX, event.clientY);
     const onEdge = hit.x <= 6 || hit.width - hit.x <= 7;

@@ -324,6 +324,45 @@ export class RowsDataModel extends DataModel {
   }
 
   /**
+   * Ask again for the blocks that failed (after a busy kernel became idle): the grid
+   * repaints their cells and so asks for them.
+   */
+  retryFailed(): void {
+    const failed = [...this._failed];
+    if (failed.length === 0) {
+      return;
+    }
+    this._failed.clear();
+    this._error = null;
+    this._errorStatus = null;
+    this._emitState();
+    if (this._info === null) {
+      this._want(0, 0);
+      return;
+    }
+    for (const key of failed) {
+      const [rowBlock, columnBlock] = key.split(':').map(Number);
+      const row = rowBlock * this._rowsPerBlock;
+      const column = columnBlock * this._columnsPerBlock;
+      const rowSpan = Math.min(this._rowsPerBlock, this._info.totalRows - row);
+      const columnSpan = Math.min(
+        this._columnsPerBlock,
+        this._info.columnsTotal - column
+      );
+      if (rowSpan > 0 && columnSpan > 0) {
+        this.emitChanged({
+          type: 'cells-changed',
+          region: 'body',
+          row,
+          column,
+          rowSpan,
+          columnSpan
+        });
+      }
+    }
+  }
+
+  /**
    * Say that the rows shown are no longer the variable's (the data stays visible
    * until `refresh`). A removal wins over a change.
    */

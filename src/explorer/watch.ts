@@ -53,8 +53,14 @@ export class VariableWatch implements IDisposable {
     }
     this._timer = setTimeout(() => {
       this._timer = null;
+      if (this._isDisposed) {
+        return;
+      }
+      if (this._model.errorStatus === 503) {
+        this._model.retryFailed(); // the kernel was busy: it has run a cell since
+      }
       const info = this._model.info;
-      if (!this._isDisposed && info && this._model.staleReason === null) {
+      if (info && this._model.staleReason === null) {
         void this._probeOnce(info.changedAt);
       }
     }, PROBE_DELAY_MS);
