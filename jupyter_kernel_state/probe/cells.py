@@ -75,6 +75,12 @@ class Cells:
         self.unread += 1
         return cut("<{} object: {}>".format(type_name(type(x)), reason), self.limit)
 
+    def numbers(self, values):
+        """Cells of a numpy bool, int or float64 column (``tolist()``: Python values)."""
+        if self.limit < 32 or not values or type(values[0]) not in (float, int, bool):
+            return [self.text(x) for x in values]
+        return [None if x != x else repr(x) for x in values]  # NaN != NaN
+
     def column(self, values, dates=False):
         """Cells of one column; ``dates``: a date column, its text compact as a whole."""
         if not dates:
