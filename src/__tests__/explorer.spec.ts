@@ -47,6 +47,11 @@ class FakeTable {
    * Hold answers until `release()`.
    */
   hold = false;
+  /**
+   * The server's `rows_max_rows` and `rows_max_columns`: larger windows get a 400.
+   */
+  maxRows = 1000;
+  maxColumns = 100;
 
   fetch = (query: IRowsQuery): Promise<IRowsWindow> => {
     this.queries.push(query);
@@ -54,6 +59,18 @@ class FakeTable {
     if (failure !== undefined) {
       return Promise.reject(failure);
     }
+    const [start, stop] = (query.columns ?? '0:').split(':').map(Number);
+    if (
+      (query.limit ?? 0) > this.maxRows ||
+      (query.columns !== undefined && stop - start > this.maxColumns)
+    ) {
+      return Promise.reject(responseError(400, 'limit must be ≤ max'));
+    }
+    query = {
+      ...query,
+      limit: query.limit ?? Math.min(100, this.maxRows),
+      columns: query.columns ?? `0:${Math.min(this.maxColumns, this.columns)}`
+    };
     const answer = () => this.window(query);
     if (this.hold) {
       return new Promise(resolve => this._held.push(() => resolve(answer())));
@@ -217,6 +234,27 @@ describe('RowsDataModel', () => {
     });
     expect(model.data('body', 999_999, 24)).toBe('r999999c24');
     expect(model.data('column-header', 0, 24)).toBe('c24');
+  });
+
+  it('uses smaller blocks when the server allows smaller windows', async () => {
+    const table = new FakeTable(1000, 25);
+    table.maxRows = 50;
+    table.maxColumns = 4;
+    const model = makeModel(table);
+    await model.load();
+    expect(model.error).toBeNull();
+    expect(model.info?.totalRows).toBe(1000);
+    expect(table.queries[1]).toEqual({ offset: 0, sort: undefined });
+    expect(model.data('body', 49, 3)).toBe('r49c3');
+    expect(model.data('body', 50, 4)).toBeUndefined();
+    await model.settled();
+    expect(table.queries.at(-1)).toEqual({
+      offset: 50,
+      limit: 50,
+      columns: '4:8',
+      sort: undefined
+    });
+    expect(model.data('body', 50, 4)).toBe('r50c4');
   });
 
   it('never asks for rows or columns outside the table', async () => {

@@ -505,6 +505,9 @@ export class RowsDataModel extends DataModel {
           break;
         }
         const { status, message, retryAfter } = describeError(error);
+        if (status === 400 && (await this._adapt(epoch))) {
+          break;
+        }
         if (retryAfter !== null && attempt < MAX_BUSY_RETRIES) {
           attempt++;
           this._retrying++;
@@ -532,6 +535,36 @@ export class RowsDataModel extends DataModel {
       this._inFlight.delete(key);
     }
     this._pump();
+  }
+
+  /**
+   * The first window was refused (400): the server may allow fewer rows or columns
+   * a window (`rows_max_rows`, `rows_max_columns`). Ask once with the server's
+   * defaults and use blocks no larger than its answer.
+   */
+  private async _adapt(epoch: number): Promise<boolean> {
+    if (this._info !== null || this._adapted) {
+      return false;
+    }
+    this._adapted = true;
+    let window: IRowsWindow;
+    try {
+      window = await this._fetch({ offset: 0, sort: sortParam(this._sort) });
+    } catch {
+      return false;
+    }
+    if (epoch === this._epoch && !this._isDisposed) {
+      this._rowsPerBlock = Math.max(
+        1,
+        Math.min(this._rowsPerBlock, window.limit)
+      );
+      const width = window.columns.length;
+      if (width > 0 && width < window.columns_total) {
+        this._columnsPerBlock = Math.min(this._columnsPerBlock, width);
+      }
+      this._receive(blockKey(0, 0), window);
+    }
+    return true;
   }
 
   private _receive(key: string, window: IRowsWindow): void {
@@ -677,6 +710,7 @@ export class RowsDataModel extends DataModel {
   private _whenSettled: (() => void)[] = [];
   private _epoch = 0;
   private _rebase = false;
+  private _adapted = false;
   private _lastColumnBlock = 0;
   private _fetchCount = 0;
   private _retrying = 0;
