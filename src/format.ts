@@ -244,3 +244,30 @@ export function isPythonLiteral(text: string): boolean {
   }
   return stack.length === 0 && tokens > 0;
 }
+
+/**
+ * Kinds the Data Explorer opens as tables or arrays.
+ */
+export const EXPLORABLE_KINDS: ReadonlySet<string> = new Set([
+  'dataframe',
+  'series',
+  'array',
+  'tensor'
+]);
+
+/**
+ * Whether the Data Explorer can show a variable: a table, a series, an array, or a
+ * list whose preview starts like a list of records (dicts) or of rows (lists).
+ */
+export function isExplorable(
+  variable: Pick<IVariable, 'kind' | 'type' | 'preview'>
+): boolean {
+  if (EXPLORABLE_KINDS.has(String(variable.kind))) {
+    return true;
+  }
+  return (
+    variable.type === 'list' &&
+    typeof variable.preview === 'string' &&
+    /^\[\s*[[{(]/.test(variable.preview)
+  );
+}

@@ -5,6 +5,7 @@
 import {
   copyAsCode,
   dedupeError,
+  isExplorable,
   errorLine,
   isPythonLiteral,
   MASKED_TEXT,
@@ -312,5 +313,23 @@ describe('masking and errors', () => {
       'repr timed out; len raised'
     );
     expect(errorLine(null, undefined)).toBeNull();
+  });
+});
+
+describe('isExplorable', () => {
+  it.each([
+    ['dataframe', 'DataFrame', '   a', true],
+    ['series', 'Series', '0 1', true],
+    ['array', 'ndarray', '[1 2]', true],
+    ['sequence', 'list', "[{'a': 1}, {'a': 2}]", true],
+    ['sequence', 'list', '[[1, 2], [3, 4]]', true],
+    ['sequence', 'list', '[1, 2, 3]', false],
+    ['sequence', 'tuple', '({},)', false],
+    ['mapping', 'dict', "{'a': [1]}", false],
+    ['number', 'int', '1', false]
+  ])('%s %s %s → %s', (kind, type, preview, expected) => {
+    expect(isExplorable(makeVariable('v', { kind, type, preview }))).toBe(
+      expected
+    );
   });
 });

@@ -8,18 +8,19 @@ import { TranslationBundle } from '@jupyterlab/translation';
 import { lockIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
-import { errorLine, formatShape, isMasked, MASKED_TEXT } from '../format';
+import {
+  errorLine,
+  formatShape,
+  isExplorable,
+  isMasked,
+  MASKED_TEXT
+} from '../format';
 import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
 
 /**
- * Kinds the Data Explorer opens.
+ * Kinds the Data Explorer opens (see `isExplorable`).
  */
-export const EXPLORABLE_KINDS: ReadonlySet<string> = new Set([
-  'dataframe',
-  'series',
-  'array',
-  'tensor'
-]);
+export { EXPLORABLE_KINDS } from '../format';
 
 export interface IVariableInspectorProps {
   /**
@@ -115,8 +116,7 @@ function DetailBody(
   const shape = formatShape(detail);
   const masked = isMasked(detail) && !props.revealed;
   const error = errorLine(detail.error);
-  const explorable =
-    !!props.onOpenExplorer && EXPLORABLE_KINDS.has(String(detail.kind));
+  const explorable = !!props.onOpenExplorer && isExplorable(detail);
   return (
     <div className="jp-KernelState-inspectorBody">
       <div className="jp-KernelState-summary">

@@ -25,9 +25,8 @@ import * as React from 'react';
 
 import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
-import { EXPLORABLE_KINDS } from '../components/VariableInspector';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
-import { copyAsCode } from '../format';
+import { copyAsCode, isExplorable } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
 import { ColumnKey, ColumnWidths, VariableListModel } from '../models/list';
@@ -127,10 +126,12 @@ export class KernelStateSidebar extends ReactWidget {
   /**
    * Whether `variable` can be opened in the Data Explorer.
    */
-  canExplore(variable: Pick<IVariable, 'kind'> | undefined): boolean {
+  canExplore(
+    variable: Pick<IVariable, 'kind' | 'type' | 'preview'> | undefined
+  ): boolean {
     return (
       !!variable &&
-      EXPLORABLE_KINDS.has(String(variable.kind)) &&
+      isExplorable(variable) &&
       !!this._commands?.hasCommand(OPEN_EXPLORER_COMMAND)
     );
   }
