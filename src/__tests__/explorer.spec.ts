@@ -372,6 +372,23 @@ describe('RowsDataModel', () => {
     expect(model.data('column-header', 0, 2)).toBe('c2');
   });
 
+  it('goes back to the table order when the kernel cannot sort', async () => {
+    const table = new FakeTable(1000, 5);
+    const model = makeModel(table);
+    await model.load();
+    table.failures.push(responseError(422, 'sorting took longer than 2000 ms'));
+    model.cycleSort(1);
+    await model.settled();
+    expect(model.sort).toBeNull();
+    expect(model.sortError).toBe(
+      'Cannot sort by c1: sorting took longer than 2000 ms'
+    );
+    expect(table.queries.at(-1)?.sort).toBeUndefined();
+    expect(model.data('body', 0, 0)).toBe('r0c0');
+    model.cycleSort(1);
+    expect(model.sortError).toBeNull();
+  });
+
   it('ignores answers of a sort that was replaced', async () => {
     const table = new FakeTable(1000, 5);
     const model = makeModel(table);

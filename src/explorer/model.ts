@@ -168,6 +168,13 @@ export class RowsDataModel extends DataModel {
   }
 
   /**
+   * Why the last sort asked for was given up, or null.
+   */
+  get sortError(): string | null {
+    return this._sortError;
+  }
+
+  /**
    * The HTTP status of the last error, or null.
    */
   get errorStatus(): number | null {
@@ -297,6 +304,7 @@ export class RowsDataModel extends DataModel {
       return;
     }
     this._sort = sort;
+    this._sortError = null;
     this._reset();
   }
 
@@ -506,6 +514,16 @@ export class RowsDataModel extends DataModel {
         }
         const { status, message, retryAfter } = describeError(error);
         if (status === 400 && (await this._adapt(epoch))) {
+          break;
+        }
+        const sort = this._sort;
+        if ((status === 400 || status === 422) && sort && this._info) {
+          // The kernel could not sort (too slow, mixed types): back to the table's
+          // own order, and say why.
+          this._sort = null;
+          this._reset();
+          this._sortError = `Cannot sort by ${sort.column}: ${message}`;
+          this._emitState();
           break;
         }
         if (retryAfter !== null && attempt < MAX_BUSY_RETRIES) {
@@ -718,6 +736,7 @@ export class RowsDataModel extends DataModel {
   private _sort: ISortState | null = null;
   private _error: string | null = null;
   private _errorStatus: number | null = null;
+  private _sortError: string | null = null;
   private _staleReason: StaleReason | null = null;
   private _stateChanged = new Signal<this, void>(this);
   private _isDisposed = false;

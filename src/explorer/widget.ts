@@ -206,8 +206,8 @@ export class DataExplorer extends BoxPanel {
     this._status.classList.toggle('jp-mod-error', false);
     if (model.retrying) {
       status = 'The kernel is busy — trying again shortly…';
-    } else if (model.error && reason !== 'removed') {
-      status = model.error;
+    } else if ((model.error || model.sortError) && reason !== 'removed') {
+      status = (model.error ?? model.sortError)!;
       this._status.classList.toggle('jp-mod-error', true);
     } else if (info?.stale) {
       status = 'The kernel is busy: rows as of an earlier execution.';
