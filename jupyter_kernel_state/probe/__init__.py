@@ -20,6 +20,7 @@ MODULES = (
     "tables",
     "third_party",
     "namespace",
+    "ordering",
     "fragments",
     "static",
     "summary",

@@ -12,6 +12,7 @@ from . import (  # noqa: F401 (register inspectors)
     builtin_types,
     guard,
     objects,
+    ordering,
     quiet,
     summary,
     tables,
@@ -49,7 +50,7 @@ class ProbeState:
         self.probe_id = uuid.uuid4().hex
         self.shell = shell
         self.cache = summary.SummaryCache()
-        self.sorter = visibility.Sorter()
+        self.sorter = ordering.Sorter()
         self.visibility = visibility.Visibility()
         self.sorts = rows_op.Sorts()
         self.tracker = None

@@ -1,7 +1,7 @@
 """The ``snapshot`` op: which names, which page (or which changes), and their fragments.
 
 A snapshot lists the visible names (``namespace.Visibility``), orders them
-(``namespace.Sorter``) and returns one page of JSON fragments (``summary.SummaryCache``).
+(``ordering.Sorter``) and returns one page of JSON fragments (``summary.SummaryCache``).
 With ``delta`` and ``since_ec`` it returns instead every visible entry bound or changed
 after ``since_ec`` (not paged) and the names removed since, when the change tracker can
 say so exactly; otherwise a normal page with ``"delta": false``.

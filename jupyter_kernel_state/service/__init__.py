@@ -7,11 +7,10 @@ from .queries import (
     HistoryOptions,
     ImagesOptions,
     PromptOptions,
-    RowsOptions,
     SnapshotOptions,
-    TimelineOptions,
 )
 from .service import KernelStateService
+from .variable_queries import RowsOptions, TimelineOptions
 
 __all__ = [
     "AnnotationUpdate",

@@ -21,13 +21,14 @@ from ..errors import (
 from .connection import KernelConnection
 from .history import HistoryLog
 from .images import ImageStore
-from .inspections import LRU, Inspections
+from .inspections import LRU
 from .languages import for_language
 from .limits import Limits
 from .tracker import ExecutionTracker
+from .variable_calls import VariableCalls
 
 
-class KernelState(Inspections):
+class KernelState(VariableCalls):
     def __init__(
         self,
         kernel_id: str,

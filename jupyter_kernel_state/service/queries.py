@@ -34,9 +34,6 @@ DEFAULT_BUDGET = 6000
 MIN_BUDGET = 200
 MAX_BUDGET = 200_000
 DEFAULT_HISTORY_STEPS = 10
-# Timeline entries per answer (the probe keeps more, within its own bound).
-DEFAULT_TIMELINE_ENTRIES = 20
-MAX_TIMELINE_ENTRIES = 100
 
 Getter = Callable[[str], "str | None"]
 
@@ -242,117 +239,6 @@ class DetailOptions:
         return cls.create(limits, name, path=parse_path(get("path")),
                           max_chars=parse_int(get("max_chars"), "max_chars"),
                           reveal=parse_bool(get("reveal"), "reveal"))
-
-
-@dataclass(frozen=True)
-class RowsOptions:
-    """``GET variables/{name}/rows``: a window of a table or array, maybe sorted."""
-
-    name: str
-    offset: int = 0
-    limit: int = 100
-    columns: tuple[int, ...] | None = None  # listed positions, else the range below
-    column_start: int = 0
-    column_stop: int = 100
-    sort_column: str | None = None
-    sort_desc: bool = False
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        return ("rows", self.name, self.offset, self.limit, self.columns, self.column_start,
-                self.column_stop, self.sort_column, self.sort_desc)
-
-    @property
-    def sort(self) -> str | None:
-        if self.sort_column is None:
-            return None
-        return f"{self.sort_column}:{'desc' if self.sort_desc else 'asc'}"
-
-    @classmethod
-    def create(
-        cls, limits: Limits, name: str, *, offset: int | None = None, limit: int | None = None,
-        columns: str | None = None, sort: str | None = None,
-    ) -> RowsOptions:
-        width = limits.rows_max_columns
-        listed, start, stop = parse_columns(columns, width)
-        column, desc = parse_sort(sort)
-        return cls(
-            name=validate_name(name),
-            offset=bounded(offset, "offset", default=0, minimum=0, maximum=MAX_OFFSET ** 2),
-            limit=bounded(limit, "limit", default=min(100, limits.rows_max_rows), minimum=1,
-                          maximum=limits.rows_max_rows),
-            columns=listed, column_start=start, column_stop=stop,
-            sort_column=column, sort_desc=desc,
-        )
-
-    @classmethod
-    def from_query(cls, name: str, get: Getter, limits: Limits) -> RowsOptions:
-        return cls.create(limits, name, offset=parse_int(get("offset"), "offset"),
-                          limit=parse_int(get("limit"), "limit"), columns=get("columns"),
-                          sort=get("sort"))
-
-
-def parse_columns(raw: str | None, width: int) -> tuple[tuple[int, ...] | None, int, int]:
-    """``start:stop`` (a range of positions) or ``0,3,7`` (a list), at most ``width``
-    columns; absent: the first ``width``."""
-    text = (raw or "").strip()
-    if not text:
-        return None, 0, width
-    problem = (f"columns must be a range of column positions like 0:20 or a list like 0,3,7 "
-               f"(at most {width} columns), got {text[:40]!r}")
-    if ":" in text:
-        first, _, last = text.partition(":")
-        try:
-            start = int(first) if first.strip() else 0
-            stop = int(last) if last.strip() else start + width
-        except ValueError:
-            raise InvalidRequest(problem) from None
-        if start < 0 or stop < start or stop - start > width:
-            raise InvalidRequest(problem)
-        return None, start, stop
-    try:
-        listed = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise InvalidRequest(problem) from None
-    if not listed or len(listed) > width or min(listed) < 0:
-        raise InvalidRequest(problem)
-    return listed, 0, 0
-
-
-def parse_sort(raw: str | None) -> tuple[str | None, bool]:
-    """``<column name>:asc|desc`` (the last colon splits; a bare name sorts ascending)."""
-    if raw is None or raw == "":
-        return None, False
-    if len(raw) > 1000:
-        raise InvalidRequest("sort must be <column name>:asc or :desc, at most 1,000 characters")
-    column, colon, direction = raw.rpartition(":")
-    if colon and direction in ("asc", "desc"):
-        if not column:
-            raise InvalidRequest("sort must name a column, e.g. price:desc")
-        return column, direction == "desc"
-    return raw, False
-
-
-@dataclass(frozen=True)
-class TimelineOptions:
-    """``GET variables/{name}/timeline``: the last ``limit`` changes of one name."""
-
-    name: str
-    limit: int = DEFAULT_TIMELINE_ENTRIES
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        return ("timeline", self.name, self.limit)
-
-    @classmethod
-    def create(cls, limits: Limits, name: str, *, limit: int | None = None) -> TimelineOptions:
-        return cls(name=validate_name(name),
-                   limit=bounded(limit, "limit", default=DEFAULT_TIMELINE_ENTRIES, minimum=1,
-                                 maximum=MAX_TIMELINE_ENTRIES))
-
-    @classmethod
-    def from_query(cls, name: str, get: Getter, limits: Limits) -> TimelineOptions:
-        return cls.create(limits, name, limit=parse_int(get("limit"), "limit"))
 
 
 @dataclass(frozen=True)

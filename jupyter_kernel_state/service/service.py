@@ -30,11 +30,10 @@ from .queries import (
     HistoryOptions,
     ImagesOptions,
     PromptOptions,
-    RowsOptions,
     SnapshotOptions,
-    TimelineOptions,
     validate_name,
 )
+from .variable_queries import RowsOptions, TimelineOptions
 
 KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_actions/v1"
 # How long to wait for a started kernel to be listed (steps × step).
