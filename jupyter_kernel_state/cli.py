@@ -22,12 +22,17 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from .cli_views import (
+    CLIError,
+    cmd_images,
+    cmd_inspect,
+    cmd_kernels,
+    cmd_prompt,
+    cmd_rows,
+    cmd_timeline,
+    cmd_variables,
+)
 from .client import KernelStateClient, KernelStateClientError
-from .secrets import MASK, secret_reason
-
-
-class CLIError(Exception):
-    pass
 
 
 def _discover(url: str | None, token: str | None) -> tuple[str, str | None, str]:
@@ -86,205 +91,6 @@ def _running_servers() -> list[dict[str, Any]]:
     """Jupyter servers (``jpserver-<pid>.json``; jupyter-server-mcp's ``jpserver-mcp-<pid>.json``
     files match jupyter_server's own ``jpserver-*`` listing too, and are not servers)."""
     return _runtime_files(r"jpserver-(\d+)\.json")
-
-
-def _pick_kernel(client: KernelStateClient, kernel: str | None) -> str:
-    # The kernel the user last ran a cell in, as the MCP tools do.
-    return kernel or client.latest_kernel()
-
-
-def _table(rows: list[list[str]], headers: list[str]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _shape(v: dict[str, Any]) -> str:
-    if v.get("shape") is not None:
-        return "×".join(str(n) for n in v["shape"])
-    return "" if v.get("size") is None else f"{v['size']:,}"
-
-
-def _bytes(n: Any) -> str:
-    if not isinstance(n, int):
-        return ""
-    if n < 1024:
-        return f"{n:,} B"
-    size = float(n)
-    for unit in ("KB", "MB", "GB", "TB"):
-        size /= 1024
-        if size < 1024 or unit == "TB":
-            break
-    return f"{size:,.1f} {unit}"
-
-
-def _masked(v: dict[str, Any], text: str, reveal: bool = False) -> str:
-    """``text`` of a variable, or the mask when it looks like a credential (also when a
-    server that predates masking sent it in clear)."""
-    if reveal:
-        return text
-    if v.get("masked") or v.get("likely_secret") \
-            or secret_reason(str(v.get("name", "")), text) is not None:
-        return MASK
-    return text
-
-
-def _one_line(text: str, width: int) -> str:
-    text = text.replace("\n", " ")
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def cmd_kernels(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kernels = client.kernels()
-    if args.json:
-        return json.dumps({"kernels": kernels}, indent=2)
-    rows = [[k["kernel_id"], k["language"], k["execution_state"], str(k["execution_count"]),
-             str(k["variables_total"] if k["variables_total"] is not None else "?"),
-             str(k["images_total"])] for k in kernels]
-    return _table(rows, ["KERNEL", "LANGUAGE", "STATE", "EXEC", "VARIABLES", "IMAGES"])
-
-
-def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    data = client.variables(kid, detail=args.detail, include=args.include, limit=args.limit,
-                            offset=args.offset, sort=args.sort, filter=args.filter)
-    if args.json:
-        return json.dumps(data, indent=2)
-    variables = data["variables"]
-    if args.detail == "names":
-        headers = ["NAME", "TYPE", "KIND"]
-        rows = [[v["name"], v["type"], v.get("kind") or ""] for v in variables]
-    elif args.detail == "schema":
-        headers = ["NAME", "TYPE", "SHAPE/SIZE", "DTYPE", "MEMORY", "COLUMNS"]
-        rows = [[v["name"], v["type"], _shape(v), v.get("dtype") or "",
-                 _bytes(v.get("memory", v.get("nbytes"))), _columns_text(v)]
-                for v in variables]
-    else:
-        memory = any("memory" in v for v in variables)
-        headers = ["NAME", "TYPE", "SHAPE/SIZE", *(["MEMORY"] if memory else []), "CHANGE",
-                   "PREVIEW"]
-        rows = [[v["name"], v["type"], _shape(v),
-                 *([_bytes(v.get("memory"))] if memory else []), v["change"],
-                 _one_line(_masked(v, v["preview"]), 80)] for v in variables]
-    shown = f"{data['offset'] + 1}-{data['offset'] + len(rows)}" if rows else "0"
-    note = " (kernel busy: state before the running cell)" if data["stale"] else ""
-    return (_table(rows, headers)
-            + f"\n{shown} of {data['total']:,} variables, execution {data['execution_count']}"
-            + note)
-
-
-def _columns_text(v: dict[str, Any]) -> str:
-    columns = v.get("columns") or []
-    text = ", ".join(f"{c['name']}:{c['dtype']}" for c in columns[:10])
-    total = v.get("columns_total") or len(columns)
-    return _one_line(text + (f" (+{total - 10})" if total > 10 else ""), 80)
-
-
-def cmd_inspect(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    path = json.loads(args.path) if args.path else None
-    if path is not None and (not isinstance(path, list)
-                             or not all(isinstance(k, str) for k in path)):
-        raise CLIError("--path must be a JSON array of access keys (strings)")
-    data = client.variable(kid, args.name, reveal=args.reveal, path=path,
-                           max_chars=args.max_chars)
-    if args.json:
-        return json.dumps(data, indent=2)
-    secret = _masked(data, data["repr"], args.reveal) == MASK
-    out = [f"{data['name']}: {data['qualname']} ({data['kind']})",
-           MASK if secret else data["repr"]]
-    if secret:
-        out.append("(masked: it looks like a credential; --reveal shows it)")
-    if data.get("columns"):
-        out.append("columns: " + ", ".join(f"{c['name']}:{c['dtype']}" for c in data["columns"]))
-    if data.get("keys"):
-        out.append("keys: " + ", ".join(data["keys"]))
-    if data.get("signature"):
-        out.append(f"signature: {data['signature']}")
-    if data.get("children"):
-        out.append("children (use --path '[\"<access_key>\"]'):")
-        out += [f"  {c['access_key']}  {c['label']}: {c['type']} = "
-                f"{MASK if secret else c['preview'][:60]}" for c in data["children"]]
-    return "\n".join(out)
-
-
-def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    data = client.rows(kid, args.name, offset=args.offset, limit=args.limit,
-                       columns=args.columns, sort=args.sort)
-    if args.json:
-        return json.dumps(data, indent=2)
-    columns = data["columns"]
-    index_header = data.get("index_name") or ""
-    headers = [index_header] + [f"{c['name']}:{c['dtype']}" if c.get("dtype") else
-                                str(c["name"]) for c in columns]
-    index = data.get("index") or [str(data["offset"] + i) for i in range(len(data["rows"]))]
-    rows = [[_one_line(str(label), 40)] + ["null" if cell is None else _one_line(cell, 40)
-                                           for cell in row]
-            for label, row in zip(index, data["rows"], strict=False)]
-    first = data["offset"] + 1
-    shown = f"rows {first:,}-{data['offset'] + len(rows):,}" if rows else "no rows"
-    cols = ""
-    if data.get("columns_total", len(columns)) > len(columns):
-        positions = [c["position"] for c in columns]
-        cols = (f", columns at {min(positions)}-{max(positions)} of "
-                f"{data['columns_total']:,}" if positions else "")
-    notes = [f"{shown} of {data['total_rows']:,}{cols}"]
-    if data.get("sort"):
-        notes.append(f"sorted by {data['sort']}")
-    if data.get("stale"):
-        notes.append("stale: the variable changed since (re-run to refresh)")
-    if data.get("cells_truncated"):
-        notes.append(f"{data['cells_truncated']:,} cells cut")
-    return _table(rows, headers) + "\n" + "; ".join(notes)
-
-
-def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    data = client.timeline(kid, args.name, limit=args.limit)
-    if args.json:
-        return json.dumps(data, indent=2)
-    lines = []
-    for e in data["entries"]:
-        changes = "; ".join(e.get("changes") or [])
-        lines.append(f"[{e['execution_count']}] {e['change']} {e.get('type') or ''}".rstrip()
-                     + (f": {changes}" if changes else ""))
-    footer = f"{len(data['entries'])} of {data['total']:,} changes of {data['name']}"
-    if data.get("complete_after") is not None:
-        footer += f" (complete after execution {data['complete_after']})"
-    if data.get("exists") is False:
-        footer += "; not bound now"
-    lines.append(footer)
-    return "\n".join(lines)
-
-
-def cmd_images(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    data = client.images(kid, since=args.since, limit=args.limit)
-    if args.save:
-        target = Path(args.save)
-        target.mkdir(parents=True, exist_ok=True)
-        for image in data["images"]:
-            body = client.image(kid, image["id"])
-            ext = image["mime"].split("/")[1].split("+")[0].replace("jpeg", "jpg")
-            (target / f"exec{image['execution_count']}-{image['id']}.{ext}").write_bytes(body)
-    if args.json:
-        return json.dumps(data, indent=2)
-    rows = [[i["id"], str(i["execution_count"]), i["mime"],
-             f"{i['width']}×{i['height']}" if i["width"] else "?", f"{i['bytes']:,}"]
-            for i in data["images"]]
-    return (_table(rows, ["ID", "EXEC", "MIME", "SIZE", "BYTES"])
-            + f"\nnext --since {data['next_since']}; dropped {data['dropped']}, "
-              f"rejected {data['rejected']}")
-
-
-def cmd_prompt(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
-    result = client.prompt(kid, args.budget, "json" if args.json else "text",
-                           since=args.since, history=args.history)
-    return json.dumps(result) if args.json else str(result)
 
 
 SORT_KEYS = ("name", "type", "size", "changed", "memory")
