@@ -108,13 +108,16 @@ test.describe('Kernel State list', () => {
       .toBeGreaterThan(before + 70);
     // The width is kept in the settings.
     await expect
-      .poll(async () => {
-        const reply = await page.request.get(
-          '/lab/api/settings/jupyter-kernel-state:plugin'
-        );
-        const body = await reply.json();
-        return Number(body.settings?.columnWidths?.name ?? 0);
-      })
+      .poll(() =>
+        page.evaluate(async () => {
+          const settings = await (
+            window as any
+          ).jupyterapp.serviceManager.settings.fetch(
+            'jupyter-kernel-state:plugin'
+          );
+          return Number(settings.settings?.columnWidths?.name ?? 0);
+        })
+      )
       .toBeGreaterThan(before + 70);
     // The rows' cells follow the header.
     const cell = row(panel, 'n').locator('.jp-KernelState-col-name');
