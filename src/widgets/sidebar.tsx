@@ -499,7 +499,11 @@ export class KernelStateSidebar extends ReactWidget {
   };
 
   private _open = (name: string): void => {
-    if (this.canExplore(this._variable(name))) {
+    const variable = this._variable(name);
+    if (!variable) {
+      return; // removed by the last execution
+    }
+    if (this.canExplore(variable)) {
       this.openExplorer(name);
     } else {
       void this.inspector.select(name);
