@@ -284,3 +284,29 @@ def test_a_name_that_leaves_the_list_without_being_deleted_is_removed_in_the_del
     with_modules = snap(since_ec=since, delta=True, include=["modules"])
     assert [v["name"] for v in with_modules["variables"]] == ["a"]
     assert with_modules["removed"] == []
+
+
+@pytest.mark.parametrize(
+    "count", [0, 1, 99_990, 100_000, pytest.param(1_000_000, marks=pytest.mark.scale)])
+def test_timelines_memory_sort_and_delete_at_any_size(shell, count):  # type: ignore[no-untyped-def]
+    """A cell binding ``count`` names; one changes, one is deleted: the timeline stays
+    exact (a cell past the bound is "too many", said by ``complete_after``), memory sorts
+    every name, and the delete is listed at once."""
+    names = bind(shell, count)
+    if count == 0:
+        assert entry.dispatch({"op": "timeline", "name": "v0000000"})["not_found"] is True
+        return
+    shell.user_ns[names[-1]] = [1, 2, 3]
+    ec = shell.run("change one")
+    answer = entry.dispatch({"op": "timeline", "name": names[-1]})["timeline"]
+    too_many = count >= 100_000  # with the cell's own `_i` names: past the 100,000 bound
+    assert answer["complete_after"] == (ec - 1 if too_many else None)
+    expected = [] if too_many else [(ec - 1, "new")]
+    assert [(e["execution_count"], e["change"]) for e in answer["entries"]] == [
+        *expected, (ec, "modified")]
+    by_memory = snap(sort="memory", limit=1)["variables"]
+    assert by_memory[0]["name"] == names[-1]  # the list is the largest value
+    assert snap(sort="memory:asc", limit=1, offset=count - 1)["variables"][0]["name"] == names[-1]
+    assert entry.dispatch({"op": "delete", "name": names[0]}) == {"deleted": names[0]}
+    after = snap(limit=0)
+    assert after["total"] == count - 1 and after["removed"] == [names[0]]
