@@ -188,8 +188,12 @@ export class DataExplorer extends BoxPanel {
     const sort = model.sort;
     this._sortText!.textContent = sort
       ? `Sorted by ${sort.column} ${sort.direction === 'asc' ? '▲' : '▼'}`
-      : 'Unsorted — click a column header to sort';
-    this._clearSort!.hidden = sort === null;
+      : 'Unsorted';
+    this._sortText!.title = sort
+      ? 'Sorted by the kernel; click the header again to reverse or clear'
+      : 'Click a column header to sort (in the kernel)';
+    // `hidden` loses against the button's own display rule.
+    this._clearSort!.style.display = sort === null ? 'none' : '';
 
     const reason = model.staleReason;
     if (reason) {

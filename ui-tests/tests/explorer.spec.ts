@@ -151,7 +151,10 @@ test.describe('Data explorer', () => {
     await expect(range).toContainText(`Rows 1–`);
 
     await panel.getByTestId('kernel-state-explorer-clear-sort').click();
-    await expect(sort).toHaveText('Unsorted — click a column header to sort');
+    await expect(sort).toHaveText('Unsorted');
+    await expect(
+      panel.getByTestId('kernel-state-explorer-clear-sort')
+    ).toBeHidden();
     await expect(range).toContainText('index 0 …');
 
     // Keys: Ctrl+End goes to the last row, Ctrl+Home back to the first.
