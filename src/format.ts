@@ -160,6 +160,7 @@ const LITERAL_TYPES = new Set([
   'bool',
   'NoneType',
   'str',
+  'bytes',
   'list',
   'dict',
   'tuple',

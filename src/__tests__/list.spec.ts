@@ -261,7 +261,8 @@ describe('copy as code', () => {
     ['list', "[1, 2, 'a']", "x = [1, 2, 'a']"],
     ['dict', "{'a': 1, 'b': [1, 2]}", "x = {'a': 1, 'b': [1, 2]}"],
     ['tuple', '(1,)', 'x = (1,)'],
-    ['set', '{1, 2}', 'x = {1, 2}']
+    ['set', '{1, 2}', 'x = {1, 2}'],
+    ['bytes', "b'ab\\x00'", "x = b'ab\\x00'"]
   ])('%s %s', (type, preview, code) => {
     expect(copyAsCode(v(type, preview))).toBe(code);
   });
