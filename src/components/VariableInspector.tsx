@@ -187,6 +187,33 @@ function DetailBody(
           {props.annotation}
         </Section>
       )}
+      {props.timeline && props.timeline.entries.length > 0 && (
+        <Section
+          title={trans.__(
+            'Changes (%1 of %2)',
+            props.timeline.entries.length,
+            props.timeline.total
+          )}
+        >
+          <ol
+            className="jp-KernelState-timeline"
+            data-test-id="kernel-state-timeline"
+          >
+            {[...props.timeline.entries].reverse().map((entry, i) => (
+              <li key={i}>{timelineText(entry, trans)}</li>
+            ))}
+          </ol>
+          {props.timeline.complete_after !== null &&
+            props.timeline.complete_after !== undefined && (
+              <div className="jp-KernelState-dim">
+                {trans.__(
+                  'Changes before execution %1 are not kept.',
+                  props.timeline.complete_after + 1
+                )}
+              </div>
+            )}
+        </Section>
+      )}
       {detail.signature && (
         <pre className="jp-KernelState-code">{detail.signature}</pre>
       )}
@@ -285,33 +312,6 @@ function DetailBody(
           {!masked && detail.repr_truncated ? '\n…' : ''}
         </pre>
       </Section>
-      {props.timeline && props.timeline.entries.length > 0 && (
-        <Section
-          title={trans.__(
-            'Changes (%1 of %2)',
-            props.timeline.entries.length,
-            props.timeline.total
-          )}
-        >
-          <ol
-            className="jp-KernelState-timeline"
-            data-test-id="kernel-state-timeline"
-          >
-            {[...props.timeline.entries].reverse().map((entry, i) => (
-              <li key={i}>{timelineText(entry, trans)}</li>
-            ))}
-          </ol>
-          {props.timeline.complete_after !== null &&
-            props.timeline.complete_after !== undefined && (
-              <div className="jp-KernelState-dim">
-                {trans.__(
-                  'Changes before execution %1 are not kept.',
-                  props.timeline.complete_after + 1
-                )}
-              </div>
-            )}
-        </Section>
-      )}
       {detail.attributes.length > 0 && (
         <Section
           title={trans.__(
