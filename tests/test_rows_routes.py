@@ -109,6 +109,28 @@ async def test_sort_in_the_kernel_pages_consistently(jp_fetch, new_kernel):  # t
     assert hostile["rows"][0][4] == str(N - 1)
 
 
+async def test_filter_in_the_kernel_with_an_exact_count(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SETUP)
+    north = json.dumps({"column": "region", "op": "contains", "value": "NOR"})
+    window = await rows(jp_fetch, kernel, "sales", filter=north, sort="price:desc", limit=5,
+                        columns="0,3")
+    assert window["filtered_rows"] == N // 4 and window["total_rows"] == N
+    assert window["filter"] == {"column": "region", "op": "contains", "value": "NOR"}
+    assert all(r[1] == "north" for r in window["rows"])
+    prices = [float(r[0]) for r in window["rows"]]
+    assert prices == sorted(prices, reverse=True)
+    last = await rows(jp_fetch, kernel, "sales", filter=north, sort="price:desc",
+                      offset=N // 4 - 1, limit=5, columns="0,3")
+    assert len(last["rows"]) == 1 and float(last["rows"][0][0]) < 0.01  # the smallest
+    later = json.dumps({"column": "date", "op": "ge", "value": "2024-10-31"})
+    window = await rows(jp_fetch, kernel, "sales", filter=later, limit=3, columns="2")
+    assert window["filtered_rows"] == N // 30 and window["rows"][0] == ["2024-10-31"]
+    nulls = await rows(jp_fetch, kernel, "sales", limit=3,
+                       filter=json.dumps({"column": "price", "op": "isnull"}))
+    assert nulls["filtered_rows"] == 1 and nulls["index"] == ["5"]
+
+
 @pytest.mark.parametrize(
     ("name", "params", "check"),
     [
@@ -147,6 +169,13 @@ async def test_kinds_of_tables(jp_fetch, new_kernel, name, params, check):  # ty
         ("sales", {"columns": "5%"}, 400, "got '5%'"),  # a literal %, not %% or %%%%
         ("sales", {"columns": "7"}, 400, "column 7 is out of range: the value has 5 columns"),
         ("sales", {"sort": "nope:asc"}, 400, "No column named 'nope'"),
+        ("sales", {"filter": "price>3"}, 400, "filter must be JSON"),
+        ("sales", {"filter": '{"column": "price", "op": "like", "value": "1"}'}, 400,
+         "filter must be JSON"),
+        ("sales", {"filter": '{"column": "price", "op": "gt"}'}, 400, "filter gt needs a value"),
+        ("sales", {"filter": '{"column": "price", "op": "gt", "value": "ten"}'}, 400,
+         "filter value 'ten' is not a float64 value"),
+        ("sales", {"filter": '{"column": "nope", "op": "isnull"}'}, 400, "No column named"),
         ("lazy", {}, 409, "lazy is a polars LazyFrame, which is lazy"),
         ("gen", {}, 409, "an iterator: showing rows would consume it"),
     ],

@@ -36,6 +36,7 @@ MODULES = (
     "cells",
     "frames",
     "tabular",
+    "filters",
     "rows",
     "variable_ops",
     "quiet",

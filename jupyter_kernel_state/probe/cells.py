@@ -181,6 +181,10 @@ class Adapter:
         """The first ``n`` column names as text, for finding a sort column."""
         return [name for name, _ in self.column_labels(range(n))]
 
+    def column_values(self, position):
+        """The whole column at ``position`` (a Series, an array or a list), for a filter."""
+        raise NotImplementedError
+
     # windows
     def sort_order(self, position, descending):
         """Row positions in sorted order (a sequence of ints); missing values last."""

@@ -38,6 +38,9 @@ class PandasFrame(Adapter):
         name = self.value.index.name
         return None if name is None else label_text(name, LABEL_CHARS)
 
+    def column_values(self, position):
+        return self.value.iloc[:, position]
+
     def sort_order(self, position, descending):
         def order(v):
             col = v.iloc[:, position].reset_index(drop=True)
@@ -88,6 +91,9 @@ class PandasSeries(PandasFrame):
     def total_rows(self):
         return int(self.run(len, self.value))
 
+    def column_values(self, position):
+        return self.value
+
     def sort_order(self, position, descending):
         def order(v):
             ranked = v.reset_index(drop=True).sort_values(
@@ -123,6 +129,9 @@ class PolarsFrame(Adapter):
         names = self.run(lambda: v.columns)
         dtypes = self.run(lambda: v.dtypes)
         return [(label_text(names[i], LABEL_CHARS), str(dtypes[i])) for i in positions]
+
+    def column_values(self, position):
+        return self.value.to_series(position)
 
     def sort_order(self, position, descending):
         def order(v):
@@ -166,6 +175,9 @@ class PolarsSeries(PolarsFrame):
     def column_labels(self, positions):
         v = self.value
         return [(label_text(v.name, LABEL_CHARS) or "value", str(v.dtype))]
+
+    def column_values(self, position):
+        return self.value
 
     def sort_order(self, position, descending):
         return self.value.arg_sort(descending=descending, nulls_last=True).to_list()

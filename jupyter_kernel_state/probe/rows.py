@@ -2,9 +2,9 @@
 
 Request: ``name``, ``offset``, ``limit`` (≤ ``max_rows``), ``columns`` (a list of column
 positions, or ``column_start``/``column_stop``; at most ``max_columns``), ``sort_column``
-(a column's name as listed) with ``sort_desc``, ``cell_chars``, ``time_guard_ms`` (each
-read of the value), ``sort_ms`` (the sort), ``cell_guard_ms`` (each cell's own repr),
-``budget_ms`` (the whole call).
+(a column's name as listed) with ``sort_desc``, ``filter`` (see filters.py),
+``cell_chars``, ``time_guard_ms`` (each read of the value), ``sort_ms`` (the sort and the
+filter), ``cell_guard_ms`` (each cell's own repr), ``budget_ms`` (the whole call).
 
 Only the window is read.  A sort ranks the one column asked for, under its own time
 guard, and is kept (two at most, for the cell that was current) so that scrolling a
@@ -13,7 +13,9 @@ for values that are not tables), ``lazy`` (reading would compute or consume the 
 ``unprocessable`` (the value's own code raised or ran out of time).
 """
 
-from . import guard
+import sys
+
+from . import filters, guard
 from .cells import Cells, Lazy, NotTabular
 from .detail import valid_name
 from .inspectors import MISSING, type_name
@@ -110,7 +112,7 @@ def take(state, request, ns, hidden, tracker, execution_count):
             window = _window(state, session, name, value, request, execution_count,
                              offset, limit, max_columns, cell_chars, sort_column, sort_ms,
                              cell_ms)
-        except BadRequest as exc:
+        except (BadRequest, filters.BadFilter) as exc:
             return _refuse("bad_request", str(exc))
         except NotTabular as exc:
             return _refuse("bad_request", "{} is {}".format(name, exc))
@@ -137,17 +139,23 @@ def _window(state, session, name, value, request, ec, offset, limit, max_columns
     columns_total = adapter.columns_total()
     shape = adapter.shape()
     positions = _positions(request, columns_total, max_columns)
-    stop = min(total, offset + limit)
-    rows = slice(min(offset, total), stop)
-    sort = None
-    if sort_column is not None:
+    rows = slice(min(offset, total), min(total, offset + limit))
+    sort = where = None
+    filtered = None
+    spec = request.get("filter")
+    if sort_column is not None or spec is not None:
         descending = request.get("sort_desc") is True
-        position = _find_column(adapter, sort_column, columns_total)
-        key = (name, id(value), type(value), position, descending, ec, total)
+        by = None if sort_column is None else _find_column(adapter, sort_column, columns_total)
+        if spec is not None:
+            column, op, operand = filters.check(spec)
+            where = (_find_column(adapter, column, columns_total), op, operand)
+        key = (name, id(value), type(value), by, descending, where, ec, total)
         order = state.sorts.order(key, lambda: session.run_within(
-            sort_ms, adapter.sort_order, position, descending))
-        rows = order[rows]
-        sort = "{}:{}".format(sort_column, "desc" if descending else "asc")
+            sort_ms, _ordered, adapter, total, by, descending, where))
+        filtered = len(order) if where is not None else None
+        rows = order[min(offset, len(order)):offset + limit]
+        if sort_column is not None:
+            sort = "{}:{}".format(sort_column, "desc" if descending else "asc")
     cells = Cells(cell_chars, session, cell_ms)
     labels = adapter.column_labels(positions)
     index, data = adapter.window(rows, positions, cells)
@@ -166,17 +174,39 @@ def _window(state, session, name, value, request, ec, offset, limit, max_columns
         "index": index,
         "rows": data,
         "sort": sort,
+        "filter": None if where is None else dict(request.get("filter")),
+        "filtered_rows": filtered,
         "cells_truncated": cells.truncated,
         "cells_unread": cells.unread,
         "changed_at": None,
     }
 
 
+def _ordered(adapter, total, by, descending, where):
+    """Row positions sorted by column ``by`` (None: in order) and kept where the filter
+    holds (``where``: position, op, operand; None: every row)."""
+    np = sys.modules.get("numpy")
+    order = adapter.sort_order(by, descending) if by is not None else None
+    if where is None:
+        return order
+    position, op, operand = where
+    keep = filters.mask(adapter.column_values(position), op, operand)
+    if np is not None:
+        keep = np.asarray(keep, dtype=bool)
+        if order is None:
+            return np.flatnonzero(keep)
+        order = np.asarray(order)
+        return order[keep[order]]
+    if order is None:
+        return [i for i in range(total) if keep[i]]
+    return [i for i in order if keep[i]]
+
+
 def _find_column(adapter, wanted, columns_total):
     for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
         if text == wanted:
             return position
-    raise BadRequest("No column named {!r} to sort by".format(wanted[:100]))
+    raise BadRequest("No column named {!r}".format(wanted[:100]))
 
 
 def _refuse(reason, message):

@@ -73,6 +73,9 @@ class NumpyArray(Adapter):
             return a[self.fields[position]]
         return a if a.ndim == 1 else a[:, position]
 
+    def column_values(self, position):
+        return self._column(position)
+
     def sort_order(self, position, descending):
         np = sys.modules["numpy"]
 
@@ -149,6 +152,9 @@ class Records(Adapter):
         if type(record) in (list, tuple) and key < len(record):
             return record[key]
         return None
+
+    def column_values(self, position):
+        return [self._cell(r, position) for r in self.value]
 
     def sort_order(self, position, descending):
         value = self.value

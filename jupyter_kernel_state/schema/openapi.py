@@ -142,6 +142,13 @@ def build_openapi() -> dict[str, Any]:
                 _param("sort", "query", "`<column name>:asc` or `:desc` (the last colon "
                        "splits; a bare name sorts ascending). Missing values last.",
                        {"type": "string", "maxLength": 1000}),
+                _param("filter", "query", 'JSON `{"column": "price", "op": "gt", "value": '
+                       '"10"}`: rows kept, computed in the kernel on that column under the '
+                       "sort's time guard. `op`: contains (case-insensitive text), eq, ne, lt, "
+                       "le, gt, ge (the value read as the column's type: number, date, "
+                       "true/false, text), isnull, notnull (no value). `filtered_rows` counts "
+                       "the rows kept; `offset` and `limit` page through them.",
+                       {"type": "string", "maxLength": 3000}),
             ],
             "responses": {"200": _json("RowsWindow", "The window."), **ERRORS,
                           "409": _json("Error", "A lazy value (polars LazyFrame, dask, "

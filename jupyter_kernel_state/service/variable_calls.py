@@ -68,6 +68,9 @@ class VariableCalls(Inspections):
                 # within the reply deadline, leaving it room to travel back
                 "budget_ms": max(1, int(limits.probe_timeout * 1000 * 0.8)),
             }
+            if options.filter is not None:
+                column, op, value = options.filter
+                request["filter"] = {"column": column, "op": op, "value": value}
             if options.columns is not None:
                 request["columns"] = list(options.columns)
             else:

@@ -3,6 +3,7 @@ and ``TimelineOptions`` — built and checked like every query (see queries.py).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ..errors import InvalidRequest
@@ -26,11 +27,13 @@ class RowsOptions:
     column_stop: int = 100
     sort_column: str | None = None
     sort_desc: bool = False
+    #: (column, op, value): rows kept, computed in the kernel (see probe/filters.py).
+    filter: tuple[str, str, str | None] | None = None
 
     @property
     def key(self) -> tuple[object, ...]:
         return ("rows", self.name, self.offset, self.limit, self.columns, self.column_start,
-                self.column_stop, self.sort_column, self.sort_desc)
+                self.column_stop, self.sort_column, self.sort_desc, self.filter)
 
     @property
     def sort(self) -> str | None:
@@ -41,7 +44,7 @@ class RowsOptions:
     @classmethod
     def create(
         cls, limits: Limits, name: str, *, offset: int | None = None, limit: int | None = None,
-        columns: str | None = None, sort: str | None = None,
+        columns: str | None = None, sort: str | None = None, filter: str | None = None,
     ) -> RowsOptions:
         width = limits.rows_max_columns
         listed, start, stop = parse_columns(columns, width)
@@ -52,14 +55,14 @@ class RowsOptions:
             limit=bounded(limit, "limit", default=min(100, limits.rows_max_rows), minimum=1,
                           maximum=limits.rows_max_rows),
             columns=listed, column_start=start, column_stop=stop,
-            sort_column=column, sort_desc=desc,
+            sort_column=column, sort_desc=desc, filter=parse_filter(filter),
         )
 
     @classmethod
     def from_query(cls, name: str, get: Getter, limits: Limits) -> RowsOptions:
         return cls.create(limits, name, offset=parse_int(get("offset"), "offset"),
                           limit=parse_int(get("limit"), "limit"), columns=get("columns"),
-                          sort=get("sort"))
+                          sort=get("sort"), filter=get("filter"))
 
 
 def parse_columns(raw: str | None, width: int) -> tuple[tuple[int, ...] | None, int, int]:
@@ -87,6 +90,34 @@ def parse_columns(raw: str | None, width: int) -> tuple[tuple[int, ...] | None, 
     if not listed or len(listed) > width or min(listed) < 0:
         raise InvalidRequest(problem)
     return listed, 0, 0
+
+
+FILTER_OPS = ("contains", "eq", "ne", "lt", "le", "gt", "ge", "isnull", "notnull")
+
+
+def parse_filter(raw: str | None) -> tuple[str, str, str | None] | None:
+    """``{"column": …, "op": …, "value": …}`` as JSON (``isnull``/``notnull`` take no
+    value); the probe reads the value as the column's type."""
+    if raw is None or raw.strip() == "":
+        return None
+    problem = ('filter must be JSON like {"column": "price", "op": "gt", "value": "10"} '
+               f"with op one of {', '.join(FILTER_OPS)}")
+    if len(raw) > 3000:
+        raise InvalidRequest(problem)
+    try:
+        spec = json.loads(raw)
+    except ValueError:
+        raise InvalidRequest(problem) from None
+    if not isinstance(spec, dict) or set(spec) - {"column", "op", "value"}:
+        raise InvalidRequest(problem)
+    column, op, value = spec.get("column"), spec.get("op"), spec.get("value")
+    if not isinstance(column, str) or not column or op not in FILTER_OPS:
+        raise InvalidRequest(problem)
+    if op in ("isnull", "notnull"):
+        return column, op, None
+    if not isinstance(value, str) or len(value) > 1000:
+        raise InvalidRequest(f"filter {op} needs a value: text of at most 1,000 characters")
+    return column, op, value
 
 
 def parse_sort(raw: str | None) -> tuple[str | None, bool]:
