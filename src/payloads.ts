@@ -434,6 +434,17 @@ export interface IRowsColumn {
 }
 
 /**
+ * A row filter computed in the kernel on one column: `contains` (case-insensitive
+ * text), `eq`, `ne`, `lt`, `le`, `gt`, `ge` (the value read as the column's type), or
+ * `isnull` / `notnull` (no value).
+ */
+export interface IRowsFilter {
+  column: string;
+  op: string;
+  value?: string | null;
+}
+
+/**
  * The body of `GET kernels/{kernel_id}/variables/{name}/rows`: a window of a table or
  * an array. Cells are text formatted by dtype (at most 200 characters); null is a
  * missing value (NaN, None, NaT).
@@ -447,6 +458,15 @@ export interface IRowsWindow {
   type: string;
   shape: number[];
   total_rows: number;
+  /**
+   * The rows the filter keeps (null without a filter); offset and limit page through
+   * them.
+   */
+  filtered_rows: number | null;
+  /**
+   * The filter applied, or null.
+   */
+  filter: IRowsFilter | null;
   offset: number;
   limit: number;
   columns: IRowsColumn[];
@@ -476,6 +496,11 @@ export interface IRowsWindow {
    * How many cells were cut to the cell budget.
    */
   cells_truncated: number;
+  /**
+   * Cells whose own repr timed out or was not read within the time budget (their
+   * text says which).
+   */
+  cells_unread: number;
 }
 
 /**
@@ -498,4 +523,8 @@ export interface IRowsQuery {
    * `<column name>:asc|desc`; absent for the table's own order.
    */
   sort?: string;
+  /**
+   * Keep only the rows that match (sent as JSON).
+   */
+  filter?: IRowsFilter;
 }

@@ -407,7 +407,8 @@ export async function fetchRows(
       offset: query.offset === undefined ? undefined : String(query.offset),
       limit: query.limit === undefined ? undefined : String(query.limit),
       columns: query.columns,
-      sort: query.sort
+      sort: query.sort,
+      filter: query.filter ? JSON.stringify(query.filter) : undefined
     }
   );
   if (response.status !== 200) {

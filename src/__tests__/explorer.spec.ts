@@ -90,8 +90,12 @@ class FakeTable {
     const [start, stop] = (query.columns ?? '0:100').split(':').map(Number);
     const last = Math.min(stop, this.columns);
     const descending = query.sort?.endsWith(':desc') ?? false;
-    const label = (r: number) => String(descending ? this.rows - 1 - r : r);
-    const rowsHere = Math.max(0, Math.min(limit, this.rows - offset));
+    // A filter keeps the rows whose position is below its value.
+    const kept = query.filter
+      ? Math.min(this.rows, Number(query.filter.value))
+      : this.rows;
+    const label = (r: number) => String(descending ? kept - 1 - r : r);
+    const rowsHere = Math.max(0, Math.min(limit, kept - offset));
     const positions = Array.from({ length: last - start }, (_, i) => start + i);
     return {
       name: 'df',
@@ -99,6 +103,8 @@ class FakeTable {
       type: 'DataFrame',
       shape: [this.rows, this.columns],
       total_rows: this.rows,
+      filtered_rows: query.filter ? kept : null,
+      filter: query.filter ?? null,
       offset,
       limit,
       columns: positions.map(position => ({
@@ -121,7 +127,8 @@ class FakeTable {
       kernel_busy: false,
       generation: 1,
       changed_at: this.changedAt,
-      cells_truncated: 0
+      cells_truncated: 0,
+      cells_unread: 0
     };
   }
 
@@ -380,13 +387,71 @@ describe('RowsDataModel', () => {
     model.cycleSort(1);
     await model.settled();
     expect(model.sort).toBeNull();
-    expect(model.sortError).toBe(
+    expect(model.queryError).toBe(
       'Cannot sort by c1: sorting took longer than 2000 ms'
     );
     expect(table.queries.at(-1)?.sort).toBeUndefined();
     expect(model.data('body', 0, 0)).toBe('r0c0');
     model.cycleSort(1);
-    expect(model.sortError).toBeNull();
+    expect(model.queryError).toBeNull();
+  });
+
+  it('filters in the kernel: the row count is the rows kept', async () => {
+    const table = new FakeTable(1000, 3);
+    const model = makeModel(table);
+    await model.load();
+    const resets: string[] = [];
+    model.changed.connect((_, args) => resets.push(args.type));
+    await model.setFilter({ column: 'c0', op: 'lt', value: '150' });
+    expect(table.queries.at(-1)).toEqual({
+      offset: 0,
+      limit: 100,
+      columns: '0:3',
+      sort: undefined,
+      filter: { column: 'c0', op: 'lt', value: '150' }
+    });
+    expect(model.info?.filteredRows).toBe(150);
+    expect(model.rowCount('body')).toBe(150);
+    expect(resets.filter(type => type === 'model-reset')).toHaveLength(2);
+    // Blocks under the filter: the last one holds 50 rows.
+    model.data('body', 149, 0);
+    await model.settled();
+    expect(table.queries.at(-1)?.limit).toBe(50);
+    expect(model.data('body', 149, 0)).toBe('r149c0');
+    expect(model.data('body', 150, 0)).toBeUndefined();
+    // A sort keeps the filter.
+    model.cycleSort(0);
+    model.cycleSort(0);
+    await model.settled();
+    expect(table.queries.at(-1)?.filter).toEqual({
+      column: 'c0',
+      op: 'lt',
+      value: '150'
+    });
+    expect(model.data('row-header', 0, 0)).toBe('149');
+    await model.setFilter(null);
+    expect(model.rowCount('body')).toBe(1000);
+    expect(model.info?.filteredRows).toBeNull();
+  });
+
+  it('drops a filter the kernel refuses and says why', async () => {
+    const table = new FakeTable(1000, 3);
+    const model = makeModel(table);
+    await model.load();
+    model.cycleSort(0);
+    await model.settled();
+    table.failures.push(
+      responseError(400, "filter gt: 'abc' is not a number for column c0")
+    );
+    await model.setFilter({ column: 'c0', op: 'gt', value: 'abc' });
+    await model.settled();
+    expect(model.filter).toBeNull();
+    expect(model.sort).toEqual({ column: 'c0', direction: 'asc' });
+    expect(model.queryError).toBe(
+      "Cannot filter on c0: filter gt: 'abc' is not a number for column c0"
+    );
+    expect(model.rowCount('body')).toBe(1000);
+    expect(model.data('body', 0, 0)).toBe('r0c0');
   });
 
   it('ignores answers of a sort that was replaced', async () => {

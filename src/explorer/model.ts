@@ -12,7 +12,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import { DataModel } from '@lumino/datagrid';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { IRowsColumn, IRowsQuery, IRowsWindow } from '../tokens';
+import { IRowsColumn, IRowsFilter, IRowsQuery, IRowsWindow } from '../tokens';
 import { blockKey, BlockCache, IBlock } from './blocks';
 
 /**
@@ -64,6 +64,10 @@ export interface ITableInfo {
   type: string;
   shape: number[];
   totalRows: number;
+  /**
+   * The rows the filter keeps, or null without a filter.
+   */
+  filteredRows: number | null;
   columnsTotal: number;
   indexName: string | null;
   changedAt: number | null;
@@ -105,6 +109,15 @@ export function nextSort(
     return { column, direction: 'asc' };
   }
   return current.direction === 'asc' ? { column, direction: 'desc' } : null;
+}
+
+/**
+ * A stable text of a filter (to compare two).
+ */
+export function filterKey(filter: IRowsFilter | null): string {
+  return filter
+    ? JSON.stringify([filter.column, filter.op, filter.value ?? null])
+    : '';
 }
 
 /**
@@ -160,6 +173,18 @@ export class RowsDataModel extends DataModel {
     return this._sort;
   }
 
+  get filter(): IRowsFilter | null {
+    return this._filter;
+  }
+
+  /**
+   * The rows the grid shows: those the filter keeps, else all.
+   */
+  get shownRows(): number {
+    const info = this._info;
+    return info ? (info.filteredRows ?? info.totalRows) : 0;
+  }
+
   /**
    * The last error's message (409 lazy object, 422 the object raised, …), or null.
    */
@@ -168,10 +193,10 @@ export class RowsDataModel extends DataModel {
   }
 
   /**
-   * Why the last sort asked for was given up, or null.
+   * Why the last sort or filter asked for was given up, or null.
    */
-  get sortError(): string | null {
-    return this._sortError;
+  get queryError(): string | null {
+    return this._queryError;
   }
 
   /**
@@ -221,7 +246,7 @@ export class RowsDataModel extends DataModel {
     if (region === 'column-header') {
       return 2; // name, dtype
     }
-    return this._info?.totalRows ?? 0;
+    return this.shownRows;
   }
 
   columnCount(region: DataModel.ColumnRegion): number {
@@ -304,8 +329,25 @@ export class RowsDataModel extends DataModel {
       return;
     }
     this._sort = sort;
-    this._sortError = null;
+    this._queryError = null;
+    this._lastChanged = 'sort';
     this._reset();
+  }
+
+  /**
+   * Keep only the rows that match, computed in the kernel (null: every row). The row
+   * count changes: every block is dropped and the next window gives the new count.
+   */
+  setFilter(filter: IRowsFilter | null): Promise<void> {
+    if (filterKey(filter) === filterKey(this._filter)) {
+      return Promise.resolve();
+    }
+    this._filter = filter;
+    this._queryError = null;
+    this._lastChanged = 'filter';
+    this._rebase = true;
+    this._reset();
+    return this.load();
   }
 
   /**
@@ -352,7 +394,7 @@ export class RowsDataModel extends DataModel {
       const [rowBlock, columnBlock] = key.split(':').map(Number);
       const row = rowBlock * this._rowsPerBlock;
       const column = columnBlock * this._columnsPerBlock;
-      const rowSpan = Math.min(this._rowsPerBlock, this._info.totalRows - row);
+      const rowSpan = Math.min(this._rowsPerBlock, this.shownRows - row);
       const columnSpan = Math.min(
         this._columnsPerBlock,
         this._info.columnsTotal - column
@@ -432,7 +474,7 @@ export class RowsDataModel extends DataModel {
       this._staleReason === 'removed' ||
       row < 0 ||
       column < 0 ||
-      (info !== null && (row >= info.totalRows || column >= info.columnsTotal))
+      (info !== null && (row >= this.shownRows || column >= info.columnsTotal))
     ) {
       return;
     }
@@ -484,7 +526,7 @@ export class RowsDataModel extends DataModel {
     const epoch = this._epoch;
     const offset = rowBlock * this._rowsPerBlock;
     const start = columnBlock * this._columnsPerBlock;
-    const total = this._info?.totalRows;
+    const total = this._info ? this.shownRows : undefined;
     const columnsTotal = this._info?.columnsTotal;
     const stop =
       columnsTotal === undefined
@@ -497,7 +539,8 @@ export class RowsDataModel extends DataModel {
           ? this._rowsPerBlock
           : Math.max(1, Math.min(this._rowsPerBlock, total - offset)),
       columns: `${start}:${stop}`,
-      sort: sortParam(this._sort)
+      sort: sortParam(this._sort),
+      ...(this._filter ? { filter: this._filter } : {})
     };
     let attempt = 0;
     for (;;) {
@@ -516,14 +559,15 @@ export class RowsDataModel extends DataModel {
         if (status === 400 && (await this._adapt(epoch))) {
           break;
         }
-        const sort = this._sort;
-        if ((status === 400 || status === 422) && sort && this._info) {
-          // The kernel could not sort (too slow, mixed types): back to the table's
-          // own order, and say why.
-          this._sort = null;
-          this._reset();
-          this._sortError = `Cannot sort by ${sort.column}: ${message}`;
-          this._emitState();
+        if (
+          (status === 400 || status === 422) &&
+          this._info &&
+          (this._sort || this._filter)
+        ) {
+          // The kernel could not sort or filter (too slow, values that do not
+          // compare, a value not of the column's type): drop what was asked last,
+          // and say why.
+          this._giveUp(message);
           break;
         }
         if (retryAfter !== null && attempt < MAX_BUSY_RETRIES) {
@@ -555,6 +599,24 @@ export class RowsDataModel extends DataModel {
     this._pump();
   }
 
+  private _giveUp(message: string): void {
+    const sort = this._sort;
+    const filter = this._filter;
+    if (filter && (this._lastChanged === 'filter' || !sort)) {
+      this._filter = null;
+      this._rebase = true;
+      this._queryError = `Cannot filter on ${filter.column}: ${message}`;
+    } else if (sort) {
+      this._sort = null;
+      this._queryError = `Cannot sort by ${sort.column}: ${message}`;
+    }
+    const error = this._queryError;
+    this._reset();
+    this._queryError = error;
+    this._want(0, 0);
+    this._emitState();
+  }
+
   /**
    * The first window was refused (400): the server may allow fewer rows or columns
    * a window (`rows_max_rows`, `rows_max_columns`). Ask once with the server's
@@ -567,7 +629,11 @@ export class RowsDataModel extends DataModel {
     this._adapted = true;
     let window: IRowsWindow;
     try {
-      window = await this._fetch({ offset: 0, sort: sortParam(this._sort) });
+      window = await this._fetch({
+        offset: 0,
+        sort: sortParam(this._sort),
+        ...(this._filter ? { filter: this._filter } : {})
+      });
     } catch {
       return false;
     }
@@ -591,6 +657,7 @@ export class RowsDataModel extends DataModel {
       info !== null &&
       !this._rebase &&
       (window.total_rows !== info.totalRows ||
+        (window.filtered_rows ?? null) !== info.filteredRows ||
         window.columns_total !== info.columnsTotal ||
         window.changed_at !== info.changedAt)
     ) {
@@ -625,6 +692,7 @@ export class RowsDataModel extends DataModel {
         type: window.type,
         shape: window.shape,
         totalRows: window.total_rows,
+        filteredRows: window.filtered_rows ?? null,
         columnsTotal: window.columns_total,
         indexName: window.index_name,
         changedAt: window.changed_at,
@@ -736,7 +804,9 @@ export class RowsDataModel extends DataModel {
   private _sort: ISortState | null = null;
   private _error: string | null = null;
   private _errorStatus: number | null = null;
-  private _sortError: string | null = null;
+  private _queryError: string | null = null;
+  private _filter: IRowsFilter | null = null;
+  private _lastChanged: 'sort' | 'filter' = 'sort';
   private _staleReason: StaleReason | null = null;
   private _stateChanged = new Signal<this, void>(this);
   private _isDisposed = false;

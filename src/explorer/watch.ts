@@ -121,7 +121,8 @@ export class VariableWatch implements IDisposable {
         offset: 0,
         limit: 1,
         columns: '0:1',
-        sort: sortParam(this._model.sort)
+        sort: sortParam(this._model.sort),
+        ...(this._model.filter ? { filter: this._model.filter } : {})
       });
       if (!this._isDisposed && isNewer(window.changed_at, changedAt)) {
         this._model.markStale('changed');

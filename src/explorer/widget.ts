@@ -11,6 +11,7 @@ import { Toolbar } from '@jupyterlab/ui-components';
 import { DataModel } from '@lumino/datagrid';
 import { BoxPanel, Widget } from '@lumino/widgets';
 
+import { FilterBar, filterText } from './filterBar';
 import { ExplorerGrid, IVisibleRows } from './grid';
 import { RowsDataModel, StaleReason } from './model';
 
@@ -25,12 +26,20 @@ const SAMPLE_ROWS = 50;
 const numberFormat = new Intl.NumberFormat('en-US');
 
 /**
- * `1,000,000 rows × 20 columns`.
+ * `1,000,000 rows × 20 columns`; with a filter `1,000 of 1,000,000 rows × 20 columns`.
  */
-export function sizeText(rows: number, columns: number): string {
+export function sizeText(
+  rows: number,
+  columns: number,
+  kept: number | null = null
+): string {
   const plural = (n: number, word: string) =>
     `${numberFormat.format(n)} ${word}${n === 1 ? '' : 's'}`;
-  return `${plural(rows, 'row')} × ${plural(columns, 'column')}`;
+  const shown =
+    kept === null
+      ? plural(rows, 'row')
+      : `${numberFormat.format(kept)} of ${plural(rows, 'row')}`;
+  return `${shown} × ${plural(columns, 'column')}`;
 }
 
 /**
@@ -76,6 +85,7 @@ export class DataExplorer extends BoxPanel {
     this.kernelId = options.kernelId;
     this.model = options.model;
 
+    this._filterBar = new FilterBar(this.model);
     this._banner = new Widget();
     this._banner.addClass('jp-KernelState-explorerBanner');
     this._banner.node.dataset.testId = 'kernel-state-explorer-stale';
@@ -107,9 +117,11 @@ export class DataExplorer extends BoxPanel {
     this._range.dataset.testId = 'kernel-state-explorer-range';
     footer.node.append(this._status, this._range);
 
+    this.addWidget(this._filterBar);
     this.addWidget(this._banner);
     this.addWidget(this.grid);
     this.addWidget(footer);
+    BoxPanel.setStretch(this._filterBar, 0);
     BoxPanel.setStretch(this._banner, 0);
     BoxPanel.setStretch(this.grid, 1);
     BoxPanel.setStretch(footer, 0);
@@ -183,8 +195,10 @@ export class DataExplorer extends BoxPanel {
     const info = model.info;
     this._type!.textContent = info ? `${info.type} · ${info.kind}` : '';
     this._size!.textContent = info
-      ? sizeText(info.totalRows, info.columnsTotal)
+      ? sizeText(info.totalRows, info.columnsTotal, info.filteredRows)
       : '';
+    const filter = model.filter;
+    this._size!.title = filter ? `Filtered: ${filterText(filter)}` : '';
     const sort = model.sort;
     this._sortText!.textContent = sort
       ? `Sorted by ${sort.column} ${sort.direction === 'asc' ? '▲' : '▼'}`
@@ -210,8 +224,8 @@ export class DataExplorer extends BoxPanel {
     this._status.classList.toggle('jp-mod-error', false);
     if (model.retrying) {
       status = 'The kernel is busy — trying again shortly…';
-    } else if ((model.error || model.sortError) && reason !== 'removed') {
-      status = (model.error ?? model.sortError)!;
+    } else if ((model.error || model.queryError) && reason !== 'removed') {
+      status = (model.error ?? model.queryError)!;
       this._status.classList.toggle('jp-mod-error', true);
     } else if (info?.stale) {
       status = 'The kernel is busy: rows as of an earlier execution.';
@@ -302,6 +316,7 @@ export class DataExplorer extends BoxPanel {
     this._range.dataset.lastRow = visible ? String(visible.last) : '';
   }
 
+  private _filterBar: FilterBar;
   private _banner: Widget;
   private _bannerText: HTMLSpanElement;
   private _status: HTMLSpanElement;
