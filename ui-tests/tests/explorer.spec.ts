@@ -171,6 +171,51 @@ test.describe('Data explorer', () => {
     await expect(range).toContainText('index 0 …');
   });
 
+  test('filters in the kernel', async ({ page }) => {
+    await page.notebook.createNew('filter.ipynb');
+    await run(page, 0, BIG);
+    const panel = await openExplorer(page, 'big');
+    const size = panel.getByTestId('kernel-state-explorer-size');
+    await expect(size).toHaveText('1,000,000 rows × 3 columns');
+    await panel
+      .getByTestId('kernel-state-explorer-filter-column')
+      .selectOption({ label: 'price' });
+    await panel
+      .getByTestId('kernel-state-explorer-filter-op')
+      .selectOption('ge');
+    await panel.getByTestId('kernel-state-explorer-filter-value').fill('9990');
+    await panel
+      .getByTestId('kernel-state-explorer-filter-value')
+      .press('Enter');
+    await expect(size).toHaveText('1,000 of 1,000,000 rows × 3 columns');
+    const range = panel.getByTestId('kernel-state-explorer-range');
+    await expect(range).toContainText(
+      /^Rows 1–\d+ of 1,000 · index \d+ … \d+$/
+    );
+
+    // Sorted descending within the filter: the highest price first.
+    await clickFirstHeader(page, panel);
+    await clickFirstHeader(page, panel);
+    await expect(panel.getByTestId('kernel-state-explorer-sort')).toHaveText(
+      'Sorted by price ▼'
+    );
+    await expect(range).toContainText(`index ${TOP_LABEL} …`);
+
+    // A value that is not a number: the filter is dropped and the status says why.
+    await panel.getByTestId('kernel-state-explorer-filter-value').fill('cheap');
+    await panel.getByTestId('kernel-state-explorer-filter-apply').click();
+    await expect(
+      panel.getByTestId('kernel-state-explorer-status')
+    ).toContainText('Cannot filter on price');
+    await expect(size).toHaveText('1,000,000 rows × 3 columns');
+
+    await panel.getByTestId('kernel-state-explorer-filter-value').fill('9990');
+    await panel.getByTestId('kernel-state-explorer-filter-apply').click();
+    await expect(size).toHaveText('1,000 of 1,000,000 rows × 3 columns');
+    await panel.getByTestId('kernel-state-explorer-filter-clear').click();
+    await expect(size).toHaveText('1,000,000 rows × 3 columns');
+  });
+
   test('shows a hostile column name as text', async ({ page }) => {
     await page.notebook.createNew('hostile-explorer.ipynb');
     await run(
