@@ -289,3 +289,56 @@ async def test_restart_reinstalls_probe(jp_fetch, new_kernel):  # type: ignore[n
     second = await variables(jp_fetch, kernel)
     assert second["epoch"] > first["epoch"]
     assert set(by_name(second)) == {"y"}
+
+
+ROWS_R = """
+n_rows <- 100000L
+sales <- data.frame(price = (seq_len(n_rows) %% 997) / 10, region = factor(c("north", "south",
+  "east", "west")[(seq_len(n_rows) - 1L) %% 4L + 1L]),
+  day = as.Date("2024-10-02") + (seq_len(n_rows) %% 30L), stringsAsFactors = FALSE)
+sales$price[6] <- NA
+m <- matrix(c(1.5, 2, 3, 4), nrow = 2, dimnames = list(c("r1", "r2"), c("a", "b")))
+v <- c(b = 2, a = 1)
+l <- list(1, 2)
+"""
+
+
+async def rows(jp_fetch, kernel, name, **params):  # type: ignore[no-untyped-def]
+    payload = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name, "rows",
+                             params=params)
+    validate(payload, "RowsWindow")
+    return payload
+
+
+@BOTH_BACKENDS
+async def test_rows_and_delete(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await r_kernel(new_kernel)
+    await kernel.run(ROWS_R)
+    first = await rows(jp_fetch, kernel, "sales", limit=3)
+    assert first["total_rows"] == 100_000 and first["shape"] == [100_000, 3]
+    assert [c["name"] for c in first["columns"]] == ["price", "region", "day"]
+    assert [c["dtype"] for c in first["columns"]] == ["numeric", "factor", "Date"]
+    assert first["rows"][0] == ["0.1", "north", "2024-10-03"] and first["index"][0] == "1"
+    last = await rows(jp_fetch, kernel, "sales", offset=99_999, limit=5)
+    assert last["index"] == ["100000"] and len(last["rows"]) == 1
+    assert (await rows(jp_fetch, kernel, "sales", offset=5, limit=1))["rows"][0][0] is None
+    top = await rows(jp_fetch, kernel, "sales", sort="price:desc", limit=2, columns="0")
+    assert top["rows"] == [["99.6"], ["99.6"]] and top["sort"] == "price:desc"
+    north = await rows(jp_fetch, kernel, "sales", limit=2, columns="1", filter=json.dumps(
+        {"column": "region", "op": "eq", "value": "north"}))
+    assert north["filtered_rows"] == 25_000 and north["rows"] == [["north"], ["north"]]
+    matrix = await rows(jp_fetch, kernel, "m")
+    assert matrix["index"] == ["r1", "r2"] and matrix["rows"] == [["1.5", "3"], ["2", "4"]]
+    vector = await rows(jp_fetch, kernel, "v", sort="value")
+    assert vector["index"] == ["a", "b"] and vector["kind"] == "series"
+    with pytest.raises(HTTPClientError) as info:
+        await rows(jp_fetch, kernel, "l")
+    assert info.value.code == 400
+    assert "l is a list: rows show data.frames" in json.loads(info.value.response.body)["message"]
+
+    response = await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables",
+                              "m", method="DELETE")
+    assert response.code == 204
+    listed = await variables(jp_fetch, kernel)
+    assert "m" not in by_name(listed) and listed["removed"] == ["m"]
+    assert "FALSE" in await user_output(kernel, "print(exists('m'))")

@@ -43,6 +43,8 @@ dispatch <- function(request) {
          ping = list(),
          snapshot = snapshot(request),
          detail = detail(request),
+         rows = rows_op(request),
+         delete = delete_op(request),
          list(ok = FALSE, bad_request = TRUE, error = "unknown op"))
 }
 

@@ -5,6 +5,7 @@
 
 json_str <- function(s) {
   s <- enc2utf8(as.character(s))
+  if (!length(s)) return(character(0))  # paste0 would make one "" of nothing
   na <- is.na(s)
   s <- gsub("\\", "\\\\", s, fixed = TRUE)
   s <- gsub("\"", "\\\"", s, fixed = TRUE)

@@ -23,7 +23,7 @@ from ...errors import InvalidRequest
 from . import ProbeCall, ProbeError, ProbeMissing
 
 #: The probe's files, evaluated in this order into one private environment.
-PROBE_FILES = ("json.R", "probe.R", "tracking.R", "detail.R", "entry.R")
+PROBE_FILES = ("json.R", "probe.R", "tracking.R", "detail.R", "rows.R", "entry.R")
 OPTION = "jupyter_kernel_state.probe"
 REPLY_MIME = "application/x-jupyter-kernel-state"
 REPLY_MARKER = "@@jupyter_kernel_state_reply@@ "
@@ -104,7 +104,7 @@ def reply_text(outputs: list[dict[str, Any]]) -> str | None:
 class RSupport:
     display_name = "R"
     needs_execution_count = True
-    operations: frozenset[str] = frozenset()
+    operations = frozenset({"rows", "delete"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)
