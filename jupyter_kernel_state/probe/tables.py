@@ -75,7 +75,8 @@ def dtype_summary(counts):
     return cut("mixed: " + ", ".join(parts), 100)[0]
 
 
-#: pandas dtypes whose values read best as their ``str``: 2024-01-01 12:00:00, NaT,
+#: pandas dtypes whose values read best as their ``str`` (compact when all at midnight):
+#: 2024-01-01, 2024-01-01 12:00:00, NaT,
 #: 0 days 01:00:00, 2024-01, (0, 1].
 _TEXT_DTYPE_KINDS = frozenset("mM")
 _TEXT_DTYPE_NAMES = ("period", "interval")
@@ -87,7 +88,10 @@ def pandas_values(head):
     dtype = head.dtype
     kind = getattr(dtype, "kind", "O")
     if kind in _TEXT_DTYPE_KINDS or str(dtype).startswith(_TEXT_DTYPE_NAMES):
-        return [Raw(str(x)) for x in values]
+        texts = [str(x) for x in values]
+        if kind == "M" and all(t.endswith(" 00:00:00") or t == "NaT" for t in texts):
+            texts = [t[:-9] if t != "NaT" else t for t in texts]  # dates at midnight: dates
+        return [Raw(t) for t in texts]
     return values
 
 
