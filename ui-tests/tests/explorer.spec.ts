@@ -1,7 +1,7 @@
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import { Locator } from '@playwright/test';
 
-import { run } from './helpers';
+import { openPanel, row, run } from './helpers';
 
 const N = 1_000_000;
 /**
@@ -226,7 +226,12 @@ test.describe('Data explorer', () => {
         `evil = pd.DataFrame({'<img src=x onerror="window.__pwned=1">': [2, 1]})`
       ].join('\n')
     );
-    const panel = await openExplorer(page, 'evil');
+    // Opened from the variable list: a double-click on the row.
+    const sidebar = await openPanel(page);
+    await row(sidebar, 'evil').dblclick();
+    const panel = page.locator(
+      '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
+    );
     await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
       '2 rows × 1 column'
     );
