@@ -66,7 +66,7 @@ def _series_cells(col, cells):
         values = list(col.to_numpy())  # numpy scalars: float32 prints as 0.1, not 0.1000000015
     else:
         values = col.tolist()
-    if kind in "biuf" and type(dtype).__module__ == "numpy":  # plain numbers, NaN for missing
+    if kind in "biuf" and type(dtype).__module__.startswith("numpy"):  # plain numbers; NaN: missing
         return cells.numbers(values)
     return cells.column(values, dtype_is_date(dtype))
 
