@@ -194,6 +194,16 @@ export class ExplorerGrid extends DataGrid {
   }
 
   /**
+   * Read the theme's colours again (after a theme change: the canvas does not follow
+   * CSS by itself).
+   */
+  applyTheme(): void {
+    this._theme = readTheme();
+    this.style = this._theme.style;
+    this.cellRenderers = makeRenderers(this._theme);
+  }
+
+  /**
    * Show a model, with a cell selection (arrows move it, Ctrl+C copies it).
    */
   setModel(model: DataModel): void {

@@ -11,6 +11,7 @@ import {
 import {
   ICommandPalette,
   InputDialog,
+  IThemeManager,
   MainAreaWidget,
   WidgetTracker
 } from '@jupyterlab/apputils';
@@ -39,13 +40,14 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     'The data explorer: a table, series or array of a kernel in a grid, read in windows.',
   autoStart: true,
   requires: [IKernelStateService],
-  optional: [ICommandPalette, ILayoutRestorer, ITranslator],
+  optional: [ICommandPalette, ILayoutRestorer, ITranslator, IThemeManager],
   activate: (
     app: JupyterFrontEnd,
     service: IKernelStateService,
     palette: ICommandPalette | null,
     restorer: ILayoutRestorer | null,
-    translator: ITranslator | null
+    translator: ITranslator | null,
+    themes: IThemeManager | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyter_kernel_state');
     const settings = app.serviceManager.serverSettings;
@@ -81,6 +83,13 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       void model.load();
       return widget;
     };
+
+    // The grid paints on a canvas: give it the new theme's colours.
+    themes?.themeChanged.connect(() => {
+      requestAnimationFrame(() =>
+        tracker.forEach(widget => widget.content.grid.applyTheme())
+      );
+    });
 
     app.commands.addCommand(OPEN_EXPLORER, {
       label: trans.__('Open in Data Explorer'),

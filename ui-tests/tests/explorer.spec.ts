@@ -246,6 +246,22 @@ test.describe('Data explorer', () => {
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   });
 
+  test('says why a lazy frame is not shown', async ({ page }) => {
+    await page.notebook.createNew('lazy.ipynb');
+    await run(
+      page,
+      0,
+      "import polars as pl\nlazy = pl.LazyFrame({'a': [1, 2, 3]})"
+    );
+    const panel = await openExplorer(page, 'lazy');
+    await expect(
+      panel.getByTestId('kernel-state-explorer-status')
+    ).toContainText('lazy');
+    await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
+      ''
+    );
+  });
+
   test('says when the variable changed or is gone, and refreshes', async ({
     page
   }) => {
