@@ -8,6 +8,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import { DataModel } from '@lumino/datagrid';
 
 import { BlockCache } from '../explorer/blocks';
+import { FilterBar, filterText } from '../explorer/filterBar';
 import { isNumeric, nullText } from '../explorer/grid';
 import {
   describeError,
@@ -777,5 +778,78 @@ describe('explorer texts', () => {
     expect(isNumeric('int64')).toBe(true);
     expect(isNumeric('Float32')).toBe(true);
     expect(isNumeric('object')).toBe(false);
+  });
+});
+
+describe('FilterBar', () => {
+  async function bar() {
+    const table = new FakeTable(1000, 3);
+    const model = makeModel(table);
+    await model.load();
+    const widget = new FilterBar(model);
+    const node = widget.node;
+    const column = node.querySelector(
+      '[data-test-id="kernel-state-explorer-filter-column"]'
+    ) as HTMLSelectElement;
+    const op = node.querySelector(
+      '[data-test-id="kernel-state-explorer-filter-op"]'
+    ) as HTMLSelectElement;
+    const value = node.querySelector(
+      '[data-test-id="kernel-state-explorer-filter-value"]'
+    ) as HTMLInputElement;
+    const form = node.querySelector('form')!;
+    const clear = node.querySelector(
+      '[data-test-id="kernel-state-explorer-filter-clear"]'
+    ) as HTMLButtonElement;
+    return { table, model, widget, column, op, value, form, clear };
+  }
+
+  it('lists the known columns as text and applies one condition', async () => {
+    const { model, column, op, value, form, clear, widget } = await bar();
+    expect([...column.options].map(o => o.textContent)).toEqual([
+      'c0',
+      'c1',
+      'c2'
+    ]);
+    expect(clear.style.display).toBe('none');
+    column.value = '1';
+    op.value = 'ge';
+    value.value = '150';
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    await model.settled();
+    expect(model.filter).toEqual({ column: 'c1', op: 'ge', value: '150' });
+    expect(clear.style.display).toBe('');
+    expect(filterText(model.filter!)).toBe('c1 ≥ 150');
+    clear.click();
+    await model.settled();
+    expect(model.filter).toBeNull();
+    widget.dispose();
+  });
+
+  it('sends no value for is missing', async () => {
+    const { model, op, value, form } = await bar();
+    op.value = 'isnull';
+    op.dispatchEvent(new Event('change'));
+    expect(value.disabled).toBe(true);
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    expect(model.filter).toEqual({ column: 'c0', op: 'isnull' });
+    expect(filterText(model.filter!)).toBe('c0 is missing');
+  });
+
+  it('keeps a hostile column name as option text', async () => {
+    const table = new FakeTable(2, 1);
+    const window = table.window.bind(table);
+    table.window = query => {
+      const answer = window(query);
+      answer.columns[0].name = '<img src=x onerror="window.__pwned=1">';
+      return answer;
+    };
+    const model = makeModel(table);
+    await model.load();
+    const widget = new FilterBar(model);
+    expect(widget.node.querySelector('img')).toBeNull();
+    expect(widget.node.querySelector('option')!.textContent).toBe(
+      '<img src=x onerror="window.__pwned=1">'
+    );
   });
 });
