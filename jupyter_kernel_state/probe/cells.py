@@ -203,3 +203,16 @@ def transpose(columns, n):
     return [[col[i] for col in columns] for i in range(n)]
 
 
+
+
+class OneColumn:
+    """Mixed into the adapters of one-column values (Series): their shape and names."""
+
+    def columns_total(self):
+        return 1
+
+    def shape(self):
+        return [self.total_rows()]
+
+    def column_names(self, n):
+        return [name for name, _ in self.column_labels(range(n))]

@@ -6,7 +6,7 @@ every read goes through the time guard.
 
 import itertools
 
-from .cells import LABEL_CHARS, Adapter, dtype_is_date, transpose
+from .cells import LABEL_CHARS, Adapter, OneColumn, dtype_is_date, transpose
 from .tables import label_text
 
 
@@ -71,17 +71,8 @@ def _series_cells(col, cells):
     return cells.column(values, dtype_is_date(dtype))
 
 
-class PandasSeries(PandasFrame):
+class PandasSeries(OneColumn, PandasFrame):
     kind = "series"
-
-    def columns_total(self):
-        return 1
-
-    def shape(self):
-        return [self.total_rows()]
-
-    def column_names(self, n):
-        return [name for name, _ in self.column_labels(range(n))]
 
     def column_labels(self, positions):
         v = self.value
@@ -157,20 +148,11 @@ class PolarsFrame(Adapter):
         return index, transpose(columns, n)
 
 
-class PolarsSeries(PolarsFrame):
+class PolarsSeries(OneColumn, PolarsFrame):
     kind = "series"
 
     def total_rows(self):
         return int(self.run(len, self.value))
-
-    def columns_total(self):
-        return 1
-
-    def shape(self):
-        return [self.total_rows()]
-
-    def column_names(self, n):
-        return [name for name, _ in self.column_labels(range(n))]
 
     def column_labels(self, positions):
         v = self.value

@@ -138,17 +138,12 @@ class Inspections(ProbeCalls):
                 again = self._snapshots.get(key)
                 if again is not None:
                     return again
-                try:
-                    reply = await self.call_probe({
-                        "op": "digest", "since_ec": self._since_ec(since), "limit": limit,
-                        "preview_chars": preview_chars, "pinned": list(pinned),
-                        "time_guard_ms": self._limits.time_guard_ms,
-                        "budget_ms": self._limits.probe_budget_ms,
-                    })
-                except RequestTimeout:
-                    raise KernelUnavailable(
-                        f"Kernel did not answer within {self._limits.probe_timeout:g} s",
-                        retry_after=2) from None
+                reply = await self._call_or_unavailable({
+                    "op": "digest", "since_ec": self._since_ec(since), "limit": limit,
+                    "preview_chars": preview_chars, "pinned": list(pinned),
+                    "time_guard_ms": self._limits.time_guard_ms,
+                    "budget_ms": self._limits.probe_budget_ms,
+                })
                 await self._raise_for_reply(reply, "")
                 ec = reply.get("execution_count")
                 digest = {**reply, "epoch": self.epoch, "stale": False, "kernel_busy": False,
@@ -291,18 +286,34 @@ class Inspections(ProbeCalls):
 
     async def detail(self, options: DetailOptions) -> dict[str, Any]:
         (await self.support()).check_name(options.name)
+        key, cached = await self._cached_detail(options.key)
+        if cached is not None:
+            return cached
+        return await self._shared(("detail", *key), lambda: self._take_detail(key, options))
+
+    async def _cached_detail(
+        self, query: tuple[object, ...]
+    ) -> tuple[tuple[object, ...], dict[str, Any] | None]:
+        """The detail cache's key for ``query`` now, and its answer if there is one; a
+        busy kernel without one gets 503 (nothing is queued behind a running cell)."""
         self.sync()
         self._check_link()
         await self._settle()
-        key = (self.epoch, self.tracker.generation, options.key)
+        key = (self.epoch, self.tracker.generation, query)
         cached = self._details.get(key)
-        if cached is not None:
-            return cached
-        if self.tracker.busy:
+        if cached is None and self.tracker.busy:
             self._check_still_busy()
             raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
+        return key, cached
 
-        return await self._shared(("detail", *key), lambda: self._take_detail(key, options))
+    async def _call_or_unavailable(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One probe call; no answer within the deadline is a 503."""
+        try:
+            return await self.call_probe(request)
+        except RequestTimeout:
+            raise KernelUnavailable(
+                f"Kernel did not answer within {self._limits.probe_timeout:g} s",
+                retry_after=2) from None
 
     async def _take_detail(
         self, key: tuple[object, ...], options: DetailOptions
@@ -316,13 +327,7 @@ class Inspections(ProbeCalls):
                 "time_guard_ms": self._limits.time_guard_ms,
                 "budget_ms": self._limits.probe_budget_ms,
             }
-            try:
-                reply = await self.call_probe(request)
-            except RequestTimeout:
-                raise KernelUnavailable(
-                    f"Kernel did not answer within {self._limits.probe_timeout:g} s",
-                    retry_after=2,
-                ) from None
+            reply = await self._call_or_unavailable(request)
             await self._raise_for_reply(reply, options.name)
             variable: dict[str, Any] = reply["variable"]
             self._details.put((self.epoch, key[1], options.key), variable)

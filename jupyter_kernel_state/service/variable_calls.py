@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Conflict, KernelUnavailable, NotSupported
-from .connection import RequestTimeout
 from .inspections import LRU, Inspections
 from .variable_queries import RowsOptions, TimelineOptions
 
@@ -76,12 +75,7 @@ class VariableCalls(Inspections):
             else:
                 request["column_start"] = options.column_start
                 request["column_stop"] = options.column_stop
-            try:
-                reply = await self.call_probe(request)
-            except RequestTimeout:
-                raise KernelUnavailable(
-                    f"Kernel did not answer within {limits.probe_timeout:g} s",
-                    retry_after=2) from None
+            reply = await self._call_or_unavailable(request)
             await self._raise_for_reply(reply, options.name)
             window: dict[str, Any] = {
                 **reply["rows"], "generation": key[1], "epoch": self.epoch,
@@ -113,16 +107,9 @@ class VariableCalls(Inspections):
     async def timeline(self, options: TimelineOptions) -> dict[str, Any]:
         """When ``options.name`` was new, modified or removed, and how (probe/timeline.py)."""
         await self.require("timeline", "Timelines", options.name)
-        self.sync()
-        self._check_link()
-        await self._settle()
-        key = (self.epoch, self.tracker.generation, options.key)
-        cached = self._details.get(key)
+        key, cached = await self._cached_detail(options.key)
         if cached is not None:
             return cached
-        if self.tracker.busy:
-            self._check_still_busy()
-            raise KernelUnavailable("Kernel is busy; try again when the cell has finished")
 
         async def take() -> dict[str, Any]:
             async with self._probe_lock:
@@ -134,11 +121,3 @@ class VariableCalls(Inspections):
                 return timeline
 
         return await self._shared(("timeline", *key), take)
-
-    async def _call_or_unavailable(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return await self.call_probe(request)
-        except RequestTimeout:
-            raise KernelUnavailable(
-                f"Kernel did not answer within {self._limits.probe_timeout:g} s",
-                retry_after=2) from None
