@@ -37,8 +37,8 @@ MODULES = (
     "frames",
     "tabular",
     "filters",
-    "rows",
     "variable_ops",
+    "rows",
     "quiet",
     "entry",
 )

@@ -21,6 +21,7 @@ from .detail import valid_name
 from .inspectors import MISSING, type_name
 from .namespace import is_hidden
 from .tabular import adapter_for
+from .variable_ops import lookup, refuse
 
 DEFAULT_ROWS = 100
 MAX_ROWS = 1_000
@@ -87,7 +88,7 @@ class Sorts:
 def take(state, request, ns, hidden, tracker, execution_count):
     name = request.get("name")
     if not valid_name(name):
-        return _refuse("bad_request", "Invalid variable name")
+        return refuse("bad_request", "Invalid variable name")
     try:
         max_rows = _int(request, "max_rows", MAX_ROWS, 1, 100_000)
         max_columns = _int(request, "max_columns", MAX_COLUMNS, 1, 10_000)
@@ -102,10 +103,10 @@ def take(state, request, ns, hidden, tracker, execution_count):
         if sort_column is not None and (type(sort_column) is not str or len(sort_column) > 1000):
             raise BadRequest("sort_column must be a column name")
     except BadRequest as exc:
-        return _refuse("bad_request", "Invalid rows request: {}".format(exc))
-    value = ns.get(name, MISSING) if type(ns) is dict else _lookup(ns, name)
+        return refuse("bad_request", "Invalid rows request: {}".format(exc))
+    value = ns.get(name, MISSING) if type(ns) is dict else lookup(ns, name)
     if value is MISSING or is_hidden(name, value, hidden):
-        return _refuse("not_found", "Variable not found: " + name)
+        return refuse("not_found", "Variable not found: " + name)
     what = "{} ({})".format(name, type_name(type(value)))
     with guard.session(read_ms, budget_ms) as session:
         try:
@@ -113,20 +114,20 @@ def take(state, request, ns, hidden, tracker, execution_count):
                              offset, limit, max_columns, cell_chars, sort_column, sort_ms,
                              cell_ms)
         except (BadRequest, filters.BadFilter) as exc:
-            return _refuse("bad_request", str(exc))
+            return refuse("bad_request", str(exc))
         except NotTabular as exc:
-            return _refuse("bad_request", "{} is {}".format(name, exc))
+            return refuse("bad_request", "{} is {}".format(name, exc))
         except Lazy as exc:
-            return _refuse("lazy", "{} is {}".format(name, exc))
+            return refuse("lazy", "{} is {}".format(name, exc))
         except guard.ProbeTimeout:
-            return _refuse("unprocessable", "Reading rows of {} timed out".format(what))
+            return refuse("unprocessable", "Reading rows of {} timed out".format(what))
         except guard.BudgetExhausted:
-            return _refuse("unprocessable", "Reading rows of {} ran out of time".format(what))
+            return refuse("unprocessable", "Reading rows of {} ran out of time".format(what))
         except guard.GuardUnavailable as exc:
-            return _refuse("unprocessable", "Rows of {} {}".format(what, exc))
+            return refuse("unprocessable", "Rows of {} {}".format(what, exc))
         except BaseException as exc:
             message = guard.user_error("reading rows", exc)
-            return _refuse("unprocessable", "{}: {}".format(what, message))
+            return refuse("unprocessable", "{}: {}".format(what, message))
     if tracker is not None:
         window["changed_at"] = tracker.changed_at(name)
     return {"rows": window}
@@ -208,13 +209,3 @@ def _find_column(adapter, wanted, columns_total):
             return position
     raise BadRequest("No column named {!r}".format(wanted[:100]))
 
-
-def _refuse(reason, message):
-    return {"ok": False, reason: True, "error": message}
-
-
-def _lookup(ns, name):
-    try:
-        return dict.get(ns, name, MISSING)
-    except TypeError:
-        return MISSING

@@ -13,11 +13,12 @@ from .namespace import is_hidden
 from .timeline import DEFAULT_ENTRIES, MAX_ENTRIES
 
 
-def _refuse(reason, message):
+def refuse(reason, message):
+    """A refusal: ``reason`` is not_found, bad_request, lazy or unprocessable."""
     return {"ok": False, reason: True, "error": message}
 
 
-def _get(ns, name):
+def lookup(ns, name):
     try:
         return dict.get(ns, name, MISSING)
     except TypeError:
@@ -27,14 +28,14 @@ def _get(ns, name):
 def delete(request, ns, hidden, tracker):
     name = request.get("name")
     if not valid_name(name):
-        return _refuse("bad_request", "Invalid variable name")
-    value = _get(ns, name)
+        return refuse("bad_request", "Invalid variable name")
+    value = lookup(ns, name)
     if value is MISSING or is_hidden(name, value, hidden):
-        return _refuse("not_found", "Variable not found: " + name)
+        return refuse("not_found", "Variable not found: " + name)
     try:
         dict.__delitem__(ns, name)
     except (KeyError, TypeError):
-        return _refuse("not_found", "Variable not found: " + name)
+        return refuse("not_found", "Variable not found: " + name)
     del value
     if tracker is not None:
         tracker.scan(tracker.last_ec)  # the removal, stamped at the last user execution
@@ -44,17 +45,17 @@ def delete(request, ns, hidden, tracker):
 def timeline(request, ns, hidden, tracker):
     name = request.get("name")
     if not valid_name(name):
-        return _refuse("bad_request", "Invalid variable name")
+        return refuse("bad_request", "Invalid variable name")
     limit = request.get("limit", DEFAULT_ENTRIES)
     if type(limit) is not int or not 1 <= limit <= MAX_ENTRIES:
-        return _refuse("bad_request", "limit must be an integer from 1 to {}".format(MAX_ENTRIES))
+        return refuse("bad_request", "limit must be an integer from 1 to {}".format(MAX_ENTRIES))
     if tracker is None:
-        return _refuse("bad_request", "No change tracking in this namespace")
+        return refuse("bad_request", "No change tracking in this namespace")
     entries, total, complete_after = tracker.records.timeline.of(name, limit)
-    value = _get(ns, name)
+    value = lookup(ns, name)
     bound = value is not MISSING and not is_hidden(name, value, hidden)
     if not total and not bound:
-        return _refuse("not_found", "Variable not found: " + name)
+        return refuse("not_found", "Variable not found: " + name)
     return {"timeline": {
         "name": name,
         "total": total,
