@@ -293,3 +293,40 @@ test.describe('Data explorer', () => {
     await expect(banner).toContainText('big no longer exists');
   });
 });
+
+test.describe('Data explorer across a restart', () => {
+  // galata's kernel mock answers POST .../restart with 201, which the JupyterLab client
+  // rejects (see images.spec.ts): no mock here.
+  test.use({ kernels: null });
+
+  test('says the rows are from before the restart', async ({ page }) => {
+    await page.notebook.createNew('restart-explorer.ipynb');
+    await run(
+      page,
+      0,
+      'import pandas as pd\nbig = pd.DataFrame({"a": [1, 2]})'
+    );
+    const panel = await openExplorer(page, 'big');
+    const size = panel.getByTestId('kernel-state-explorer-size');
+    const banner = panel.getByTestId('kernel-state-explorer-stale');
+    await expect(size).toHaveText('2 rows × 1 column');
+    await expect(banner).toBeHidden();
+    await page.activity.activateTab('restart-explorer.ipynb');
+    await page.evaluate(async () => {
+      const widget = (window as any).jupyterapp.shell.currentWidget;
+      await widget.sessionContext.session.kernel.restart();
+    });
+    await page.activity.activateTab('big');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(
+      /The kernel restarted since these rows were loaded|big no longer exists/
+    );
+    await expect(size).toHaveText('2 rows × 1 column');
+    await page.evaluate(async () => {
+      const app = (window as any).jupyterapp;
+      for (const widget of app.shell.widgets('main')) {
+        await widget.sessionContext?.shutdown();
+      }
+    });
+  });
+});
