@@ -30,7 +30,7 @@ class PandasFrame(Adapter):
         v = self.value
         positions = list(positions)
         labels = self.run(lambda: [v.columns[i] for i in positions])
-        dtypes = self.run(lambda: [v.dtypes.iloc[i] for i in positions])
+        dtypes = self.run(lambda: (lambda all_: [all_.iloc[i] for i in positions])(v.dtypes))
         return [(label_text(c, LABEL_CHARS), str(d)) for c, d in zip(labels, dtypes)]
 
     @property
