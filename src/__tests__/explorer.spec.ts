@@ -173,6 +173,34 @@ describe('BlockCache', () => {
     expect(cache.has('b')).toBe(false);
     expect(cache.size).toBe(2);
   });
+
+  it('bounds the cells held too, keeping the newest block', () => {
+    const cache = new BlockCache(50, 1000);
+    const block = (rows: number, columns: number) => ({
+      offset: 0,
+      index: [],
+      columns: Array.from({ length: columns }, (_, position) => ({
+        name: `c${position}`,
+        dtype: null,
+        position
+      })),
+      rows: Array.from({ length: rows }, () => Array(columns).fill('x'))
+    });
+    cache.set('a', block(10, 40)); // 400 cells
+    cache.set('b', block(10, 40)); // 800
+    cache.set('c', block(10, 40)); // 1,200: a goes
+    expect([cache.has('a'), cache.has('b'), cache.has('c')]).toEqual([
+      false,
+      true,
+      true
+    ]);
+    expect(cache.cells).toBe(800);
+    cache.set('huge', block(100, 100)); // alone over the bound: kept, alone
+    expect(cache.size).toBe(1);
+    expect(cache.cells).toBe(10_000);
+    cache.set('huge', block(1, 1)); // replaced, not counted twice
+    expect(cache.cells).toBe(1);
+  });
 });
 
 describe('sorting helpers', () => {

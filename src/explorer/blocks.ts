@@ -24,10 +24,24 @@ export function blockKey(rowBlock: number, columnBlock: number): string {
 }
 
 export class BlockCache {
-  constructor(readonly maxBlocks: number) {}
+  /**
+   * At most `maxBlocks` blocks and `maxCells` cells (the last block stored is kept
+   * whatever its size).
+   */
+  constructor(
+    readonly maxBlocks: number,
+    readonly maxCells = Infinity
+  ) {}
 
   get size(): number {
     return this._blocks.size;
+  }
+
+  /**
+   * The cells held, all blocks together.
+   */
+  get cells(): number {
+    return this._cells;
   }
 
   /**
@@ -48,20 +62,37 @@ export class BlockCache {
   }
 
   set(key: string, block: IBlock): void {
-    this._blocks.delete(key);
+    this._delete(key);
     this._blocks.set(key, block);
+    this._cells += cellsOf(block);
     this._last = key;
-    while (this._blocks.size > this.maxBlocks) {
-      const oldest = this._blocks.keys().next().value as string;
-      this._blocks.delete(oldest);
+    while (
+      this._blocks.size > 1 &&
+      (this._blocks.size > this.maxBlocks || this._cells > this.maxCells)
+    ) {
+      this._delete(this._blocks.keys().next().value as string);
     }
   }
 
   clear(): void {
     this._blocks.clear();
+    this._cells = 0;
     this._last = null;
   }
 
+  private _delete(key: string): void {
+    const block = this._blocks.get(key);
+    if (block !== undefined) {
+      this._blocks.delete(key);
+      this._cells -= cellsOf(block);
+    }
+  }
+
   private _blocks = new Map<string, IBlock>();
+  private _cells = 0;
   private _last: string | null = null;
+}
+
+function cellsOf(block: IBlock): number {
+  return block.rows.length * Math.max(1, block.columns.length);
 }

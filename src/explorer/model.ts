@@ -24,9 +24,11 @@ export const ROWS_PER_BLOCK = 200;
  */
 export const COLUMNS_PER_BLOCK = 100;
 /**
- * Blocks kept in memory.
+ * Blocks kept in memory, and cells (each at most 200 characters): a few screens of a
+ * wide table, many of a narrow one.
  */
 export const MAX_BLOCKS = 50;
+export const MAX_CELLS = 250_000;
 /**
  * Fetches in flight at once; the rest wait, the most recently asked first.
  */
@@ -152,7 +154,10 @@ export class RowsDataModel extends DataModel {
     this._fetch = options.fetch;
     this._rowsPerBlock = options.rowsPerBlock ?? ROWS_PER_BLOCK;
     this._columnsPerBlock = options.columnsPerBlock ?? COLUMNS_PER_BLOCK;
-    this._cache = new BlockCache(options.maxBlocks ?? MAX_BLOCKS);
+    this._cache = new BlockCache(
+      options.maxBlocks ?? MAX_BLOCKS,
+      options.maxCells ?? MAX_CELLS
+    );
     this._maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this._wait =
       options.wait ?? (ms => new Promise(resolve => setTimeout(resolve, ms)));
@@ -821,6 +826,7 @@ export namespace RowsDataModel {
     rowsPerBlock?: number;
     columnsPerBlock?: number;
     maxBlocks?: number;
+    maxCells?: number;
     maxInFlight?: number;
     /**
      * Wait before retrying a busy kernel (tests pass an immediate one).
