@@ -565,6 +565,17 @@ describe('RowsDataModel', () => {
     expect(forever.queries).toHaveLength(7);
   });
 
+  it('says a variable that was never there does not exist (404 first)', async () => {
+    const table = new FakeTable(10, 2);
+    table.failures.push(responseError(404, 'Variable not found: df'));
+    const model = makeModel(table);
+    await model.load();
+    expect(model.staleReason).toBeNull();
+    expect(model.error).toBe('Variable not found: df');
+    await model.refresh();
+    expect(model.info?.totalRows).toBe(10);
+  });
+
   it('says a removed variable (404) no longer exists', async () => {
     const table = new FakeTable(1000, 2);
     const model = makeModel(table);

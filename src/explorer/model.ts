@@ -589,8 +589,8 @@ export class RowsDataModel extends DataModel {
           continue;
         }
         this._failed.add(key);
-        if (status === 404) {
-          this._staleReason = 'removed';
+        if (status === 404 && this._info !== null) {
+          this._staleReason = 'removed'; // else the status says it does not exist
         }
         this._error = message;
         this._errorStatus = status;

@@ -1,5 +1,6 @@
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import { Locator } from '@playwright/test';
+import * as path from 'path';
 
 import { openPanel, row, run } from './helpers';
 
@@ -327,6 +328,68 @@ test.describe('Data explorer across a restart', () => {
       for (const widget of app.shell.widgets('main')) {
         await widget.sessionContext?.shutdown();
       }
+    });
+  });
+});
+
+/**
+ * The screenshot of docs/explorer.md, skipped unless KERNEL_STATE_SCREENSHOTS=1:
+ *
+ *   cd ui-tests && KERNEL_STATE_SCREENSHOTS=1 jlpm playwright test tests/explorer.spec.ts
+ *
+ * writes docs/images/explorer.png (the demo's `sales`, sorted by price, descending).
+ */
+test.describe('Data explorer screenshot', () => {
+  test.skip(
+    process.env.KERNEL_STATE_SCREENSHOTS !== '1',
+    'set KERNEL_STATE_SCREENSHOTS=1 to write docs/images/explorer.png'
+  );
+  test.use({ viewport: { width: 1400, height: 800 } });
+
+  test('sales sorted by price', async ({ page, tmpPath }) => {
+    test.setTimeout(240_000);
+    const root = path.resolve(__dirname, '..', '..');
+    await page.contents.uploadFile(
+      path.join(root, 'examples', 'demo.ipynb'),
+      `${tmpPath}/demo.ipynb`
+    );
+    await page.notebook.openByPath(`${tmpPath}/demo.ipynb`);
+    await page.notebook.activate('demo.ipynb');
+    await page.notebook.run();
+    const panel = await openExplorer(page, 'sales');
+    await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
+      '100,000 rows × 8 columns'
+    );
+    const box = (await panel
+      .getByTestId('kernel-state-explorer-grid')
+      .boundingBox())!;
+    const headerWidth = await page.evaluate(
+      () =>
+        (window as any).jupyterapp.shell.currentWidget.content.grid.headerWidth
+    );
+    // price is the third column: find its header by the column widths.
+    const priceX = await page.evaluate(
+      ([x]) => {
+        const grid = (window as any).jupyterapp.shell.currentWidget.content
+          .grid;
+        return (
+          x +
+          grid.columnSize('body', 0) +
+          grid.columnSize('body', 1) +
+          grid.columnSize('body', 2) / 2
+        );
+      },
+      [box.x + headerWidth]
+    );
+    const sort = panel.getByTestId('kernel-state-explorer-sort');
+    await page.mouse.click(priceX, box.y + 11);
+    await expect(sort).toHaveText('Sorted by price ▲');
+    await page.mouse.click(priceX, box.y + 11);
+    await expect(sort).toHaveText('Sorted by price ▼');
+    await page.mouse.move(box.x + box.width - 20, box.y + box.height - 40);
+    await page.waitForTimeout(500);
+    await page.screenshot({
+      path: path.join(root, 'docs', 'images', 'explorer.png')
     });
   });
 });
