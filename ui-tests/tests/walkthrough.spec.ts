@@ -139,12 +139,12 @@ test.describe('Walkthrough of issue 12', () => {
     await expect(sales).toBeVisible();
     await expect(row(sidebar, 'api_key')).toBeVisible();
     await expect(row(sidebar, 'n')).toBeVisible();
+    await shot(page, '01-demo-run-panel.png');
     // The answers the explorer must give, from the kernel itself.
     const [cheapestLabel, cheapestPrice] = (
       await runNew(page, 'print(sales.price.idxmin(), sales.price.min())')
     ).split(/\s+/);
     expect(cheapestLabel).toMatch(/^\d+$/);
-    await shot(page, '01-demo-run-panel.png');
 
     // 2. `sales` in the data explorer, opened from its row's context menu; scrolled
     // to its last row. (Not a double-click: `sales` sits low in the list, and the
@@ -204,8 +204,12 @@ test.describe('Walkthrough of issue 12', () => {
     expect(cheapestPrice).not.toBe(firstPrice);
     await shot(page, '03-explorer-sorted-price.png');
 
-    // 4. Back in the notebook: a cell that drops rows of `sales`; its row says how.
+    // 4. Back in the notebook: a cell that drops rows of `sales`; its row (not the
+    // inspector, closed here) says how.
     await page.activity.activateTab('demo.ipynb');
+    const inspector = sidebar.getByTestId('kernel-state-inspector');
+    await sidebar.getByRole('button', { name: 'Close the inspector' }).click();
+    await expect(inspector).toHaveCount(0);
     const kept = await runNew(
       page,
       'sales = sales[sales.price > 5]\nprint(f"{len(sales):,}")'
@@ -238,9 +242,10 @@ test.describe('Walkthrough of issue 12', () => {
           : await n.getAttribute('data-change');
       })
       .toMatch(/^(gone|removed)$/);
+    await shot(page, '06-n-deleted-list.png');
     expect(await runNew(page, "print('n' in globals())")).toBe('False');
     await expect(row(sidebar, 'n')).toHaveCount(0);
-    await shot(page, '06-n-deleted.png');
+    await shot(page, '07-n-not-in-kernel.png');
 
     // 6. The secret: masked in the list and the inspector until Reveal is clicked.
     const secret = row(sidebar, 'api_key');
@@ -248,19 +253,18 @@ test.describe('Walkthrough of issue 12', () => {
     await expect(preview).toContainText('(masked)');
     await expect(sidebar).not.toContainText('sk-demo');
     await secret.click();
-    const inspector = sidebar.getByTestId('kernel-state-inspector');
     const repr = inspector.getByTestId('kernel-state-repr');
     await expect(repr).toContainText('(masked)');
     await expect(inspector).not.toContainText('sk-demo');
     await expect(inspector.getByTestId('kernel-state-reveal')).toBeVisible();
     await expect(repr).toBeInViewport();
-    await shot(page, '07-secret-masked.png');
+    await shot(page, '08-secret-masked.png');
     await inspector.getByTestId('kernel-state-reveal').click();
     await expect(repr).toContainText('sk-demo-4f9a2b7c1d8e3f6a5b0c');
     await expect(inspector.getByTestId('kernel-state-reveal')).toHaveCount(0);
     // The list stays masked.
     await expect(preview).toContainText('(masked)');
     await expect(preview).not.toContainText('sk-demo');
-    await shot(page, '08-secret-revealed.png');
+    await shot(page, '09-secret-revealed.png');
   });
 });
