@@ -128,6 +128,11 @@ export interface ISnapshot {
    * (or absent, from an older server) for a normal page: the client replaces its list.
    */
   delta?: boolean;
+  /**
+   * The detail level of the entries (`names`, `schema` or `full`); the sidebar asks
+   * `full` (the default), whose entries are `IVariable`.
+   */
+  detail?: 'names' | 'schema' | 'full';
 }
 
 /**

@@ -50,7 +50,10 @@ const OBJECTS: [string, string][] = [
   ['History', 'IHistory'],
   ['History.entries[]', 'IHistoryEntry'],
   ['Timeline', 'ITimeline'],
-  ['Timeline.entries[]', 'ITimelineEntry']
+  ['Timeline.entries[]', 'ITimelineEntry'],
+  ['RowsWindow', 'IRowsWindow'],
+  ['RowsWindow.columns[]', 'IRowsColumn'],
+  ['RowsWindow.filter', 'IRowsFilter']
 ];
 
 /**
@@ -58,7 +61,9 @@ const OBJECTS: [string, string][] = [
  */
 const NOT_MIRRORED: Record<string, string> = {
   Kind: 'an enum: compared with VariableKind below',
-  Error: 'error bodies surface as ServerConnection.ResponseError'
+  Error: 'error bodies surface as ServerConnection.ResponseError',
+  VariableBrief:
+    'detail=names|schema entries, for assistants and tools: the UI asks detail=full'
 };
 
 /**
