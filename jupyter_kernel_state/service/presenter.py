@@ -33,7 +33,6 @@ def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]], *,
     merged["description"] = note.get("description")
     merged["constraints"] = note.get("constraints")
     merged["hidden_from_prompt"] = bool(note.get("hidden_from_prompt"))
-    merged.setdefault("memory", merged.get("nbytes"))  # a probe that sends no memory (R detail)
     reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
     if within is not None:
         reason = secret_reason(within, None) or reason

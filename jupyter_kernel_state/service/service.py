@@ -184,6 +184,7 @@ class KernelStateService:
 
     async def detail(self, kernel_id: str, options: DetailOptions) -> dict[str, Any]:
         detail = await self.state(kernel_id).detail(options)
+        detail.setdefault("memory", detail.get("nbytes"))  # R's detail sends no memory
         notes = self.annotations.for_scope(await self.scope(kernel_id))
         if options.path:
             return present(detail, {}, reveal=options.reveal, within=options.name)

@@ -169,6 +169,45 @@ describe('VariableList (issue 12)', () => {
     expect(handlers.onOpen).not.toHaveBeenCalled();
   });
 
+  it('selects another row after the double-click interval, so a double-click opens it', () => {
+    jest.useFakeTimers();
+    try {
+      const handlers = list({ selected: 'alpha' });
+      const click = (row: HTMLElement, detail: number) =>
+        React.act(() => {
+          row.dispatchEvent(new MouseEvent('click', { bubbles: true, detail }));
+        });
+      click(rows()[2], 1);
+      // not yet: selecting opens the inspector, which would move the rows
+      expect(handlers.onSelect).not.toHaveBeenCalled();
+      React.act(() => {
+        jest.advanceTimersByTime(300);
+      });
+      expect(handlers.onSelect).toHaveBeenCalledWith('sales');
+      handlers.onSelect.mockClear();
+      click(rows()[1], 1);
+      click(rows()[1], 2);
+      React.act(() => {
+        rows()[1].dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+        jest.advanceTimersByTime(300);
+      });
+      expect(handlers.onOpen).toHaveBeenCalledWith('beta');
+      expect(handlers.onSelect).not.toHaveBeenCalled();
+      click(rows()[0], 1); // the selected row: at once
+      expect(handlers.onSelect).toHaveBeenCalledWith('alpha');
+      // a key pressed while a click waits acts on the clicked row at once
+      handlers.onSelect.mockClear();
+      click(rows()[3], 1);
+      key(grid(), 'ArrowDown');
+      expect(handlers.onSelect.mock.calls.map(c => c[0])).toEqual([
+        'sample',
+        'zeta'
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('opens on double-click and the menu on right-click', () => {
     const handlers = list({});
     const row = rows()[2];

@@ -32,6 +32,13 @@ import { IVariable, SnapshotSort, SnapshotSortKey } from '../tokens';
 /**
  * Row heights: one line (columns), two lines (compact), and the changes line.
  */
+
+/**
+ * How long a click on another row waits before selecting it (a second click within it
+ * makes a double-click, which opens the variable instead).
+ */
+const DOUBLE_CLICK_MS = 250;
+
 export const ROW_HEIGHT = 24;
 export const COMPACT_ROW_HEIGHT = 40;
 export const CHANGES_LINE_HEIGHT = 18;
@@ -239,26 +246,67 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     );
   };
 
+  // A click on another row selects it after the double-click interval: selecting opens
+  // the inspector, which shortens the list and moves the rows, so the second click of
+  // a double-click would otherwise land elsewhere. A double-click opens at once.
+  const pendingClick = React.useRef<{ timer: number; name: string } | null>(
+    null
+  );
+  const cancelClick = (): string | null => {
+    const pending = pendingClick.current;
+    if (pending === null) {
+      return null;
+    }
+    window.clearTimeout(pending.timer);
+    pendingClick.current = null;
+    return pending.name;
+  };
+  React.useEffect(() => () => void cancelClick(), []);
+  const onRowClick = (name: string): void => {
+    cancelClick();
+    if (name === props.selected || !props.onOpen) {
+      props.onSelect?.(name);
+      return;
+    }
+    const timer = window.setTimeout(() => {
+      pendingClick.current = null;
+      props.onSelect?.(name);
+    }, DOUBLE_CLICK_MS);
+    pendingClick.current = { timer, name };
+  };
+  const onRowDoubleClick = (name: string): void => {
+    cancelClick();
+    props.onOpen?.(name);
+  };
+
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.target !== event.currentTarget && !isRowTarget(event)) {
       return; // a header button or resize handle has the focus
     }
+    // A click still waiting for the double-click interval: the keys act on its row.
+    const clicked = cancelClick();
+    let current = selectedIndex;
+    if (clicked !== null) {
+      props.onSelect?.(clicked);
+      current = rows.findIndex(r => r.variable.name === clicked);
+    }
+    const currentName = current >= 0 ? rows[current].variable.name : null;
     const page = Math.max(1, Math.floor(height / lineHeight) - 1);
-    const next = navigate(event.key, selectedIndex, count, page);
+    const next = navigate(event.key, current, count, page);
     if (next !== null) {
       event.preventDefault();
       props.onSelect?.(rows[next].variable.name);
       return;
     }
     if (event.key === 'Enter') {
-      if (selected !== null && selectedIndex >= 0) {
+      if (currentName !== null) {
         event.preventDefault();
-        props.onOpen?.(selected);
+        props.onOpen?.(currentName);
       }
       return;
     }
     if (event.key === 'Escape') {
-      if (selected !== null) {
+      if (currentName !== null) {
         event.preventDefault();
         typeAhead.current.reset();
         props.onEscape?.();
@@ -270,14 +318,14 @@ export function VariableList(props: IVariableListProps): JSX.Element {
       (event.key === 'F10' && event.shiftKey)
     ) {
       event.preventDefault();
-      openMenuAt(selectedIndex >= 0 ? selectedIndex : 0);
+      openMenuAt(current >= 0 ? current : 0);
       return;
     }
     if (TypeAhead.accepts(event)) {
       const index = typeAhead.current.type(
         event.key,
         rows.map(r => r.variable.name),
-        selectedIndex,
+        current,
         Date.now()
       );
       event.preventDefault();
@@ -327,8 +375,9 @@ export function VariableList(props: IVariableListProps): JSX.Element {
         height={offsets[i + 1] - offsets[i]}
         selected={i === selectedIndex}
         showPreview={showPreview}
-        onSelect={props.onSelect}
-        onOpen={props.onOpen}
+        onSelect={onRowClick}
+        onSelectNow={props.onSelect}
+        onOpen={onRowDoubleClick}
         onContextMenu={props.onContextMenu}
         trans={trans}
       />
@@ -557,6 +606,10 @@ interface IVariableRowProps {
   selected: boolean;
   showPreview: boolean;
   onSelect?: (name: string) => void;
+  /**
+   * Select at once (a right-click: the menu is about this row).
+   */
+  onSelectNow?: (name: string) => void;
   onOpen?: (name: string) => void;
   onContextMenu?: (name: string, x: number, y: number) => void;
   trans: TranslationBundle;
@@ -610,7 +663,7 @@ function VariableRowView(props: IVariableRowProps): JSX.Element {
         }
         event.preventDefault();
         event.stopPropagation();
-        props.onSelect?.(variable.name);
+        props.onSelectNow?.(variable.name);
         props.onContextMenu(variable.name, event.clientX, event.clientY);
       }}
     >
