@@ -31,6 +31,8 @@ ROUTES = [
     ("kernels",),
     ("kernels", "{kid}", "variables"),
     ("kernels", "{kid}", "variables", "x"),
+    ("kernels", "{kid}", "variables", "x", "rows"),
+    ("kernels", "{kid}", "variables", "x", "timeline"),
 ]
 
 
@@ -48,6 +50,16 @@ async def test_unauthenticated_gets_403_whether_or_not_the_kernel_exists(
     assert e.value.code == 403
 
 
+async def test_unauthenticated_delete_gets_403_and_deletes_nothing(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("x = 1")
+    with pytest.raises(HTTPClientError) as e:
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables", "x",
+                       method="DELETE", headers={"Authorization": ""})
+    assert e.value.code == 403
+    assert (await kernel.run("assert x == 1"))["status"] == "ok"
+
+
 class TestReadOnly:
     @pytest.fixture
     def jp_server_config(self):  # type: ignore[no-untyped-def]
@@ -62,10 +74,15 @@ class TestReadOnly:
         kid = await start_kernel(jp_fetch)
         listing = await jp_fetch("api", "kernel-state", "kernels")
         assert kid in listing.body.decode()
-        for parts in (("variables",), ("variables", "x")):
+        for parts in (("variables",), ("variables", "x"), ("variables", "x", "rows"),
+                      ("variables", "x", "timeline")):
             with pytest.raises(HTTPClientError) as e:
                 await jp_fetch("api", "kernel-state", "kernels", kid, *parts)
             assert e.value.code == 403
+        with pytest.raises(HTTPClientError) as e:
+            await jp_fetch("api", "kernel-state", "kernels", kid, "variables", "x",
+                           method="DELETE")
+        assert e.value.code == 403
 
 
 class TestNoKernelAccess:
@@ -109,3 +126,14 @@ async def test_cookie_authenticated_get_needs_xsrf(jp_fetch, jp_serverapp):  # t
                         headers={"Authorization": "", "Cookie": cookie_header,
                                  "X-XSRFToken": xsrf})
     assert json.loads(ok.body)["kernel_id"] == kid
+    # The same for the explorer's windows and for deleting a variable.
+    for method, parts in (("GET", ("x", "rows")), ("DELETE", ("x",))):
+        with pytest.raises(HTTPClientError) as e:
+            await jp_fetch("api", "kernel-state", "kernels", kid, "variables", *parts,
+                           method=method, headers={"Authorization": "", "Cookie": cookie_header})
+        assert e.value.code == 403, (method, parts)
+        with pytest.raises(HTTPClientError) as e:  # with the token: past XSRF, x is missing
+            await jp_fetch("api", "kernel-state", "kernels", kid, "variables", *parts,
+                           method=method, headers={"Authorization": "", "Cookie": cookie_header,
+                                                   "X-XSRFToken": xsrf})
+        assert e.value.code == 404, (method, parts)
