@@ -26,7 +26,7 @@ import * as React from 'react';
 import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
-import { copyAsCode, isExplorable } from '../format';
+import { isExplorable } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
 import { ColumnKey, ColumnWidths, VariableListModel } from '../models/list';
@@ -39,6 +39,11 @@ import {
   IVariable,
   SnapshotSort
 } from '../tokens';
+import {
+  confirmDeleteDialog,
+  createVariableMenu,
+  openVariableMenu
+} from './variableActions';
 import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
@@ -62,7 +67,7 @@ export class KernelStateSidebar extends ReactWidget {
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
     this._commands = options.commands ?? null;
     this._confirmDelete =
-      options.confirmDelete ?? (name => this._confirmDeleteDialog(name));
+      options.confirmDelete ?? (name => confirmDeleteDialog(this._trans, name));
     this.api =
       options.api ?? restVariableApi(this._service, options.serverSettings);
     this.list =
@@ -75,7 +80,17 @@ export class KernelStateSidebar extends ReactWidget {
     this.inspector =
       options.inspectorModel ??
       new InspectorModel({ service: this._service, api: this.api });
-    this._menu = this._createMenu();
+    this._menu = createVariableMenu({
+      trans: this._trans,
+      api: this.api,
+      inspector: this.inspector,
+      node: this.node,
+      variable: name => this._variable(name),
+      canExplore: variable => this.canExplore(variable),
+      openExplorer: name => this.openExplorer(name),
+      deleteVariable: name => this.deleteVariable(name),
+      copy: text => this._copy(text)
+    });
     this.id = SIDEBAR_ID;
     this.addClass('jp-KernelState-sidebar');
     this.title.caption = this._trans.__(
@@ -140,17 +155,7 @@ export class KernelStateSidebar extends ReactWidget {
    * Open the row context menu of `name` at client coordinates.
    */
   openMenu(name: string, x: number, y: number): void {
-    const menu = this._menu;
-    menu.clearItems();
-    const args = { name };
-    for (const command of MENU_COMMANDS) {
-      if (command === 'separator') {
-        menu.addItem({ type: 'separator' });
-      } else {
-        menu.addItem({ command, args });
-      }
-    }
-    menu.open(x, y);
+    openVariableMenu(this._menu, name, x, y);
   }
 
   /**
@@ -341,90 +346,6 @@ export class KernelStateSidebar extends ReactWidget {
       ?.variable;
   }
 
-  private _createMenu(): Menu {
-    const trans = this._trans;
-    const commands = new CommandRegistry();
-    const name = (args: { name?: unknown }) => String(args.name ?? '');
-    const present = (args: { name?: unknown }) => !!this._variable(name(args));
-    commands.addCommand(MenuCommand.openExplorer, {
-      label: trans.__('Open in Data Explorer'),
-      isEnabled: args => this.canExplore(this._variable(name(args))),
-      execute: args => this.openExplorer(name(args))
-    });
-    commands.addCommand(MenuCommand.inspect, {
-      label: trans.__('Inspect'),
-      isEnabled: present,
-      execute: args => void this.inspector.select(name(args))
-    });
-    commands.addCommand(MenuCommand.copyName, {
-      label: trans.__('Copy Name'),
-      execute: args => this._copy(name(args))
-    });
-    commands.addCommand(MenuCommand.copyValue, {
-      label: trans.__('Copy Value as Text'),
-      isEnabled: present,
-      execute: async args => {
-        try {
-          // A masked secret copies as masked: only Reveal shows the value.
-          const detail = await this.api.detail(name(args));
-          this._copy(detail.repr);
-        } catch (reason) {
-          void showErrorMessage(
-            trans.__('Cannot copy %1', name(args)),
-            reason instanceof Error ? reason.message : String(reason)
-          );
-        }
-      }
-    });
-    commands.addCommand(MenuCommand.copyCode, {
-      label: trans.__('Copy as Code'),
-      caption: trans.__(
-        'Copy `name = value` (numbers, strings, and small lists and dicts shown whole)'
-      ),
-      isEnabled: args => {
-        const variable = this._variable(name(args));
-        return !!variable && copyAsCode(variable) !== null;
-      },
-      execute: args => {
-        const variable = this._variable(name(args));
-        const code = variable ? copyAsCode(variable) : null;
-        if (code !== null) {
-          this._copy(code);
-        }
-      }
-    });
-    commands.addCommand(MenuCommand.remove, {
-      label: trans.__('Delete…'),
-      isEnabled: present,
-      execute: args => void this.deleteVariable(name(args))
-    });
-    const menu = new Menu({ commands });
-    menu.addClass('jp-KernelState-menu');
-    menu.node.dataset.testId = 'kernel-state-menu';
-    menu.aboutToClose.connect(() => {
-      // Give the keyboard back to the list.
-      requestAnimationFrame(() =>
-        this.node.querySelector<HTMLElement>('[role="grid"]')?.focus()
-      );
-    });
-    return menu;
-  }
-
-  private async _confirmDeleteDialog(name: string): Promise<boolean> {
-    const result = await showDialog({
-      title: this._trans.__('Delete %1?', name),
-      body: this._trans.__(
-        'Delete the variable “%1” from the kernel (like `del %1`)? Its value is lost unless another name refers to it.',
-        name
-      ),
-      buttons: [
-        Dialog.cancelButton({ label: this._trans.__('Cancel') }),
-        Dialog.warnButton({ label: this._trans.__('Delete') })
-      ]
-    });
-    return result.button.accept;
-  }
-
   private _showImageDialog(item: IImageItem): void {
     void showDialog({
       title: imageTitle(item.image, this._trans),
@@ -600,26 +521,3 @@ export namespace KernelStateSidebar {
     copy?: (text: string) => void;
   }
 }
-
-namespace MenuCommand {
-  export const openExplorer = 'kernel-state-list:open-explorer';
-  export const inspect = 'kernel-state-list:inspect';
-  export const copyName = 'kernel-state-list:copy-name';
-  export const copyValue = 'kernel-state-list:copy-value';
-  export const copyCode = 'kernel-state-list:copy-code';
-  export const remove = 'kernel-state-list:delete';
-}
-
-/**
- * The row context menu, in order.
- */
-const MENU_COMMANDS = [
-  MenuCommand.openExplorer,
-  MenuCommand.inspect,
-  'separator',
-  MenuCommand.copyName,
-  MenuCommand.copyValue,
-  MenuCommand.copyCode,
-  'separator',
-  MenuCommand.remove
-];
