@@ -73,6 +73,10 @@ async def test_delete_refuses_a_busy_kernel(jp_fetch, new_kernel):  # type: igno
     assert code == 409 and "x was not deleted" in message
     await kernel.wait_idle(timeout=10)
     assert (await kernel.run("assert x == 1"))["status"] == "ok"
+    # A cell finishing as the user confirms: the delete waits for it (up to 1 s).
+    kernel.submit("import time; time.sleep(0.3)")
+    await kernel.wait_busy()
+    assert (await delete(jp_fetch, kernel, "x")).code == 204
 
 
 async def test_timeline_after_a_scripted_session(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]

@@ -12,11 +12,16 @@ rows, ``DELETE variables/{name}`` and the change timeline.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from ..errors import Conflict, KernelUnavailable, NotSupported
 from .inspections import LRU, Inspections
 from .variable_queries import RowsOptions, TimelineOptions
+
+#: How long a delete waits for a busy kernel to finish its cell before answering 409.
+DELETE_GRACE_S = 1.0
 
 
 class VariableCalls(Inspections):
@@ -94,6 +99,11 @@ class VariableCalls(Inspections):
         self.sync()
         self._check_link()
         await self._settle()
+        # A cell finishing as the user confirms: its idle may be a moment behind.
+        deadline = time.monotonic() + DELETE_GRACE_S
+        while self.tracker.busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            self.sync()
         if self.tracker.busy:
             self._check_still_busy()
             raise Conflict(f"Kernel is busy: {name} was not deleted; try again when the "

@@ -201,9 +201,10 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     );
   };
 
-  // A click on another row selects it after the double-click interval: selecting opens
-  // the inspector, which shortens the list and moves the rows, so the second click of
-  // a double-click would otherwise land elsewhere. A double-click opens at once.
+  // A click on a row while none is selected selects it after the double-click interval:
+  // that selection opens the inspector, which shortens the list and moves the rows, so
+  // the second click of a double-click would otherwise land elsewhere. A double-click
+  // opens at once.
   const pendingClick = React.useRef<{ timer: number; name: string } | null>(
     null
   );
@@ -219,7 +220,9 @@ export function VariableList(props: IVariableListProps): JSX.Element {
   React.useEffect(() => () => void cancelClick(), []);
   const onRowClick = (name: string): void => {
     cancelClick();
-    if (name === props.selected || !props.onOpen) {
+    // With a variable already selected the inspector is open, and selecting another
+    // one moves nothing: at once. Only the first selection opens it and moves rows.
+    if (props.selected !== null || !props.onOpen) {
       props.onSelect?.(name);
       return;
     }
