@@ -3,12 +3,14 @@
 jupyter-server-mcp serves MCP on its own loopback port, outside the Jupyter server's
 authentication: on a machine with several users, any local process could otherwise list
 and call the tools and read what REST only gives to a token holder. This module is a
-FastMCP middleware, registered through jupyter-server-mcp's ``jupyter_server_mcp.middleware``
-entry point, that runs before every MCP message (``initialize``, listings, tool calls,
-notifications) and refuses it unless the HTTP request carries ``Authorization: token <t>``
-(or ``Bearer <t>``) with a credential the Jupyter server itself accepts.
+FastMCP middleware that runs before every MCP message (``initialize``, listings, tool
+calls, notifications) and refuses it unless the HTTP request carries
+``Authorization: token <t>`` (or ``Bearer <t>``) with a credential the Jupyter server itself
+accepts, or the per-process credential this extension hands to Jupyter AI's agents.
+``mcp_server`` attaches it to jupyter-server-mcp's server object (any version) before that
+server serves anything; our tools refuse to run in a request it did not let through.
 
-The credential is not checked here: it is shown to the Jupyter server over loopback, as
+A server credential is not checked here: it is shown to the Jupyter server over loopback, as
 ``GET {base_url}api/me?permissions={"kernels": ["execute"]}``, and accepted only when the
 server answers 200 and grants ``execute`` on ``kernels`` (reading variables is as strong as
 running code). So whatever the server's identity provider and authorizer accept works -- its
@@ -29,7 +31,10 @@ import ssl
 import time
 import urllib.parse
 from collections import OrderedDict
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tornado.httpclient import HTTPRequest
@@ -142,6 +147,13 @@ class KernelStateMCPAuth(LoggingConfigurable):
         self._pending: dict[str, asyncio.Future[Verdict]] = {}
         self._slots = asyncio.Semaphore(_MAX_CONCURRENT_VALIDATIONS)
         self.validations = 0  # loopback calls made (the rest were answered from the cache)
+        # Handed to Jupyter AI's agents (jupyter_ai.py): valid for MCP only, for the life of
+        # this process, kept in memory only (never in runtime files, logs or URLs).
+        self._agent_credential = secrets.token_urlsafe(32)
+
+    @property
+    def agent_credential(self) -> str:
+        return self._agent_credential
 
     @property
     def cached_verdicts(self) -> int:
@@ -156,6 +168,9 @@ class KernelStateMCPAuth(LoggingConfigurable):
         match = _AUTH_HEADER.match(authorization or "")
         if match is None or len(match.group(2)) > _MAX_TOKEN_CHARS:
             raise Refused(f"Unauthorized: no credentials. {TOKEN_REQUIRED}")
+        if hmac.compare_digest(match.group(2).encode("utf-8", "surrogatepass"),
+                               self._agent_credential.encode()):
+            return
         verdict = await self.verdict(match.group(2))
         if not verdict.allowed:
             raise Refused(f"Unauthorized: {verdict.reason} {TOKEN_REQUIRED}")
@@ -262,6 +277,8 @@ class KernelStateMCPAuth(LoggingConfigurable):
 
 
 _auth: KernelStateMCPAuth | None = None
+# True while a request our middleware let through is being answered (tools check it).
+_let_through: ContextVar[bool] = ContextVar("jupyter_kernel_state_mcp_auth", default=False)
 
 
 def bind(app: Any | None) -> None:
@@ -311,17 +328,16 @@ def configure_mcp_server(serverapp: Any, log: Any) -> None:
 
 
 def current() -> KernelStateMCPAuth | None:
-    """The validator for this process: the one our extension bound, or -- if the package is
-    installed but its server extension is not enabled -- one built from the running ServerApp,
-    so that MCP stays closed either way."""
-    global _auth
-    if _auth is None:
-        from jupyter_server.serverapp import ServerApp
-
-        if ServerApp.initialized():
-            serverapp = ServerApp.instance()
-            _auth = KernelStateMCPAuth(serverapp, parent=serverapp)
+    """The validator of this process, once the server extension has started."""
     return _auth
+
+
+def require_authenticated() -> None:
+    """Raise Refused unless the current MCP request passed our middleware: our tools never
+    answer on a server where it is missing (registered by hand, or attached too late)."""
+    if not _let_through.get():
+        raise Refused("Refused: jupyter_kernel_state's MCP tools answer only behind its "
+                      "authentication, which this MCP server does not run.")
 
 
 async def authenticate_request() -> None:
@@ -338,11 +354,26 @@ async def authenticate_request() -> None:
     await auth.check(authorization)
 
 
-def middleware() -> Middleware:
-    """The ``jupyter_server_mcp.middleware`` entry point: a FastMCP middleware that refuses
-    every MCP message without an accepted Jupyter credential."""
+def _refusal_factory() -> Callable[[int, str], Exception]:
+    """The MCP SDK's error for a refusal: ``MCPError(code, message)`` in mcp 2.x (fastmcp 4),
+    ``McpError(ErrorData(...))`` in mcp 1.x (fastmcp 3, which Jupyter AI 3 resolves to)."""
+    try:
+        from mcp import MCPError  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        from mcp.shared.exceptions import McpError  # type: ignore[attr-defined,unused-ignore]
+        from mcp.types import ErrorData
+
+        return lambda code, message: McpError(ErrorData(code=code, message=message))
+    return lambda code, message: MCPError(code, message)
+
+
+@cache
+def middleware_class() -> type[Middleware]:
+    """Our FastMCP middleware class (built on first use: fastmcp is an optional dependency).
+    Raises ImportError when the installed fastmcp or mcp has none of the names it needs."""
     from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-    from mcp import MCPError
+
+    refusal = _refusal_factory()
 
     class JupyterTokenMiddleware(Middleware):
         """Runs first for every inbound message (FastMCP's ``on_message``)."""
@@ -354,7 +385,22 @@ def middleware() -> Middleware:
             except Refused as e:
                 if context.type == "notification":
                     return None  # dropped: nothing to answer, and no error log per message
-                raise MCPError(UNAUTHORIZED, e.message) from None
-            return await call_next(context)
+                raise refusal(UNAUTHORIZED, e.message) from None
+            passed = _let_through.set(True)
+            try:
+                return await call_next(context)
+            finally:
+                _let_through.reset(passed)
 
-    return JupyterTokenMiddleware()
+    return JupyterTokenMiddleware
+
+
+def attach(fastmcp_server: Any) -> None:
+    """Put our middleware first (outermost) on a FastMCP server object, once. Raises when it
+    cannot be done; the caller then serves none of our tools."""
+    kind = middleware_class()
+    chain = fastmcp_server.middleware
+    if not isinstance(chain, list):
+        raise TypeError(f"the FastMCP server's middleware is a {type(chain).__name__}, "
+                        "not a list")
+    chain[:] = [kind(), *(m for m in chain if not isinstance(m, kind))]

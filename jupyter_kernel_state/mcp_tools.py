@@ -1,9 +1,11 @@
 """MCP tools for jupyter-server-mcp (the MCP server Jupyter AI v3 uses).
 
-Registered through the ``jupyter_server_mcp.tools`` entry point; jupyter-server-mcp runs
-them inside the Jupyter server process, so they use the same service (and the same caches
-and limits) as the REST routes. Every tool defaults to the kernel the user most recently
-ran a cell in.
+Registered through the ``jupyter_server_mcp.tools`` entry point (``mcp_server``, which
+serves them only behind our authentication); jupyter-server-mcp runs them inside the
+Jupyter server process, so they use the same service (and the same caches and limits) as
+the REST routes. Every tool defaults to the kernel the user most recently ran a cell in,
+accepts a unique prefix of a kernel id, and names the kernel it read (id and notebook path)
+in its result, so an agent is never misled about which kernel answered.
 """
 
 from __future__ import annotations
@@ -11,29 +13,28 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from . import mcp_auth
-from .errors import KernelStateError
+from .errors import KernelStateError, NotFound
 from .service import (
     DetailOptions,
     ImagesOptions,
     KernelStateService,
     PromptOptions,
+    RowsOptions,
     SnapshotOptions,
     TimelineOptions,
 )
 
-TOOLS = [
-    "jupyter_kernel_state.mcp_tools:list_kernels",
-    "jupyter_kernel_state.mcp_tools:list_variables",
-    "jupyter_kernel_state.mcp_tools:inspect_variable",
-    "jupyter_kernel_state.mcp_tools:variable_timeline",
-    "jupyter_kernel_state.mcp_tools:get_images",
-    "jupyter_kernel_state.mcp_tools:kernel_state_prompt",
-]
 # Images one get_images call returns at most (each can be up to the per-image cap).
 MAX_IMAGES_PER_CALL = 10
+# Rows and columns one get_rows call returns at most (an agent's context is small).
+MAX_ROWS_PER_CALL = 200
+MAX_COLUMNS_PER_CALL = 50
+# A notebook path in a tool's text is cut to its last this many characters.
+MAX_PATH_CHARS = 120
 _MCP_IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg"}
 
 _service: KernelStateService | None = None
@@ -52,24 +53,49 @@ def bind(service: KernelStateService | None, app: Any | None = None) -> None:
 
 
 def _get_service() -> KernelStateService:
+    """The service, for a request our MCP authentication let through (else a tool error)."""
+    from fastmcp.exceptions import ToolError
+
+    try:
+        mcp_auth.require_authenticated()
+    except mcp_auth.Refused as e:
+        raise ToolError(e.message) from None
     if _service is None:
-        raise RuntimeError("jupyter_kernel_state is not running in this Jupyter server")
+        raise ToolError("jupyter_kernel_state is not running in this Jupyter server")
     return _service
 
 
-def _kernel(service: KernelStateService, kernel_id: str | None) -> str:
-    kid = kernel_id or service.most_recent_kernel()
-    service.state(kid)  # KernelNotFound for unknown ids
-    return kid
+async def _kernel(service: KernelStateService, kernel_id: str | None) -> dict[str, Any]:
+    """The kernel a tool reads, ``{kernel_id, kernel_path}``: the given id or a unique prefix
+    of one, else the kernel the user most recently ran a cell in."""
+    kid = await _run(service.resolve_kernel_id, kernel_id) if kernel_id else None
+    if kid is None:
+        kid = await _run(service.most_recent_kernel)
+    await _run(service.state, kid)  # KernelNotFound for a kernel gone meanwhile
+    return {"kernel_id": kid, "kernel_path": await service.kernel_path(kid)}
 
 
-async def _run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call a service method; its domain errors become tool errors the model can read."""
+def _named(kernel: dict[str, Any]) -> str:
+    path = kernel.get("kernel_path")
+    if path and len(path) > MAX_PATH_CHARS:
+        path = "…" + path[-(MAX_PATH_CHARS - 1):]
+    return f"kernel {kernel['kernel_id']}" + (f" ({path})" if path else "")
+
+
+async def _run(fn: Callable[..., Any], *args: Any, kernel: dict[str, Any] | None = None,
+               **kwargs: Any) -> Any:
+    """Call a service method; its domain errors become tool errors the model can read (one
+    log line each, no traceback). A missing variable's error names the kernel searched."""
+    from fastmcp.exceptions import ToolError
+
     try:
         result = fn(*args, **kwargs)
         return await result if inspect.isawaitable(result) else result
     except KernelStateError as e:
-        raise ValueError(e.message) from None
+        message = e.message
+        if kernel is not None and isinstance(e, NotFound):
+            message = f"{message} in {_named(kernel)}"
+        raise ToolError(message) from None
 
 
 def _compact(variable: dict[str, Any]) -> dict[str, Any]:
@@ -82,10 +108,14 @@ def _compact(variable: dict[str, Any]) -> dict[str, Any]:
 
 
 async def list_kernels() -> dict[str, Any]:
-    """List the running Jupyter kernels: id, language, state, execution count and how many
-    variables and images each has. Use a kernel_id from here in the other tools."""
+    """List the running Jupyter kernels: id, the notebook or console path it belongs to,
+    language, state, execution count, and how many variables (the whole namespace, null
+    until first read) and images each has. Pass a kernel_id from here (or a unique prefix of
+    one) to the other tools; without one they read the kernel the user last ran a cell in."""
     service = _get_service()
-    return {"kernels": await _run(service.list_kernels)}
+    kernels = await _run(service.list_kernels)
+    paths = await service.session_paths()
+    return {"kernels": [{**k, "path": paths.get(k["kernel_id"])} for k in kernels]}
 
 
 async def list_variables(
@@ -106,18 +136,21 @@ async def list_variables(
       columns with dtypes (up to 50): to write code against the data without seeing it.
     - "full" (default): adds a short preview of each value, the structural changes of the
       last execution and the user's descriptions: when values matter.
-    For one variable in depth use inspect_variable; for its history, variable_timeline.
+    For one variable in depth use inspect_variable; for a table's rows, get_rows; for its
+    history, variable_timeline.
 
     include: comma list of private, modules, callables, classes (hidden by default).
     sort: name, type, size, memory or changed, optionally with :asc or :desc.
-    filter: only names or type names matching this glob (e.g. "df_*" or "DataFrame").
-    kernel_id: defaults to the most recently used kernel.
+    filter: only names or type names matching this glob (e.g. "df_*" or "DataFrame");
+    `total` then counts the matches.
+    kernel_id: a kernel id or a unique prefix; defaults to the most recently used kernel.
     """
     service = _get_service()
-    kid = await _run(_kernel, service, kernel_id)
+    kernel = await _kernel(service, kernel_id)
+    kid = kernel["kernel_id"]
     options = await _run(SnapshotOptions.create, service.limits, include=include, limit=limit,
                          offset=offset, sort=sort, filter=filter, detail=detail)
-    snapshot = await _run(service.snapshot, kid, options)
+    snapshot = await _run(service.snapshot, kid, options, kernel=kernel)
     if options.detail == "full":
         variables = [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]]
     else:  # brief entries carry no value; the user's hidden variables are still left out
@@ -125,7 +158,7 @@ async def list_variables(
         variables = [{k: x for k, x in v.items() if x not in (None, [], False)}
                      for v in snapshot["variables"] if v["name"] not in hidden]
     return {
-        "kernel_id": kid,
+        **kernel,
         "detail": options.detail,
         "execution_count": snapshot["execution_count"],
         "stale": snapshot["stale"],
@@ -134,6 +167,14 @@ async def list_variables(
         "variables": variables,
         "removed": snapshot["removed"],
     }
+
+
+async def _visible(service: KernelStateService, kernel: dict[str, Any], name: str) -> None:
+    """A tool error when the user hid ``name`` from assistants."""
+    from fastmcp.exceptions import ToolError
+
+    if name in await _run(service.hidden_names, kernel["kernel_id"]):
+        raise ToolError(f"The user hid this variable from assistants: {name}")
 
 
 async def inspect_variable(
@@ -146,18 +187,51 @@ async def inspect_variable(
     columns with dtypes and first rows, dict keys, len, signature and doc for callables,
     and children you can drill into by passing their access_key values as `path`."""
     service = _get_service()
-    kid = await _run(_kernel, service, kernel_id)
+    kernel = await _kernel(service, kernel_id)
     options = await _run(DetailOptions.create, service.limits, name, path=path,
                          max_chars=max_chars)
-    detail = await _run(service.detail, kid, options)
-    if detail.get("hidden_from_prompt"):
-        raise ValueError(f"The user hid this variable from assistants: {name}")
+    await _visible(service, kernel, name)
+    detail = await _run(service.detail, kernel["kernel_id"], options, kernel=kernel)
     if detail.get("likely_secret"):
         for field in ("preview", "repr", "llm_repr"):
             if detail.get(field):
                 detail[field] = "masked (looks like a credential)"
         detail["children"] = []
-    return {"kernel_id": kid, **detail}
+    return {**kernel, **detail}
+
+
+async def get_rows(
+    name: str,
+    kernel_id: str | None = None,
+    offset: int = 0,
+    limit: int = 20,
+    columns: str | None = None,
+    sort: str | None = None,
+    filter: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Read rows of a table (pandas or polars DataFrame, numpy array, R data.frame) without
+    running code in the user's kernel: a window of `limit` rows (at most 200) from `offset`,
+    sorted and filtered in the kernel. `filtered_rows` is the exact number of matching rows.
+
+    columns: positions, as a range "0:8" or a list "0,3,7" (at most 50 columns).
+    sort: "<column>:asc" or "<column>:desc".
+    filter: one condition {"column": "<name>", "op": "<op>", "value": ...}; ops: contains,
+    eq, ne, lt, le, gt, ge (compared as the column's type), isnull, notnull.
+    Cells are text, cut at a bounded length (`cells_truncated` counts the cut ones)."""
+    service = _get_service()
+    kernel = await _kernel(service, kernel_id)
+    listed = columns if columns is not None else f"0:{MAX_COLUMNS_PER_CALL}"
+    options = await _run(
+        RowsOptions.create, service.limits, name, offset=offset,
+        limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed, sort=sort,
+        filter=json.dumps(filter) if isinstance(filter, dict) else filter)
+    if options.columns is not None and len(options.columns) > MAX_COLUMNS_PER_CALL:
+        from fastmcp.exceptions import ToolError
+
+        raise ToolError(f"at most {MAX_COLUMNS_PER_CALL} columns per call")
+    await _visible(service, kernel, name)
+    window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
+    return {**kernel, **window}
 
 
 async def variable_timeline(
@@ -170,35 +244,36 @@ async def variable_timeline(
     added". Use it to find which cell changed a variable instead of re-running cells.
     Entries are oldest first (the last `limit`, at most 100)."""
     service = _get_service()
-    kid = await _run(_kernel, service, kernel_id)
+    kernel = await _kernel(service, kernel_id)
     options = await _run(TimelineOptions.create, service.limits, name, limit=limit)
-    if name in await _run(service.hidden_names, kid):
-        raise ValueError(f"The user hid this variable from assistants: {name}")
-    timeline = await _run(service.timeline, kid, options)
-    return {"kernel_id": kid, **timeline}
+    await _visible(service, kernel, name)
+    timeline = await _run(service.timeline, kernel["kernel_id"], options, kernel=kernel)
+    return {**kernel, **timeline}
 
 
 async def get_images(
     kernel_id: str | None = None,
     since: int | None = None,
     limit: int = 4,
-) -> list[Any]:
+) -> Any:  # a ToolResult: content blocks, no structured output (fastmcp 3 and 4 alike)
     """Images (plots) the kernel produced since your last call (or since `since`), newest
     last, tagged with the execution count that drew them. PNG and JPEG come back as images;
     other formats are described."""
     # Present wherever jupyter-server-mcp is (it depends on fastmcp and the MCP SDK).
+    from fastmcp.tools.tool import ToolResult
     from fastmcp.utilities.types import Image
     from mcp.types import TextContent
 
     service = _get_service()
-    kid = await _run(_kernel, service, kernel_id)
+    kernel = await _kernel(service, kernel_id)
+    kid = kernel["kernel_id"]
     cursor = since if since is not None else _image_cursors.get(kid, 0)
     options = await _run(ImagesOptions.create, service.limits, since=cursor,
                          limit=min(limit, MAX_IMAGES_PER_CALL))
     listing = await _run(service.images, kid, options)
     _image_cursors[kid] = listing["next_since"]
     content: list[Any] = [TextContent(type="text", text=json.dumps({
-        "kernel_id": kid,
+        **kernel,
         "images": [{k: i[k] for k in ("id", "mime", "width", "height", "execution_count")}
                    for i in listing["images"]],
         "next_since": listing["next_since"],
@@ -209,8 +284,8 @@ async def get_images(
         image = await _run(service.image, kid, meta["id"])
         fmt = _MCP_IMAGE_FORMATS.get(image.mime)
         if fmt is not None:
-            content.append(Image(data=image.data, format=fmt))
-    return content
+            content.append(Image(data=image.data, format=fmt).to_image_content())
+    return ToolResult(content=content)
 
 
 async def kernel_state_prompt(
@@ -222,10 +297,14 @@ async def kernel_state_prompt(
 ) -> str:
     """A compact, budgeted summary of the kernel for your context: the variables you can
     reuse (with shapes, columns and previews), what changed, images produced, and optionally
-    the last `history` steps. Never longer than `budget` characters; secrets are masked."""
+    the last `history` steps. Never longer than `budget` characters (the first line, which
+    names the kernel, included); secrets are masked."""
     service = _get_service()
-    kid = await _run(_kernel, service, kernel_id)
+    kernel = await _kernel(service, kernel_id)
+    header = f"[{_named(kernel)}]\n"
     options = await _run(PromptOptions.create, service.limits, budget=budget, since=since,
                          history=history, images=images)
-    result = await _run(service.prompt, kid, options)
-    return str(result.text)
+    # The header counts against the budget (a path is cut at MAX_PATH_CHARS).
+    options = replace(options, budget=max(1, options.budget - len(header)))
+    result = await _run(service.prompt, kernel["kernel_id"], options, kernel=kernel)
+    return header + str(result.text)

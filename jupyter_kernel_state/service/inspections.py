@@ -246,7 +246,8 @@ class Inspections(ProbeCalls):
                 "delta": reply.get("delta") is True,
                 "schema": reply.get("schema") or {},  # table columns for detail=schema
             }
-            self.variables_total = snapshot["total"]
+            if options.filter is None and not options.include:  # the namespace's own count
+                self.variables_total = snapshot["total"]
             store_key = (self.epoch, generation, options.key)
             self._snapshots.put(store_key, snapshot)
             self._last_snapshot[options.key] = snapshot

@@ -15,7 +15,7 @@ import re
 import time
 from typing import Any
 
-from ..errors import KernelNotFound, KernelUnavailable, NotFound
+from ..errors import InvalidRequest, KernelNotFound, KernelUnavailable, NotFound
 from ..prompt import PromptInput, PromptResult, build_prompt
 from .annotations import AnnotationStore
 from .images import StoredImage
@@ -51,6 +51,7 @@ PROMPT_CHARS_PER_LINE = 24
 _IMAGE_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _KERNEL_ID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?"
                            r"[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
+_KERNEL_PREFIX_RE = re.compile(r"^[0-9a-fA-F-]+$")
 
 
 def prompt_limit(budget: int) -> int:
@@ -143,14 +144,41 @@ class KernelStateService:
         return scope
 
     async def _lookup_scope(self, kernel_id: str) -> str:
+        path = await self.kernel_path(kernel_id)
+        return f"path:{path}" if path else f"kernel:{kernel_id}"
+
+    async def session_paths(self) -> dict[str, str]:
+        """Each kernel's notebook or console path, from the server's sessions (a kernel
+        without a session has none)."""
+        paths: dict[str, str] = {}
         if self._sessions is not None:
             try:
                 for session in await self._sessions.list_sessions():
-                    if (session.get("kernel") or {}).get("id") == kernel_id and session.get("path"):
-                        return f"path:{session['path']}"
+                    kernel_id = (session.get("kernel") or {}).get("id")
+                    if kernel_id and session.get("path"):
+                        paths.setdefault(kernel_id, str(session["path"]))
             except Exception:  # sessions are a nicety; never fail a request on them
                 self.log.debug("jupyter_kernel_state: listing sessions failed", exc_info=True)
-        return f"kernel:{kernel_id}"
+        return paths
+
+    async def kernel_path(self, kernel_id: str) -> str | None:
+        return (await self.session_paths()).get(kernel_id)
+
+    def resolve_kernel_id(self, id_or_prefix: str) -> str:
+        """A running kernel's id from the id itself or a prefix only it has; KernelNotFound
+        when none has it, InvalidRequest (naming them) when several do."""
+        if id_or_prefix in self._multi:
+            return id_or_prefix
+        if not id_or_prefix or len(id_or_prefix) > 36 or not _KERNEL_PREFIX_RE.match(
+                id_or_prefix):
+            raise KernelNotFound(id_or_prefix[:100])
+        matches = [k for k in self.kernel_ids() if k.startswith(id_or_prefix)]
+        if not matches:
+            raise KernelNotFound(id_or_prefix)
+        if len(matches) > 1:
+            raise InvalidRequest(f"Kernel id prefix {id_or_prefix!r} matches "
+                                 f"{len(matches)} kernels: {', '.join(sorted(matches)[:10])}")
+        return matches[0]
 
     async def snapshot(self, kernel_id: str, options: SnapshotOptions) -> dict[str, Any]:
         return (await self.snapshot_response(kernel_id, options)).payload
