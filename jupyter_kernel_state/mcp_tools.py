@@ -225,7 +225,9 @@ async def get_rows(
         RowsOptions.create, service.limits, name, offset=offset,
         limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed, sort=sort,
         filter=json.dumps(filter) if isinstance(filter, dict) else filter)
-    if options.columns is not None and len(options.columns) > MAX_COLUMNS_PER_CALL:
+    width = (len(options.columns) if options.columns is not None
+             else options.column_stop - options.column_start)
+    if width > MAX_COLUMNS_PER_CALL:
         from fastmcp.exceptions import ToolError
 
         raise ToolError(f"at most {MAX_COLUMNS_PER_CALL} columns per call")
