@@ -262,7 +262,7 @@ async def get_images(
     last, tagged with the execution count that drew them. PNG and JPEG come back as images;
     other formats are described."""
     # Present wherever jupyter-server-mcp is (it depends on fastmcp and the MCP SDK).
-    from fastmcp.tools.tool import ToolResult
+    from fastmcp.tools import ToolResult
     from fastmcp.utilities.types import Image
     from mcp.types import TextContent
 

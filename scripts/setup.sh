@@ -19,6 +19,9 @@ python -m pip install "jupyterlab>=4.6,<5" "jupyter-builder>=1.2,<2" > "$log_dir
   || { tail -40 "$log_dir/install.log"; exit 1; }
 jlpm install >> "$log_dir/install.log" 2>&1 || { tail -40 "$log_dir/install.log"; exit 1; }
 jlpm build >> "$log_dir/install.log" 2>&1 || { tail -40 "$log_dir/install.log"; exit 1; }
+# A stray install.json beside the built labextension (left by some builds) would be added
+# to the wheel twice; the labextension's own install.json is the one at the top.
+rm -f jupyter_kernel_state/labextension/install.json
 python -m pip install -e ".[test,demo]" >> "$log_dir/install.log" 2>&1 \
   || { tail -40 "$log_dir/install.log"; exit 1; }
 jupyter labextension develop --overwrite . >> "$log_dir/install.log" 2>&1 \
@@ -46,4 +49,17 @@ if [ ! -f .venv/share/jupyter/kernels/ir/kernel.json ]; then
   R --quiet --no-save -e "IRkernel::installspec(name = 'ir', user = FALSE, prefix = '$PWD/.venv')" \
     > "$log_dir/irkernel.log" 2>&1 || { tail -20 "$log_dir/irkernel.log"; exit 1; }
 fi
+# The other MCP generation. The main venv has what pip resolves beside Jupyter AI 3
+# (jupyter-server-mcp 0.3, fastmcp 3, mcp 1.x); the MCP tests also run against
+# jupyter-server-mcp 0.4 (fastmcp 4, mcp 2.x), which cannot share a venv with Jupyter AI 3.
+if [ ! -x .venv-mcp04/bin/python ]; then
+  echo "==> creating .venv-mcp04 (jupyter-server-mcp 0.4, log in $log_dir/install-mcp04.log)"
+  python3 -m venv .venv-mcp04
+fi
+rm -f jupyter_kernel_state/labextension/install.json
+.venv-mcp04/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-mcp04.log" 2>&1
+.venv-mcp04/bin/python -m pip install -e . "jupyter-server-mcp>=0.4,<0.5" "pytest>=8" \
+    "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
+    "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-mcp04.log" 2>&1 \
+  || { tail -40 "$log_dir/install-mcp04.log"; exit 1; }
 echo "==> installed"

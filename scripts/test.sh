@@ -34,6 +34,9 @@ run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
   'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
 run_suite "jest" jlpm test
 run_suite "pytest" python -m pytest -q -p no:cacheprovider
+# The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
+run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
+  -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py
 # Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).
 run_suite "ui-tests (Playwright, Debian chromium; then behind JupyterHub)" bash -c '
   cd ui-tests &&
