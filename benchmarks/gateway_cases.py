@@ -240,12 +240,15 @@ def run(reps: int, log: Callable[[str], None]) -> list[Row]:
         local.stop()
     gateway_dir = tempfile.TemporaryDirectory(prefix="jks-bench-gateway-")
     gateway = KernelGatewayProcess(Path(gateway_dir.name)).start()
-    remote = Server(debug_log=False, extra_args=[f"--gateway-url={gateway.url}"])
+    # A token-protected gateway, as deployed ones are.
+    remote = Server(debug_log=False, extra_args=[f"--gateway-url={gateway.url}",
+                                                 f"--GatewayClient.auth_token={gateway.token}"])
     try:
         _start(remote)
         rows += measure_backend(
             "gateway", remote,
-            lambda kid: Websocket(f"ws://127.0.0.1:{gateway.port}/api/kernels/{kid}/channels"),
+            lambda kid: Websocket(f"ws://127.0.0.1:{gateway.port}/api/kernels/{kid}/channels",
+                                  {"Authorization": f"token {gateway.token}"}),
             reps, log)
     finally:
         remote.stop()

@@ -12,7 +12,7 @@ import pytest
 from jupyter_server.gateway.gateway_client import GatewayClient
 from traitlets.config import Config
 
-from .gateway_utils import KernelGatewayProcess
+from .gateway_utils import GATEWAY_TOKEN, KernelGatewayProcess
 from .kernel_utils import UserClient, start_kernel
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -62,7 +62,7 @@ def server_config(gateway_url: str | None, **apps: dict[str, Any]) -> Config:
     }
     if gateway_url is not None:
         config["GatewayClient"] = {"url": gateway_url, "request_timeout": 20.0,
-                                   "connect_timeout": 10.0}
+                                   "connect_timeout": 10.0, "auth_token": GATEWAY_TOKEN}
     for name, values in apps.items():
         config.setdefault(name, {}).update(values)
     return Config(config)

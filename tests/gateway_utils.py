@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -24,10 +25,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# Every test gateway is protected by a token, as deployed gateways are: the server gets it
+# through ``GatewayClient.auth_token`` (conftest.server_config).
+GATEWAY_TOKEN = secrets.token_hex(16)
+
+
 class KernelGatewayProcess:
-    """``jupyter kernelgateway`` as a subprocess with its own runtime and config dirs."""
+    """``jupyter kernelgateway`` as a subprocess with its own runtime and config dirs,
+    requiring ``GATEWAY_TOKEN``."""
 
     def __init__(self, root: Path, port: int | None = None, *extra: str) -> None:
+        self.token = GATEWAY_TOKEN
         self.root = root
         self.port = port or free_port()
         self.extra = extra
@@ -54,7 +62,8 @@ class KernelGatewayProcess:
         argv = [
             sys.executable, "-m", "kernel_gateway",
             "--KernelGatewayApp.ip=127.0.0.1", f"--KernelGatewayApp.port={self.port}",
-            "--KernelGatewayApp.port_retries=0", *self.extra,
+            "--KernelGatewayApp.port_retries=0", f"--KernelGatewayApp.auth_token={self.token}",
+            *self.extra,
         ]
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -64,7 +73,7 @@ class KernelGatewayProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gateway exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(f"{self.url}/api", timeout=2):
+                with urllib.request.urlopen(self._request("/api"), timeout=2):
                     return self
             except OSError:
                 time.sleep(0.1)
@@ -80,9 +89,13 @@ class KernelGatewayProcess:
 
     def delete_kernel(self, kernel_id: str) -> None:
         """What a gateway's culler does: the kernel ends behind the server's back."""
-        request = urllib.request.Request(f"{self.url}/api/kernels/{kernel_id}", method="DELETE")
-        with urllib.request.urlopen(request, timeout=30):
+        with urllib.request.urlopen(self._request(f"/api/kernels/{kernel_id}", "DELETE"),
+                                    timeout=30):
             pass
+
+    def _request(self, path: str, method: str = "GET") -> urllib.request.Request:
+        return urllib.request.Request(f"{self.url}{path}", method=method,
+                                      headers={"Authorization": f"token {self.token}"})
 
 
 class Relay:

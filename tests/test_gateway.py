@@ -181,3 +181,34 @@ async def test_a_slow_link_answers_within_the_deadline(jp_fetch, new_kernel, rel
     assert took < PROBE_TIMEOUT_S + 1.5
     assert stale["stale"] is True and stale["variables"][0]["preview"] == "7"
     assert kernel.state.probe_requests == requests_before
+
+
+async def test_the_wire_sends_the_gateways_token_and_a_refusal_says_so(
+    jp_fetch, new_kernel, relay
+):  # type: ignore[no-untyped-def]
+    """Every test gateway requires a token; our websocket carries GatewayClient's headers,
+    and when the gateway refuses the credential the answer says that, not "unreachable"."""
+    from jupyter_server.gateway.gateway_client import GatewayClient
+
+    kernel = await new_kernel()
+    await kernel.run("x = 41")
+    kid = kernel.kernel_id
+    listed = await get_json(jp_fetch, "kernels", kid, "variables")
+    assert [v["name"] for v in listed["variables"]] == ["x"]  # through the protected gateway
+
+    gateway = GatewayClient.instance()
+    good = gateway.auth_token
+    gateway.auth_token = "not-the-token"  # e.g. a token the gateway revoked
+    try:
+        relay.cut()  # our websocket reopens, with the current credential
+        async def refused():  # type: ignore[no-untyped-def]
+            status, message, _ = await error_of(jp_fetch, "kernels", kid, "variables")
+            return status == 503 and "refused the credential (HTTP 401)" in message
+        await until(refused)
+    finally:
+        gateway.auth_token = good
+    # A right token again: the wire comes back by itself.
+    async def back():  # type: ignore[no-untyped-def]
+        return "x" in {v["name"] for v in (
+            await get_json(jp_fetch, "kernels", kid, "variables"))["variables"]}
+    await until(back)

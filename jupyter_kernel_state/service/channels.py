@@ -25,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import inspect
 import logging
+import ssl
 import threading
 from typing import Any
 
@@ -339,7 +341,44 @@ def _buffer_size(buffer: Any) -> int:
 
 
 def _start_gateway_client(client: Any) -> None:
-    asyncio.run(client.start_channels(shell=True, iopub=True, stdin=True, hb=True, control=True))
+    """``GatewayKernelClient.start_channels``, sending what ``GatewayClient`` sends on every
+    other call to the gateway: jupyter_server 2.x opens this websocket with only the TLS
+    files, so a gateway protected by a token (or behind an auth proxy that wants
+    ``GatewayClient.headers``) refuses it. Here the headers (auth token and scheme, renewed
+    by the configured token renewer; ``GatewayClient.headers``; cookies when accepted) and
+    the TLS options (``ca_certs``, client cert and key, ``validate_cert``) come from
+    ``GatewayClient.load_connection_args``, as for the notebook's own websocket."""
+    import websocket
+    from jupyter_client.asynchronous.client import AsyncKernelClient
+    from jupyter_server.gateway.gateway_client import GatewayClient
+    from jupyter_server.utils import url_escape, url_path_join
+
+    gateway = GatewayClient.instance()
+    args = gateway.load_connection_args()
+    sslopt: dict[str, Any] = {}
+    for option, key in (("ca_certs", "ca_certs"), ("client_cert", "certfile"),
+                        ("client_key", "keyfile")):
+        if args.get(option):
+            sslopt[key] = args[option]
+    if args.get("validate_cert") is False:
+        sslopt.update(cert_reqs=ssl.CERT_NONE, check_hostname=False)
+    url = url_path_join(gateway.ws_url or "", gateway.kernels_endpoint,
+                        url_escape(client.kernel_id), "channels")
+    client.channel_socket = websocket.create_connection(
+        url, timeout=gateway.KERNEL_LAUNCH_TIMEOUT, enable_multithread=True, sslopt=sslopt,
+        header=[f"{name}: {value}" for name, value in (args.get("headers") or {}).items()],
+    )
+    # The rest of GatewayKernelClient.start_channels: the channel queues, then the reader.
+    started = AsyncKernelClient.start_channels(client, shell=True, iopub=True, stdin=True,
+                                               hb=True, control=True)
+    if inspect.isawaitable(started):  # async in some jupyter_client versions
+        asyncio.run(_awaited(started))
+    client.response_router = threading.Thread(target=client._route_responses, daemon=True)
+    client.response_router.start()
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
 
 
 def _stop_gateway_client(client: Any, log: logging.Logger) -> None:
@@ -359,6 +398,9 @@ def _connect_error(error: Exception) -> Exception:
     status = getattr(error, "status_code", None)
     if status == 404:
         return KernelGone("The gateway has no such kernel (culled or shut down)")
+    if status in (401, 403):
+        return GatewayUnreachable(f"The kernel's gateway refused the credential (HTTP {status}): "
+                                  "check GatewayClient.auth_token, auth_scheme and headers")
     reason = type(error).__name__ if status is None else f"HTTP {status}"
     return GatewayUnreachable(f"The kernel's gateway is unreachable ({reason})")
 
