@@ -354,7 +354,7 @@ def _start_gateway_client(client: Any) -> None:
     from jupyter_server.utils import url_escape, url_path_join
 
     gateway = GatewayClient.instance()
-    args = gateway.load_connection_args()
+    args: dict[str, Any] = gateway.load_connection_args()  # type: ignore[no-untyped-call]
     sslopt: dict[str, Any] = {}
     for option, key in (("ca_certs", "ca_certs"), ("client_cert", "certfile"),
                         ("client_key", "keyfile")):
@@ -369,8 +369,8 @@ def _start_gateway_client(client: Any) -> None:
         header=[f"{name}: {value}" for name, value in (args.get("headers") or {}).items()],
     )
     # The rest of GatewayKernelClient.start_channels: the channel queues, then the reader.
-    started = AsyncKernelClient.start_channels(client, shell=True, iopub=True, stdin=True,
-                                               hb=True, control=True)
+    started: Any = AsyncKernelClient.start_channels(  # type: ignore[func-returns-value]
+        client, shell=True, iopub=True, stdin=True, hb=True, control=True)
     if inspect.isawaitable(started):  # async in some jupyter_client versions
         asyncio.run(_awaited(started))
     client.response_router = threading.Thread(target=client._route_responses, daemon=True)
