@@ -9,6 +9,7 @@ import os
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -25,6 +26,79 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class GatewayCertificates:
+    """A CA made for the test and a server certificate it signed for 127.0.0.1."""
+
+    def __init__(self, directory: Path) -> None:
+        import datetime
+        import ipaddress
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+
+        directory.mkdir(parents=True, exist_ok=True)
+        now = datetime.datetime.now(datetime.timezone.utc)
+        valid = (now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=1))
+
+        def name(common: str) -> x509.Name:
+            return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
+
+        ca_key = ec.generate_private_key(ec.SECP256R1())
+        ca = (x509.CertificateBuilder().subject_name(name("jupyter_kernel_state test CA"))
+              .issuer_name(name("jupyter_kernel_state test CA"))
+              .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+              .not_valid_before(valid[0]).not_valid_after(valid[1])
+              .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+              .add_extension(x509.KeyUsage(
+                  digital_signature=True, key_cert_sign=True, crl_sign=True,
+                  content_commitment=False, key_encipherment=False, data_encipherment=False,
+                  key_agreement=False, encipher_only=False, decipher_only=False),
+                  critical=True)
+              .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()),
+                             critical=False)
+              .sign(ca_key, hashes.SHA256()))
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (x509.CertificateBuilder().subject_name(name("127.0.0.1")).issuer_name(ca.subject)
+                .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                .not_valid_before(valid[0]).not_valid_after(valid[1])
+                .add_extension(x509.SubjectAlternativeName(
+                    [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+                .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]),
+                               critical=False)
+                .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
+                    ca_key.public_key()), critical=False)
+                .sign(ca_key, hashes.SHA256()))
+        client_key = ec.generate_private_key(ec.SECP256R1())
+        client = (x509.CertificateBuilder().subject_name(name("jupyter server"))
+                  .issuer_name(ca.subject).public_key(client_key.public_key())
+                  .serial_number(x509.random_serial_number())
+                  .not_valid_before(valid[0]).not_valid_after(valid[1])
+                  .add_extension(x509.ExtendedKeyUsage(
+                      [x509.oid.ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                  .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
+                      ca_key.public_key()), critical=False)
+                  .sign(ca_key, hashes.SHA256()))
+        self.ca = directory / "ca.pem"
+        self.cert, self.key = directory / "server.pem", directory / "server-key.pem"
+        self.client_cert = directory / "client.pem"
+        self.client_key = directory / "client-key.pem"
+        self.ca.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+        for path, certificate in ((self.cert, cert), (self.client_cert, client)):
+            path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+        for path, private in ((self.key, key), (self.client_key, client_key)):
+            path.write_bytes(private.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption()))
+
+    def client_context(self) -> ssl.SSLContext:
+        """Trusts the CA and presents the client certificate (the gateway requires one)."""
+        context = ssl.create_default_context(cafile=str(self.ca))
+        context.load_cert_chain(str(self.client_cert), str(self.client_key))
+        return context
+
+
 # Every test gateway is protected by a token, as deployed gateways are: the server gets it
 # through ``GatewayClient.auth_token`` (conftest.server_config).
 GATEWAY_TOKEN = secrets.token_hex(16)
@@ -34,17 +108,23 @@ class KernelGatewayProcess:
     """``jupyter kernelgateway`` as a subprocess with its own runtime and config dirs,
     requiring ``GATEWAY_TOKEN``."""
 
-    def __init__(self, root: Path, port: int | None = None, *extra: str) -> None:
+    def __init__(self, root: Path, port: int | None = None, *extra: str,
+                 tls: GatewayCertificates | None = None) -> None:
         self.token = GATEWAY_TOKEN
         self.root = root
         self.port = port or free_port()
+        self.tls = tls
+        if tls is not None:
+            extra = (*extra, f"--KernelGatewayApp.certfile={tls.cert}",
+                     f"--KernelGatewayApp.keyfile={tls.key}",
+                     f"--KernelGatewayApp.client_ca={tls.ca}")  # client certificates required
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = root / f"gateway-{self.port}.log"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     @property
     def data_dir(self) -> Path:
@@ -73,7 +153,8 @@ class KernelGatewayProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gateway exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self._request("/api"), timeout=2):
+                with urllib.request.urlopen(self._request("/api"), timeout=2,
+                                            context=self._ssl_context()):
                     return self
             except OSError:
                 time.sleep(0.1)
@@ -90,8 +171,11 @@ class KernelGatewayProcess:
     def delete_kernel(self, kernel_id: str) -> None:
         """What a gateway's culler does: the kernel ends behind the server's back."""
         with urllib.request.urlopen(self._request(f"/api/kernels/{kernel_id}", "DELETE"),
-                                    timeout=30):
+                                    timeout=30, context=self._ssl_context()):
             pass
+
+    def _ssl_context(self) -> ssl.SSLContext | None:
+        return None if self.tls is None else self.tls.client_context()
 
     def _request(self, path: str, method: str = "GET") -> urllib.request.Request:
         return urllib.request.Request(f"{self.url}{path}", method=method,
