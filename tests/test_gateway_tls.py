@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from .conftest import server_config
-from .gateway_utils import KernelGatewayProcess, GatewayCertificates
+from .gateway_utils import GatewayCertificates, KernelGatewayProcess
 from .kernel_utils import get_json, validate
 
 pytestmark = pytest.mark.kernel
