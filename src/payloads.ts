@@ -136,6 +136,35 @@ export interface ISnapshot {
 }
 
 /**
+ * A variable at `detail=names` (name, type, kind) or `detail=schema` (also sizes, shape,
+ * dtype, memory, change and, for tables, their first 50 columns with dtypes).
+ */
+export interface IVariableBrief {
+  name: string;
+  type: string;
+  kind: VariableKind | string;
+  size?: number | null;
+  shape?: number[] | null;
+  dtype?: string | null;
+  nbytes?: number | null;
+  memory?: number | null;
+  change?: VariableChange;
+  changed_at?: number | null;
+  likely_secret?: boolean;
+  columns?: IColumn[] | null;
+  columns_total?: number | null;
+  error?: string | null;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables?detail=names|schema`: a snapshot whose
+ * entries are brief.
+ */
+export interface IBriefSnapshot extends Omit<ISnapshot, 'variables'> {
+  variables: IVariableBrief[];
+}
+
+/**
  * Which otherwise hidden groups of names a snapshot includes.
  */
 export type IncludeGroup = 'private' | 'modules' | 'callables' | 'classes';
@@ -167,6 +196,13 @@ export interface ISnapshotQuery {
    * With `since`: only what changed since that generation (`ISnapshot.delta`).
    */
   delta?: boolean;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables` at a brief detail level (no deltas).
+ */
+export interface IBriefQuery extends Omit<ISnapshotQuery, 'since' | 'delta'> {
+  detail: 'names' | 'schema';
 }
 
 /**

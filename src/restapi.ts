@@ -7,6 +7,8 @@ import { ServerConnection } from '@jupyterlab/services';
 import {
   IAnnotation,
   IAnnotationUpdate,
+  IBriefQuery,
+  IBriefSnapshot,
   IDetailQuery,
   IHistory,
   IImageList,
@@ -161,6 +163,25 @@ export async function getSnapshot(
     cache.set(key, { etag, snapshot });
   }
   return snapshot;
+}
+
+/**
+ * `GET kernels/{kernel_id}/variables?detail=names|schema`: brief entries (no ETag cache,
+ * no deltas), for completions and tools that want less than the sidebar's page.
+ */
+export async function getVariableBriefs(
+  kernelId: string,
+  query: IBriefQuery,
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<IBriefSnapshot> {
+  const response = await request(settings, ['kernels', kernelId, 'variables'], {
+    ...snapshotParams(query),
+    detail: query.detail
+  });
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as IBriefSnapshot;
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   getImage,
   getPrompt,
   getVariable,
+  getVariableBriefs,
   listImages,
   putAnnotation,
   retryAfterSeconds
@@ -46,6 +47,8 @@ import {
   AccessKey,
   IAnnotation,
   IAnnotationUpdate,
+  IBriefQuery,
+  IBriefSnapshot,
   IExecutedArgs,
   IImageList,
   IKernelStateModel,
@@ -153,6 +156,10 @@ export class KernelStateService implements IKernelStateService {
 
   async variablesSince(generation: number): Promise<ISnapshot> {
     return this._loader.since(this._requireKernel(), generation);
+  }
+
+  async listVariables(query: IBriefQuery): Promise<IBriefSnapshot> {
+    return getVariableBriefs(this._requireKernel(), query, this._settings);
   }
 
   async inspect(

@@ -10,6 +10,8 @@ import {
   AccessKey,
   IAnnotation,
   IAnnotationUpdate,
+  IBriefQuery,
+  IBriefSnapshot,
   IImageList,
   IncludeGroup,
   IPromptQuery,
@@ -144,6 +146,12 @@ export interface IKernelStateService extends IDisposable {
    * exactly (a restart since, an unknown generation, more changes than `limit`).
    */
   variablesSince(generation: number): Promise<ISnapshot>;
+  /**
+   * Brief entries (`detail: 'names' | 'schema'`) of the followed kernel's variables for
+   * a query of your own, e.g. completions: `{ detail: 'names', filter: 'sa*', limit:
+   * 50 }`. Leaves the model and the service's options alone.
+   */
+  listVariables(query: IBriefQuery): Promise<IBriefSnapshot>;
   /**
    * Fetch one variable's detail from the followed kernel.
    */

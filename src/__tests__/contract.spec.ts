@@ -53,7 +53,9 @@ const OBJECTS: [string, string][] = [
   ['Timeline.entries[]', 'ITimelineEntry'],
   ['RowsWindow', 'IRowsWindow'],
   ['RowsWindow.columns[]', 'IRowsColumn'],
-  ['RowsWindow.filter', 'IRowsFilter']
+  ['RowsWindow.filter', 'IRowsFilter'],
+  ['VariableBrief', 'IVariableBrief'],
+  ['VariableBrief.columns[]', 'IColumn']
 ];
 
 /**
@@ -61,9 +63,7 @@ const OBJECTS: [string, string][] = [
  */
 const NOT_MIRRORED: Record<string, string> = {
   Kind: 'an enum: compared with VariableKind below',
-  Error: 'error bodies surface as ServerConnection.ResponseError',
-  VariableBrief:
-    'detail=names|schema entries, for assistants and tools: the UI asks detail=full'
+  Error: 'error bodies surface as ServerConnection.ResponseError'
 };
 
 /**

@@ -167,6 +167,7 @@ export function fakeService(kernelId: string | null = 'k1') {
     setOptions: jest.fn(),
     refresh: jest.fn(async () => undefined),
     variablesSince: jest.fn(async () => makeSnapshot({ delta: true })),
+    listVariables: jest.fn(),
     inspect: jest.fn(),
     images: jest.fn(),
     imageBlob: jest.fn(

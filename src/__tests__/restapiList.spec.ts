@@ -3,9 +3,14 @@
  */
 import { ServerConnection } from '@jupyterlab/services';
 
-import { deleteVariable, getTimeline, getVariable } from '../restapi';
+import {
+  deleteVariable,
+  getTimeline,
+  getVariable,
+  getVariableBriefs
+} from '../restapi';
 import { restVariableApi } from '../models/variableApi';
-import { makeVariable, scriptedSettings, urlOf } from './helpers';
+import { makeSnapshot, makeVariable, scriptedSettings, urlOf } from './helpers';
 
 const BASE = 'http://localhost:8888/base/api/kernel-state';
 
@@ -39,6 +44,21 @@ describe('restapi for the list', () => {
       `${BASE}/kernels/k1/variables/k?reveal=true`,
       `${BASE}/kernels/k1/variables/k`
     ]);
+  });
+
+  it('asks brief entries with their detail level and filter', async () => {
+    const body = { ...makeSnapshot({ variables: [] }), detail: 'names' };
+    const { settings, requests } = scriptedSettings([{ status: 200, body }]);
+    expect(
+      await getVariableBriefs(
+        'k1',
+        { detail: 'names', filter: 'sa*', limit: 50, sort: 'name' },
+        settings
+      )
+    ).toEqual(body);
+    expect(urlOf(requests[0])).toBe(
+      `${BASE}/kernels/k1/variables?limit=50&sort=name&filter=sa*&detail=names`
+    );
   });
 
   it('gets a timeline with its limit', async () => {

@@ -382,12 +382,31 @@ describe('KernelStateService', () => {
     service.dispose();
   });
 
+  it('lists brief entries of the followed kernel without touching the model', async () => {
+    const body = {
+      ...makeSnapshot(),
+      detail: 'names',
+      variables: [{ name: 'sales', type: 'DataFrame', kind: 'dataframe' }]
+    };
+    const { service, requests } = setup([{ status: 200, body }]);
+    const page = await service.listVariables({ detail: 'names', filter: 's*' });
+    expect(page.variables[0].name).toBe('sales');
+    expect(requests[0].url).toMatch(
+      /\/kernels\/k1\/variables\?filter=s\*&detail=names/
+    );
+    expect(service.snapshot).toBeNull();
+    service.dispose();
+  });
+
   it('rejects requests when no kernel is followed', async () => {
     const { service } = setup(
       [{ status: 200, body: {} }],
       null as unknown as FakeKernel
     );
     await expect(service.prompt()).rejects.toThrow('No kernel');
+    await expect(service.listVariables({ detail: 'names' })).rejects.toThrow(
+      'No kernel'
+    );
     await expect(service.images()).rejects.toThrow('No kernel');
     await expect(service.annotate('x', {})).rejects.toThrow('No kernel');
     service.dispose();
