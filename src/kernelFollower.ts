@@ -25,6 +25,13 @@ export const PROBE_USERNAME = 'jupyter_kernel_state';
 export type SessionWidget = Widget & { sessionContext: ISessionContext };
 
 /**
+ * What the follower reads of a document widget (a notebook panel): its file's path.
+ */
+interface IDocumentWidgetLike {
+  context: { path: string; pathChanged?: ISignal<unknown, string> };
+}
+
+/**
  * The minimal surface of a widget tracker the follower needs.
  */
 export interface ISessionWidgetTracker {
@@ -171,12 +178,16 @@ export class KernelFollower implements IDisposable {
     }
     if (this._widget) {
       const old = this._widget;
+      old.title.changed.disconnect(this._onTitleChanged, this);
+      contextOf(old)?.pathChanged?.disconnect(this._onTitleChanged, this);
       old.disposed.disconnect(this._onWidgetDisposed, this);
       old.sessionContext.kernelChanged.disconnect(this._onKernelChanged, this);
       old.sessionContext.statusChanged.disconnect(this._onStatusChanged, this);
     }
     this._widget = widget;
     if (widget) {
+      widget.title.changed.connect(this._onTitleChanged, this);
+      contextOf(widget)?.pathChanged?.connect(this._onTitleChanged, this);
       widget.disposed.connect(this._onWidgetDisposed, this);
       widget.sessionContext.kernelChanged.connect(this._onKernelChanged, this);
       widget.sessionContext.statusChanged.connect(this._onStatusChanged, this);
@@ -194,6 +205,18 @@ export class KernelFollower implements IDisposable {
     this._attachKernel(this._widget?.sessionContext.session?.kernel ?? null);
   }
 
+  /**
+   * A renamed or moved notebook: say so when its label or path changed (not on every
+   * title change: the dirty mark changes it too).
+   */
+  private _onTitleChanged(): void {
+    const before = this._info;
+    const after = this._describe(this._kernel);
+    if (before?.source !== after?.source || before?.path !== after?.path) {
+      this._attachKernel(this._kernel);
+    }
+  }
+
   private _attachKernel(kernel: Kernel.IKernelConnection | null): void {
     const kernelChanged = kernel !== this._kernel;
     if (kernelChanged) {
@@ -202,18 +225,27 @@ export class KernelFollower implements IDisposable {
       this._kernel?.iopubMessage.connect(this._onIOPub, this);
       this._userRuns.clear();
     }
-    const widget = this._widget;
-    const info =
-      kernel && widget
-        ? {
-            id: kernel.id,
-            name: widget.sessionContext.kernelDisplayName || kernel.name,
-            source: widget.title.label
-          }
-        : null;
+    const info = this._describe(kernel);
+    this._info = info;
     if (!this._isDisposed) {
       this._attached.emit({ kernel, info, kernelChanged });
     }
+  }
+
+  private _describe(
+    kernel: Kernel.IKernelConnection | null
+  ): IKernelInfo | null {
+    const widget = this._widget;
+    if (!kernel || !widget) {
+      return null;
+    }
+    const path = contextOf(widget)?.path;
+    return {
+      id: kernel.id,
+      name: widget.sessionContext.kernelDisplayName || kernel.name,
+      source: widget.title.label,
+      ...(path ? { path } : {})
+    };
   }
 
   private _onStatusChanged(_: ISessionContext, status: Kernel.Status): void {
@@ -248,6 +280,7 @@ export class KernelFollower implements IDisposable {
   private _shell: ICurrentWidgetShell | null;
   private _widget: SessionWidget | null = null;
   private _kernel: Kernel.IKernelConnection | null = null;
+  private _info: IKernelInfo | null = null;
   private _userRuns = new Set<string>();
   private _attached = new Signal<this, IAttachedArgs>(this);
   private _statusChanged = new Signal<this, Kernel.Status>(this);
@@ -267,4 +300,14 @@ export namespace KernelFollower {
      */
     shell?: ICurrentWidgetShell | null;
   }
+}
+
+/**
+ * The document context of a notebook panel (it knows the file's path); none for a
+ * console.
+ */
+function contextOf(
+  widget: SessionWidget
+): IDocumentWidgetLike['context'] | null {
+  return (widget as Partial<IDocumentWidgetLike>).context ?? null;
 }

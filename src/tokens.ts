@@ -48,6 +48,11 @@ export interface IKernelInfo {
    * The label of the notebook or console the kernel belongs to.
    */
   source: string;
+  /**
+   * The path of the notebook (relative to the server's root) when the kernel belongs
+   * to a document; absent for a console.
+   */
+  path?: string;
 }
 
 /**

@@ -97,6 +97,45 @@ describe('KernelFollower', () => {
     expect(follower.isDisposed).toBe(true);
   });
 
+  it('names a notebook by its path, and again after a rename', () => {
+    const kernel = new FakeKernel('k1');
+    const notebook = makeWidget(kernel, 'a.ipynb');
+    const context = {
+      path: 'work/a.ipynb',
+      pathChanged: new Signal<unknown, string>({})
+    };
+    Object.assign(notebook, { context });
+    const follower = new KernelFollower({
+      trackers: [makeTracker([notebook])],
+      shell: makeShell(notebook)
+    });
+    const attached: IAttachedArgs[] = [];
+    follower.attached.connect((_, args) => attached.push(args));
+    follower.start();
+    expect(attached[0].info).toEqual({
+      id: 'k1',
+      name: 'Python 3',
+      source: 'a.ipynb',
+      path: 'work/a.ipynb'
+    });
+    // The dirty mark changes the title too: nothing to say.
+    notebook.title.className = 'jp-mod-dirty';
+    expect(attached).toHaveLength(1);
+    context.path = 'work/b.ipynb';
+    notebook.title.label = 'b.ipynb';
+    expect(attached).toHaveLength(2);
+    expect(attached[1]).toMatchObject({
+      kernelChanged: false,
+      info: { source: 'b.ipynb', path: 'work/b.ipynb' }
+    });
+    // Moved to another folder: same label, another path.
+    context.path = 'done/b.ipynb';
+    context.pathChanged.emit(context.path);
+    expect(attached).toHaveLength(3);
+    expect(attached[2].info?.path).toBe('done/b.ipynb');
+    follower.dispose();
+  });
+
   it('tells the user’s executions from silent runs', () => {
     const kernel = new FakeKernel('k1');
     const widget = makeWidget(kernel, 'a.ipynb');

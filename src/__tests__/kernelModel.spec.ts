@@ -77,6 +77,12 @@ describe('KernelStateModel', () => {
     model.setKernel({ ...KERNEL, source: 'b.ipynb' });
     expect(model.snapshot).not.toBeNull();
     expect(model.kernel?.source).toBe('b.ipynb');
+    // A notebook moved to another folder keeps its label; its path changes.
+    const before = emitted;
+    model.setKernel({ ...KERNEL, source: 'b.ipynb', path: 'x/b.ipynb' });
+    expect(model.kernel?.path).toBe('x/b.ipynb');
+    expect(model.snapshot).not.toBeNull();
+    expect(emitted).toBe(before + 1);
   });
 
   it('is busy only for a stale snapshot of a busy kernel', () => {

@@ -56,7 +56,8 @@ export class KernelStateModel implements IKernelStateModel {
       this._kernel !== null &&
       kernel.id === this._kernel.id &&
       kernel.name === this._kernel.name &&
-      kernel.source === this._kernel.source;
+      kernel.source === this._kernel.source &&
+      kernel.path === this._kernel.path;
     if (same || (kernel === null && this._kernel === null)) {
       return;
     }
