@@ -1,6 +1,7 @@
 /**
- * Plugins of jupyter_kernel_state: the service (provides IKernelStateService) and the
- * sidebar with its commands and settings.
+ * Plugins of jupyter_kernel_state: the service (provides IKernelStateService), the
+ * sidebar with its commands and settings, the data explorer, and `@var:`/`@kernel` in
+ * jupyterlab-chat.
  */
 import {
   ILabShell,
@@ -34,6 +35,7 @@ import {
 } from './tokens';
 import { KernelStateSidebar } from './widgets/sidebar';
 import { explorerPlugin } from './explorer/plugin';
+import { chatPlugin } from './chat/plugin';
 
 export * from './tokens';
 export { KernelStateModel } from './models/kernel';
@@ -257,7 +259,8 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   servicePlugin,
   sidebarPlugin,
-  explorerPlugin
+  explorerPlugin,
+  chatPlugin
 ];
 
 export default plugins;
