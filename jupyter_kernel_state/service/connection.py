@@ -21,6 +21,7 @@ from typing import Any
 
 from jupyter_client.session import Session
 
+from .activity import QuietActivity
 from .channels import GatewayUnreachable, KernelChannels, KernelGone, is_remote, open_channels
 from .own_outputs import OwnOutputs
 
@@ -106,6 +107,8 @@ class KernelConnection:
         self.sent = 0  # requests sent (for tests and benchmarks)
         self._was_open = False
         self._bad_messages = 0
+        # Our requests leave a local kernel's activity stamps as they were (activity.py).
+        self.quiet = None if is_remote(kernel_manager) else QuietActivity(kernel_manager)
 
     @property
     def bad_messages(self) -> int:
@@ -212,8 +215,11 @@ class KernelConnection:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
         if isinstance(parent_id, str) and parent_id in self._own_outputs:
             self._own_outputs.handle(parent_id, msg)
+        own = self.is_own(parent_id)
+        if self.quiet is not None:
+            self.quiet.saw(own)
         try:
-            self._on_iopub(msg, self.is_own(parent_id))
+            self._on_iopub(msg, own)
         except Exception:  # a listener bug must not stop the stream
             self._log.exception("jupyter_kernel_state: IOPub handler failed")
 
@@ -334,6 +340,8 @@ class KernelConnection:
             before_send(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future
+        if self.quiet is not None:
+            self.quiet.begin()
         try:
             try:
                 channels.send(msg)
@@ -356,6 +364,8 @@ class KernelConnection:
                     await self._check_alive(channels)
         finally:
             self._pending.pop(msg_id, None)
+            if self.quiet is not None:
+                self.quiet.end()
 
     async def _check_alive(self, channels: KernelChannels) -> None:
         if self.closed:
@@ -395,6 +405,8 @@ class KernelConnection:
         if self.closed:
             return
         self.closed = True
+        if self.quiet is not None:
+            self.quiet.close()
         self._fail_pending(KernelDied("connection closed"))
         for task in (self._reader, self._reconnect, self._opening):
             if task is not None and not task.done():
