@@ -11,9 +11,10 @@ alive forever.
 answered, provided no message of anyone else's reached IOPub in between (then the kernel
 really was active, and the stamp stays). The server's watcher reads the same IOPub on its
 own socket, in the same event loop, so it may stamp our last status a moment after we saw
-our reply: the stamps are put back three times after each reply (``RESTORE_AFTER_S``), when none
-of our requests is in flight. Only for local kernels: a gateway's culler runs on the gateway, whose clock we do not
-touch (our wire to a gateway is released instead when we are its only client: service.py).
+our reply: the stamps are put back three times after each reply (``RESTORE_AFTER_S``),
+when none of our requests is in flight. Only for local kernels: a gateway's culler runs on
+the gateway, whose clock we do not touch (our wire to a gateway is released instead when we
+are its only client: service.py).
 """
 
 from __future__ import annotations
