@@ -100,6 +100,13 @@ class KernelStateApp(ExtensionApp):
         "not kept. 0 derives it from the other limits: max_image_bytes as base64 (4/3) plus "
         "1 MiB, or history_output_chars × 4 plus 1 MiB if larger.",
     )
+    gateway_release_interval = Float(
+        _D.gateway_release_interval, min=0.0, config=True,
+        help="Seconds between checks of the gateway kernels this server follows: our "
+        "websocket to one that no other client is connected to is closed (a gateway's "
+        "culler skips connected kernels), and reopened when a client connects again or a "
+        "request comes. 0 keeps it open (such kernels are then never culled for idleness).",
+    )
     history_entries = Int(
         _D.history.max_entries, min=1, config=True,
         help="Executions kept in each kernel's history.")
@@ -152,6 +159,7 @@ class KernelStateApp(ExtensionApp):
                 max_code_chars=self.history_code_chars,
             ),
             max_iopub_message_bytes=self.max_iopub_message_bytes,
+            gateway_release_interval=self.gateway_release_interval,
         )
 
     def initialize_settings(self) -> None:

@@ -48,10 +48,11 @@ def gateway_url(request: pytest.FixtureRequest, kernel_backend: str) -> str | No
 
 @pytest.fixture(autouse=True)
 def _fresh_gateway_client() -> Iterator[None]:
-    """GatewayClient is a process-wide singleton: never let one test's gateway leak."""
+    """GatewayClient is a process-wide singleton: never let one test's gateway leak. It is
+    cleared before each test, not after: the server's own cleanup (shutting its kernels
+    down through the gateway, with the gateway's token) runs after the test's fixtures."""
     GatewayClient.clear_instance()
     yield
-    GatewayClient.clear_instance()
 
 
 def server_config(gateway_url: str | None, **apps: dict[str, Any]) -> Config:

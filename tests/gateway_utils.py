@@ -13,6 +13,7 @@ import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,17 @@ class KernelGatewayProcess:
 
     def _ssl_context(self) -> ssl.SSLContext | None:
         return None if self.tls is None else self.tls.client_context()
+
+    def has_kernel(self, kernel_id: str) -> bool:
+        """Whether the gateway still has the kernel (its culler may have culled it)."""
+        try:
+            with urllib.request.urlopen(self._request(f"/api/kernels/{kernel_id}"), timeout=30,
+                                        context=self._ssl_context()):
+                return True
+        except urllib.error.HTTPError as e:
+            if e.code == 404:
+                return False
+            raise
 
     def _request(self, path: str, method: str = "GET") -> urllib.request.Request:
         return urllib.request.Request(f"{self.url}{path}", method=method,

@@ -1,4 +1,5 @@
-"""Idle kernels are culled as they would be without us, by a real culler.
+"""Idle kernels are culled as they would be without us, by a real culler, locally and on a
+Kernel Gateway.
 
 jupyter_server's culler (``MappingKernelManager.cull_idle_timeout``) culls a kernel whose
 last activity is older than the timeout and that has no connection. Our probe requests are
@@ -18,12 +19,14 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from .conftest import server_config
+from .gateway_utils import KernelGatewayProcess
 from .kernel_utils import get_json
 
 pytestmark = pytest.mark.kernel
 
 IDLE_TIMEOUT_S = 4
 CULL_INTERVAL_S = 1
+RELEASE_INTERVAL_S = 1.0
 PLOT = (
     "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
     "import matplotlib.pyplot as plt\n"
@@ -74,9 +77,10 @@ async def test_our_requests_do_not_keep_a_local_kernel_alive(
         f"not culled in {IDLE_TIMEOUT_S * 10} s: {probes} probe requests")
     assert probes >= IDLE_TIMEOUT_S  # it was read throughout its idle time
     assert connection.quiet is not None and connection.quiet.restored >= 1
-    # The same culler tick, give or take: a tick that falls while one of our requests runs
-    # (or within moments of its reply) waits for the next (and a loaded machine's second).
-    assert abs(culled[read.kernel_id] - culled[alone.kernel_id]) <= CULL_INTERVAL_S * 3 + 1
+    # About the same culler tick: one that falls while one of our requests runs (or within
+    # moments of its reply) waits for the next; a loaded machine adds its seconds. Without
+    # the stamps put back it is never culled while read.
+    assert abs(culled[read.kernel_id] - culled[alone.kernel_id]) <= IDLE_TIMEOUT_S * 2
 
     # After the cull: 404 for everything of that kernel.
     for parts in (("variables",), ("images",), ("history",)):
@@ -85,3 +89,109 @@ async def test_our_requests_do_not_keep_a_local_kernel_alive(
         assert gone.value.code == 404
         assert json.loads(gone.value.response.body)["message"] == (
             f"Kernel does not exist: {read.kernel_id}")
+
+
+class TestGatewayKernels:
+    """A token-protected Kernel Gateway with its culler on. Our websocket to a kernel counts
+    as a connection there, and the culler skips connected kernels: the server must let it
+    go once the notebook is closed, and take it back when a client returns."""
+
+    @pytest.fixture
+    def culling_gateway(self, tmp_path):  # type: ignore[no-untyped-def]
+        gateway = KernelGatewayProcess(
+            tmp_path / "gateway", None,
+            f"--MappingKernelManager.cull_idle_timeout={IDLE_TIMEOUT_S}",
+            f"--MappingKernelManager.cull_interval={CULL_INTERVAL_S}",
+        ).start()
+        yield gateway
+        gateway.stop()
+
+    @pytest.fixture
+    def jp_server_config(self, culling_gateway):  # type: ignore[no-untyped-def]
+        return server_config(culling_gateway.url,
+                             KernelStateApp={"gateway_release_interval": RELEASE_INTERVAL_S})
+
+    async def test_a_closed_notebooks_kernel_is_culled_as_without_us(
+        self, jp_serverapp, jp_fetch, new_kernel, culling_gateway
+    ):  # type: ignore[no-untyped-def]
+        read, alone = await new_kernel(), await new_kernel()
+        await asyncio.gather(read.run("x = 41\n" + PLOT), alone.run("y = 2"))
+        listed = await get_json(jp_fetch, "kernels", read.kernel_id, "variables")
+        assert [v["name"] for v in listed["variables"]] == ["x"]
+        state = jp_serverapp.web_app.settings["jupyter_kernel_state"].state(read.kernel_id)
+
+        # While the notebook is open, our wire stays (two connections on the gateway).
+        await asyncio.sleep(RELEASE_INTERVAL_S * 3)
+        assert not state.released and state.connection().is_open
+
+        read.stop()  # the notebooks are closed
+        alone.stop()
+        closed_at = time.monotonic()
+        culled: dict[str, float] = {}
+        while len(culled) < 2 and time.monotonic() < closed_at + IDLE_TIMEOUT_S * 10:
+            for kernel in (read, alone):
+                if kernel.kernel_id not in culled and not culling_gateway.has_kernel(
+                        kernel.kernel_id):
+                    culled[kernel.kernel_id] = time.monotonic() - closed_at
+            if read.kernel_id not in culled:  # captured before: served until the cull
+                images = await get_json(jp_fetch, "kernels", read.kernel_id, "images")
+                assert images["total"] == 1
+            await asyncio.sleep(0.3)
+        assert set(culled) == {read.kernel_id, alone.kernel_id}, "not culled"
+        # Ours may wait for the release check, then the same culler tick.
+        assert culled[read.kernel_id] - culled[alone.kernel_id] <= (
+            RELEASE_INTERVAL_S + CULL_INTERVAL_S * 2 + 1)
+
+        async def gone():  # type: ignore[no-untyped-def]
+            try:
+                await jp_fetch("api", "kernel-state", "kernels", read.kernel_id, "images")
+            except HTTPClientError as e:
+                return e.code == 404
+            return False
+        deadline = time.monotonic() + 30
+        while not await gone():
+            assert time.monotonic() < deadline, "still served after the cull"
+            await asyncio.sleep(0.5)
+
+
+class TestGatewayWireComesBack:
+    """Released, then the notebook comes back: the wire reopens by itself, and a cell run
+    then is seen (its plot captured) without any request of ours."""
+
+    @pytest.fixture
+    def jp_server_config(self, gateway_url):  # type: ignore[no-untyped-def]
+        return server_config(gateway_url,
+                             KernelStateApp={"gateway_release_interval": RELEASE_INTERVAL_S})
+
+    @pytest.fixture
+    def kernel_backend(self) -> str:
+        return "gateway"
+
+    async def test_released_then_reopened(
+        self, jp_serverapp, jp_fetch, jp_ws_fetch, new_kernel
+    ):  # type: ignore[no-untyped-def]
+        from .kernel_utils import UserClient
+
+        notebook = await new_kernel()
+        await notebook.run("x = 1")
+        state = jp_serverapp.web_app.settings["jupyter_kernel_state"].state(notebook.kernel_id)
+        notebook.stop()
+        deadline = time.monotonic() + RELEASE_INTERVAL_S * 20
+        while not state.released:
+            assert time.monotonic() < deadline, "never released"
+            await asyncio.sleep(0.2)
+
+        again = await UserClient(jp_serverapp, notebook.kernel_id, jp_ws_fetch).connect()
+        try:
+            await again.ready()
+            deadline = time.monotonic() + RELEASE_INTERVAL_S * 20
+            while state.released or not state.connection().is_open:
+                assert time.monotonic() < deadline, "never reopened"
+                await asyncio.sleep(0.2)
+            await again.run(PLOT)
+            images = await get_json(jp_fetch, "kernels", notebook.kernel_id, "images")
+            assert images["total"] == 1  # seen: the wire was back before the cell ran
+            listed = await get_json(jp_fetch, "kernels", notebook.kernel_id, "variables")
+            assert "x" in [v["name"] for v in listed["variables"]] and not listed["stale"]
+        finally:
+            again.stop()

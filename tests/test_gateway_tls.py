@@ -51,19 +51,6 @@ def jp_server_config(tls_gateway, certificates):  # type: ignore[no-untyped-def]
         "client_key": str(certificates.client_key)})
 
 
-@pytest.fixture(autouse=True)
-def shut_kernels_down_while_configured(jp_serverapp, jp_asyncio_loop):  # type: ignore[no-untyped-def]
-    """The server's own cleanup runs after GatewayClient (and its TLS settings) is reset."""
-    yield
-    manager = jp_serverapp.kernel_manager
-
-    async def shutdown() -> None:
-        for kernel_id in list(manager.list_kernel_ids()):
-            await manager.shutdown_kernel(kernel_id)
-
-    jp_asyncio_loop.run_until_complete(shutdown())
-
-
 async def test_a_tls_gateway_with_a_token_works_as_local_kernels_do(
     jp_fetch, new_kernel
 ):  # type: ignore[no-untyped-def]

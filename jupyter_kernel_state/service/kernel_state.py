@@ -18,6 +18,7 @@ from ..errors import (
     KernelNotFound,
     KernelUnreachable,
 )
+from .channels import is_remote
 from .connection import KernelConnection
 from .history import HistoryLog
 from .images import ImageStore
@@ -65,12 +66,18 @@ class KernelState(VariableCalls):
         self.probe_requests = 0  # counted for tests and benchmarks
         self.prepared = asyncio.Event()  # set once the early probe install has finished
         self._removed = False  # the kernel was shut down (see remove)
+        # Our wire to a gateway kernel was let go while no one else was connected
+        # (release_if_alone); the next request, or another client's arrival, reopens it.
+        self.released = False
 
     # -- kernel facts ------------------------------------------------------------------
 
     def _check_link(self) -> None:
         """Nothing cached is current while the wire is down: cells may be running unseen."""
         connection = self._connection
+        if connection is None and self.released:
+            self.connection()  # a request reopens a released wire (see connection)
+            return
         if connection is None or connection.is_open:
             return
         if connection.gone is not None:
@@ -83,6 +90,10 @@ class KernelState(VariableCalls):
         if self._connection is None or self._connection.closed:
             if self._connection is not None:  # a wire that replaces another
                 self._after_gap = True
+            if self.released:  # cells may have run while no wire was open: caches are old
+                self.released = False
+                self._after_gap = False
+                self.tracker.resume_unseen()
             self._connection = KernelConnection(
                 self._km, self._on_iopub, self._log,
                 connect_timeout=self._limits.probe_timeout, on_open=self._opened,
@@ -157,6 +168,43 @@ class KernelState(VariableCalls):
             self._connection.close()
             self._connection = None
             self._after_gap = True  # cells may run before the next wire opens
+
+    async def release_if_alone(self, timeout: float) -> bool:
+        """A gateway kernel whose only client is our wire: let the wire go, so that the
+        gateway's culler (which skips connected kernels) culls it as it would without us.
+        Asks the gateway for the kernel's connection count; nothing is sent to the kernel.
+        Images and history stay; the next request, or another client, reopens the wire."""
+        connection = self._connection
+        if (connection is None or not connection.is_open or not is_remote(self._km)
+                or self._probe_lock.locked() or self._inflight):
+            return False
+        model = await asyncio.wait_for(self._km.refresh_model(), timeout)
+        if not model or int(model.get("connections") or 0) > 1:
+            return False
+        if self._connection is not connection or self._probe_lock.locked() or self._inflight:
+            return False  # a request started meanwhile
+        self.close()
+        self.released = True
+        self._log.info("jupyter_kernel_state: no client but ours on gateway kernel %s: "
+                       "our websocket is closed until one comes back", self.kernel_id)
+        return True
+
+    async def reopen_if_joined(self, timeout: float) -> bool:
+        """A released wire comes back when another client connects to the kernel, so that
+        its executions (plots, history) are followed again."""
+        if not self.released or self._removed:
+            return False
+        model = await asyncio.wait_for(self._km.refresh_model(), timeout)
+        if not model:  # the gateway no longer has it (culled): 404 from now on
+            self._log.info("jupyter_kernel_state: gateway kernel %s is gone (culled or shut "
+                           "down)", self.kernel_id)
+            self.remove()
+            return False
+        if int(model.get("connections") or 0) < 1:
+            return False
+        if self.released:
+            self.connection()
+        return True
 
     @property
     def removed(self) -> bool:

@@ -33,6 +33,9 @@ class Limits:
     history: HistoryLimits = field(default_factory=HistoryLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.
     max_iopub_message_bytes: int = 0
+    # Seconds between checks that release our wire to a gateway kernel nobody else is
+    # connected to (and reopen it when someone is again); 0: never release.
+    gateway_release_interval: float = 30.0
 
     def iopub_message_bytes(self) -> int:
         """The size past which an IOPub message's content is dropped undecoded.

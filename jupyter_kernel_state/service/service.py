@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import InvalidRequest, KernelNotFound, KernelUnavailable, NotFound
 from ..prompt import PromptInput, PromptResult, build_prompt
 from .annotations import AnnotationStore
+from .channels import is_remote
 from .images import StoredImage
 from .kernel_state import KernelState
 from .languages import for_language
@@ -82,6 +83,7 @@ class KernelStateService:
         self._scopes: dict[str, tuple[float, str]] = {}
         self._stable_parts = StableParts()  # the cache-friendly prompt's stable parts
         self._tasks: set[asyncio.Task[None]] = set()
+        self._wire_keeper: asyncio.Future[None] | None = None
 
     # -- kernels -----------------------------------------------------------------------
 
@@ -102,7 +104,29 @@ class KernelStateService:
                             getattr(self._multi, "kernel_spec_manager", None))
         self._states[kernel_id] = state
         state.connection()  # follow IOPub from now on
+        if (is_remote(km) and self.limits.gateway_release_interval > 0
+                and (self._wire_keeper is None or self._wire_keeper.done())):
+            self._wire_keeper = asyncio.ensure_future(self._mind_gateway_wires())
         return state
+
+    async def _mind_gateway_wires(self) -> None:
+        """Gateway kernels: our websocket counts as a connection there, and a gateway's
+        culler skips connected kernels. Let it go when it is the kernel's only one, take it
+        back when another client connects (KernelState.release_if_alone)."""
+        interval = self.limits.gateway_release_interval
+        while True:
+            await asyncio.sleep(interval)
+            for state in list(self._states.values()):
+                if state.gone:
+                    continue
+                try:
+                    if not await state.release_if_alone(interval):
+                        await state.reopen_if_joined(interval)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # the gateway is slow or away: next time
+                    self.log.debug("jupyter_kernel_state: checking the gateway's clients "
+                                   "of %s failed: %s", state.kernel_id, e)
 
     def kernel_ids(self) -> list[str]:
         return [kernel_id for kernel_id in self._multi.list_kernel_ids()
@@ -397,6 +421,8 @@ class KernelStateService:
             state.remove()
 
     async def stop(self) -> None:
+        if self._wire_keeper is not None:
+            self._wire_keeper.cancel()
         for task in list(self._tasks):
             task.cancel()
         for kernel_id in list(self._states):
