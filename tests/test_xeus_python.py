@@ -1,0 +1,99 @@
+"""Another Python kernel: xeus-python (PyPI ``xeus-python``, kernelspec ``xpython``).
+
+It runs the same probe as ipykernel (silent executes with ``user_expressions``; it has
+IPython's shell, so the post-execute hook tracks changes), and the same routes answer:
+variables with changes, detail, rows, timeline, delete, images and history. Nothing here
+sends it a debug-protocol request (it crashes on a ``variables`` request made before a debug
+session starts).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from tornado.httpclient import HTTPClientError
+
+from .conftest import BOTH_BACKENDS
+from .kernel_utils import get_json, validate
+
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
+
+pytest.importorskip("xeus_python_shell", reason="xeus-python is not installed")
+# The kernelspec pip installed with xeus-python, in this environment's data directory.
+XPYTHON_SPEC = Path(sys.prefix) / "share" / "jupyter" / "kernels" / "xpython"
+
+
+@pytest.fixture(autouse=True)
+def xpython_kernelspec(request: pytest.FixtureRequest, jp_data_dir: Path,
+                       kernel_backend: str) -> None:
+    """The kernelspec where the kernels run: this server's data dir, or the gateway's."""
+    assert XPYTHON_SPEC.is_dir(), KernelSpecManager().find_kernel_specs()
+    data_dir = jp_data_dir
+    if kernel_backend == "gateway":
+        data_dir = request.getfixturevalue("kernel_gateway").data_dir
+    target = data_dir / "kernels" / "xpython"
+    if not target.exists():
+        shutil.copytree(XPYTHON_SPEC, target)
+
+PLOT = (
+    "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
+    "import matplotlib.pyplot as plt\n"
+    "plt.figure(figsize=(2, 2), dpi=40); plt.plot([1, 3, 2]); plt.show()"
+)
+
+
+async def test_xeus_python_answers_as_ipykernel_does(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel("xpython")
+    await kernel.run("import pandas as pd\n"
+                     "sales = pd.DataFrame({'region': list('nsew') * 250, 'units': range(1000)})\n"
+                     "config = {'depth': 6}\nx = 41")
+    kid = kernel.kernel_id
+
+    snapshot = await get_json(jp_fetch, "kernels", kid, "variables")
+    validate(snapshot, "Snapshot")
+    assert snapshot["language"] == "python"
+    by_name = {v["name"]: v for v in snapshot["variables"]}
+    assert set(by_name) == {"sales", "config", "x"}
+    assert by_name["sales"]["shape"] == [1000, 2] and by_name["x"]["preview"] == "41"
+
+    await kernel.run("sales = sales[sales.units > 9]\nx = 42")
+    changed = await get_json(jp_fetch, "kernels", kid, "variables",
+                             params={"since": str(snapshot["generation"])})
+    by_name = {v["name"]: v for v in changed["variables"]}
+    assert by_name["sales"]["change"] == "modified"
+    assert "rows 1,000 → 990" in by_name["sales"]["changes"]
+    assert by_name["config"]["change"] == "unchanged"
+
+    detail = await get_json(jp_fetch, "kernels", kid, "variables", "sales")
+    validate(detail, "VariableDetail")
+    assert [c["name"] for c in detail["columns"]] == ["region", "units"]
+
+    rows = await get_json(jp_fetch, "kernels", kid, "variables", "sales", "rows",
+                          params={"sort": "units:desc", "limit": "2"})
+    assert rows["total_rows"] == 990 and [r[1] for r in rows["rows"]] == ["999", "998"]
+
+    timeline = await get_json(jp_fetch, "kernels", kid, "variables", "sales", "timeline")
+    assert [e["change"] for e in timeline["entries"]] == ["new", "modified"]
+
+    await kernel.run(PLOT)
+    images = await get_json(jp_fetch, "kernels", kid, "images")
+    assert images["total"] == 1 and images["images"][0]["mime"] == "image/png"
+    history = await get_json(jp_fetch, "kernels", kid, "history")
+    assert history["total"] == 3 and history["entries"][-1]["image_ids"]
+
+    await jp_fetch("api", "kernel-state", "kernels", kid, "variables", "x", method="DELETE")
+    with pytest.raises(HTTPClientError) as gone:
+        await jp_fetch("api", "kernel-state", "kernels", kid, "variables", "x")
+    assert gone.value.code == 404
+    assert json.loads(gone.value.response.body)["message"] == "Variable not found: x"
+
+    # The kernel is left as it was: it still runs the user's cells.
+    reply = await kernel.run("x = 7\ny = x * 6")
+    assert reply["status"] == "ok"
+    listed = await get_json(jp_fetch, "kernels", kid, "variables")
+    assert {"x", "y"} <= {v["name"] for v in listed["variables"]}
