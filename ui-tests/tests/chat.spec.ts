@@ -76,7 +76,7 @@ async function storedBodies(
 
 test.describe('@var: and @kernel in jupyterlab-chat', () => {
   test.beforeEach(async ({ page }) => {
-    await page.notebook.createNew(NOTEBOOK);
+    await page.notebook.createNew(NOTEBOOK, { kernel: 'python3' });
     await run(page, 0, DEMO);
     // The sidebar sees the variables: the kernel has run the cell.
     const panel = await openPanel(page);
