@@ -12,14 +12,15 @@ import pytest
 from jupyter_server.gateway.gateway_client import GatewayClient
 from traitlets.config import Config
 
-from .gateway_utils import GATEWAY_TOKEN, KernelGatewayProcess
+from .gateway_utils import GATEWAY_TOKEN, EnterpriseGatewayProcess, KernelGatewayProcess
 from .kernel_utils import UserClient, start_kernel
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
-# Route tests that take `kernel_backend` run once against local kernels and once against
-# kernels behind a real Kernel Gateway: `pytestmark = BOTH_BACKENDS`.
-BACKENDS = ["local", "gateway"]
+# Route tests that take `kernel_backend` run against local kernels, kernels behind a real
+# Kernel Gateway and kernels behind a real Enterprise Gateway, both token-protected:
+# `pytestmark = BOTH_BACKENDS` (the name stayed from when there were two).
+BACKENDS = ["local", "gateway", "enterprise"]
 BOTH_BACKENDS = pytest.mark.parametrize("kernel_backend", BACKENDS, indirect=True)
 
 
@@ -31,6 +32,42 @@ def kernel_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KernelG
     gateway.stop()
 
 
+@pytest.fixture(scope="session")
+def enterprise_gateway(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[EnterpriseGatewayProcess]:
+    """One real Enterprise Gateway for the whole run, started on first use (its own venv,
+    made by scripts/setup.sh)."""
+    if not EnterpriseGatewayProcess.available():
+        pytest.fail(f"Enterprise Gateway is not installed: {EnterpriseGatewayProcess.PYTHON} "
+                    "(bash scripts/setup.sh installs it)")
+    gateway = EnterpriseGatewayProcess(tmp_path_factory.mktemp("enterprise")).start()
+    yield gateway
+    gateway.stop()
+
+
+@pytest.fixture
+def gateway_process(request: pytest.FixtureRequest, kernel_backend: str,
+                    monkeypatch: pytest.MonkeyPatch) -> KernelGatewayProcess | None:
+    """The gateway kernels run behind, or None for local kernels."""
+    if kernel_backend == "local":
+        return None
+    if kernel_backend == "enterprise":
+        # Whose kernels they are: Enterprise Gateway refuses root's (as a hub sets it per
+        # user, jupyter_server sends it from the environment).
+        monkeypatch.setenv("KERNEL_USERNAME", "kernel-state-user")
+    name = "kernel_gateway" if kernel_backend == "gateway" else "enterprise_gateway"
+    process: KernelGatewayProcess = request.getfixturevalue(name)
+    return process
+
+
+@pytest.fixture
+def kernels_data_dir(jp_data_dir: Path, gateway_process: KernelGatewayProcess | None) -> Path:
+    """Where a kernelspec must go for the kernels a test starts: this server's data dir,
+    or its gateway's."""
+    return jp_data_dir if gateway_process is None else gateway_process.data_dir
+
+
 @pytest.fixture
 def kernel_backend(request: pytest.FixtureRequest) -> str:
     """Where kernels run: "local" unless a test is parametrized over BACKENDS."""
@@ -38,12 +75,9 @@ def kernel_backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def gateway_url(request: pytest.FixtureRequest, kernel_backend: str) -> str | None:
+def gateway_url(gateway_process: KernelGatewayProcess | None) -> str | None:
     """The gateway the server is pointed at, or None for local kernels."""
-    if kernel_backend != "gateway":
-        return None
-    gateway: KernelGatewayProcess = request.getfixturevalue("kernel_gateway")
-    return gateway.url
+    return None if gateway_process is None else gateway_process.url
 
 
 @pytest.fixture(autouse=True)
@@ -111,14 +145,10 @@ def new_kernel(jp_fetch, user_client):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def other_language_kernelspec(request: pytest.FixtureRequest, jp_data_dir: Path,
-                              kernel_backend: str) -> str:
+def other_language_kernelspec(kernels_data_dir: Path) -> str:
     """A kernelspec that runs a real ipykernel but declares another language (where the
     kernels run: this server's data dir, or the gateway's)."""
-    data_dir = jp_data_dir
-    if kernel_backend == "gateway":
-        data_dir = request.getfixturevalue("kernel_gateway").data_dir
-    spec_dir = data_dir / "kernels" / "otherlang"
+    spec_dir = kernels_data_dir / "kernels" / "otherlang"
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -140,12 +141,8 @@ class KernelGatewayProcess:
             "JUPYTER_DATA_DIR": str(self.data_dir),
             "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         }
-        argv = [
-            sys.executable, "-m", "kernel_gateway",
-            "--KernelGatewayApp.ip=127.0.0.1", f"--KernelGatewayApp.port={self.port}",
-            "--KernelGatewayApp.port_retries=0", f"--KernelGatewayApp.auth_token={self.token}",
-            *self.extra,
-        ]
+        self._prepare()
+        argv = self._argv()
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT,
                                             start_new_session=True)
@@ -178,6 +175,17 @@ class KernelGatewayProcess:
     def _ssl_context(self) -> ssl.SSLContext | None:
         return None if self.tls is None else self.tls.client_context()
 
+    def _prepare(self) -> None:
+        """Anything the gateway needs on disk before it starts."""
+
+    def _argv(self) -> list[str]:
+        return [
+            sys.executable, "-m", "kernel_gateway",
+            "--KernelGatewayApp.ip=127.0.0.1", f"--KernelGatewayApp.port={self.port}",
+            "--KernelGatewayApp.port_retries=0", f"--KernelGatewayApp.auth_token={self.token}",
+            *self.extra,
+        ]
+
     def has_kernel(self, kernel_id: str) -> bool:
         """Whether the gateway still has the kernel (its culler may have culled it)."""
         try:
@@ -192,6 +200,37 @@ class KernelGatewayProcess:
     def _request(self, path: str, method: str = "GET") -> urllib.request.Request:
         return urllib.request.Request(f"{self.url}{path}", method=method,
                                       headers={"Authorization": f"token {self.token}"})
+
+
+class EnterpriseGatewayProcess(KernelGatewayProcess):
+    """Jupyter Enterprise Gateway 3.3 from its own venv (``.venv-eg``: it pins
+    jupyter_server < 2), with a token, local kernels through its default process proxy.
+
+    Its ``python3`` kernelspec runs that venv's python (ipykernel 6); other kernelspecs put
+    in ``data_dir/kernels`` run as written. ``GET /api/kernels`` stays refused, as by
+    default. ``extra`` are ``EnterpriseGatewayApp`` options (e.g. the culler's)."""
+
+    PYTHON = Path(__file__).resolve().parent.parent / ".venv-eg" / "bin" / "python"
+
+    @classmethod
+    def available(cls) -> bool:
+        return cls.PYTHON.exists()
+
+    def _prepare(self) -> None:
+        spec = self.data_dir / "kernels" / "python3"
+        spec.mkdir(parents=True, exist_ok=True)
+        (spec / "kernel.json").write_text(json.dumps({
+            "argv": [str(self.PYTHON), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (Enterprise Gateway)", "language": "python",
+        }))
+
+    def _argv(self) -> list[str]:
+        return [
+            str(self.PYTHON), "-m", "enterprise_gateway",
+            "--EnterpriseGatewayApp.ip=127.0.0.1", f"--EnterpriseGatewayApp.port={self.port}",
+            "--EnterpriseGatewayApp.port_retries=0",
+            f"--EnterpriseGatewayApp.auth_token={self.token}", *self.extra,
+        ]
 
 
 class Relay:

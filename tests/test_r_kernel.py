@@ -45,12 +45,9 @@ e <- new.env()
 
 
 @pytest.fixture(autouse=True)
-def ir_kernelspec(request: pytest.FixtureRequest, jp_data_dir: Path, kernel_backend: str) -> None:
+def ir_kernelspec(kernels_data_dir: Path) -> None:
     """The `ir` kernelspec where the kernels run: this server's data dir, or the gateway's."""
-    data_dir = jp_data_dir
-    if kernel_backend == "gateway":
-        data_dir = request.getfixturevalue("kernel_gateway").data_dir
-    target = data_dir / "kernels" / "ir"
+    target = kernels_data_dir / "kernels" / "ir"
     if not target.exists() and IR_SPEC_DIR is not None:
         shutil.copytree(IR_SPEC_DIR, target)
 

@@ -29,14 +29,10 @@ XPYTHON_SPEC = Path(sys.prefix) / "share" / "jupyter" / "kernels" / "xpython"
 
 
 @pytest.fixture(autouse=True)
-def xpython_kernelspec(request: pytest.FixtureRequest, jp_data_dir: Path,
-                       kernel_backend: str) -> None:
+def xpython_kernelspec(kernels_data_dir: Path) -> None:
     """The kernelspec where the kernels run: this server's data dir, or the gateway's."""
     assert XPYTHON_SPEC.is_dir(), KernelSpecManager().find_kernel_specs()
-    data_dir = jp_data_dir
-    if kernel_backend == "gateway":
-        data_dir = request.getfixturevalue("kernel_gateway").data_dir
-    target = data_dir / "kernels" / "xpython"
+    target = kernels_data_dir / "kernels" / "xpython"
     if not target.exists():
         shutil.copytree(XPYTHON_SPEC, target)
 

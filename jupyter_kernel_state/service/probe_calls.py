@@ -122,8 +122,21 @@ class ProbeCalls:
         try:
             spec = await asyncio.wait_for(
                 ensure_async(self._kernel_specs.get_kernel_spec(name)), self._limits.probe_timeout)
-        except Exception:  # the kernel itself will say (kernel_info)
-            return ""
+        except Exception:
+            spec = None
+        if isinstance(spec, dict) and spec.get("name") != name:
+            spec = None  # not the spec asked for (see below)
+        if not spec:
+            # jupyter_server 2.x builds a broken URL for one spec when KERNEL_USERNAME is set
+            # (Enterprise Gateway's per-user filter: ".../kernelspecs?user=u/<name>", which
+            # answers the whole listing); the listing's own URL is right.
+            try:
+                listing = await asyncio.wait_for(
+                    ensure_async(self._kernel_specs.list_kernel_specs()),
+                    self._limits.probe_timeout)
+                spec = ((listing or {}).get("kernelspecs") or {}).get(name)
+            except Exception:  # the kernel itself will say (kernel_info)
+                return ""
         spec = spec.get("spec", spec) if isinstance(spec, dict) else spec
         language = spec.get("language") if isinstance(spec, dict) else getattr(spec, "language", "")
         return normal_language(str(language or ""))
