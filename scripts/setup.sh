@@ -62,4 +62,16 @@ rm -f jupyter_kernel_state/labextension/install.json
     "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
     "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-mcp04.log" 2>&1 \
   || { tail -40 "$log_dir/install-mcp04.log"; exit 1; }
+# Enterprise Gateway 3.3 pins jupyter_server < 2: its own venv, with the kernel-side packages
+# the tests' cells import (tests/gateway_utils.py starts it).
+if [ ! -x .venv-eg/bin/python ]; then
+  echo "==> creating .venv-eg (Enterprise Gateway 3.3, log in $log_dir/install-eg.log)"
+  python3 -m venv .venv-eg
+fi
+.venv-eg/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-eg.log" 2>&1
+.venv-eg/bin/python -m pip install "jupyter_enterprise_gateway==3.3.0" "ipykernel>=6.29,<7" \
+    "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" \
+    "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
+  && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1 \
+  || { tail -40 "$log_dir/install-eg.log"; exit 1; }
 echo "==> installed"
