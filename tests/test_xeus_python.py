@@ -65,6 +65,13 @@ async def test_xeus_python_answers_as_ipykernel_does(jp_fetch, new_kernel):  # t
     assert "rows 1,000 → 990" in by_name["sales"]["changes"]
     assert by_name["config"]["change"] == "unchanged"
 
+    delta = await get_json(jp_fetch, "kernels", kid, "variables",
+                           params={"since": str(snapshot["generation"]), "delta": "true"})
+    assert {v["name"] for v in delta["variables"]} >= {"sales", "x"}
+    prompt = await jp_fetch("api", "kernel-state", "kernels", kid, "prompt",
+                            params={"budget": "2000", "history": "2"})
+    assert "- sales: DataFrame 990×2" in prompt.body.decode()
+
     detail = await get_json(jp_fetch, "kernels", kid, "variables", "sales")
     validate(detail, "VariableDetail")
     assert [c["name"] for c in detail["columns"]] == ["region", "units"]
