@@ -141,6 +141,9 @@ class KernelGatewayProcess:
             "JUPYTER_DATA_DIR": str(self.data_dir),
             "MPLBACKEND": "module://matplotlib_inline.backend_inline",
         }
+        if not self._shares_our_python:
+            # pytest-jupyter points PYTHONPATH at this venv: not for another venv's process.
+            env.pop("PYTHONPATH", None)
         self._prepare()
         argv = self._argv()
         with open(self.log_path, "ab") as log:
@@ -174,6 +177,8 @@ class KernelGatewayProcess:
 
     def _ssl_context(self) -> ssl.SSLContext | None:
         return None if self.tls is None else self.tls.client_context()
+
+    _shares_our_python = True  # runs with this venv's python
 
     def _prepare(self) -> None:
         """Anything the gateway needs on disk before it starts."""
@@ -211,6 +216,7 @@ class EnterpriseGatewayProcess(KernelGatewayProcess):
     default. ``extra`` are ``EnterpriseGatewayApp`` options (e.g. the culler's)."""
 
     PYTHON = Path(__file__).resolve().parent.parent / ".venv-eg" / "bin" / "python"
+    _shares_our_python = False
 
     @classmethod
     def available(cls) -> bool:

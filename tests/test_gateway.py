@@ -1,5 +1,6 @@
-"""Faults between the server and a real Kernel Gateway: a gateway that goes away, comes
-back without the kernel, culls it, a websocket cut mid-request, a slow link.
+"""Faults between the server and a real gateway (Kernel Gateway, and Enterprise Gateway): a
+gateway that goes away, comes back without the kernel, culls it, a websocket cut
+mid-request, a slow link, a refused credential.
 
 Each test gets a gateway of its own (it is killed or restarted here) behind a TCP relay
 that can slow or cut every connection. The ordinary route tests run against the shared
@@ -16,7 +17,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from .conftest import server_config
-from .gateway_utils import KernelGatewayProcess, Relay
+from .gateway_utils import EnterpriseGatewayProcess, KernelGatewayProcess, Relay
 from .kernel_utils import get_json, validate
 
 pytestmark = pytest.mark.kernel
@@ -30,9 +31,14 @@ PLOT = (
 )
 
 
-@pytest.fixture
-def own_gateway(tmp_path):  # type: ignore[no-untyped-def]
-    gateway = KernelGatewayProcess(tmp_path / "gateway").start()
+@pytest.fixture(params=["kernel-gateway", "enterprise-gateway"])
+def own_gateway(request, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """Each fault on Kernel Gateway and on Enterprise Gateway (both with a token)."""
+    kind = KernelGatewayProcess
+    if request.param == "enterprise-gateway":
+        kind = EnterpriseGatewayProcess
+        monkeypatch.setenv("KERNEL_USERNAME", "kernel-state-user")  # EG refuses root's
+    gateway = kind(tmp_path / "gateway").start()
     yield gateway
     gateway.stop()
 
@@ -202,8 +208,12 @@ async def test_the_wire_sends_the_gateways_token_and_a_refusal_says_so(
     try:
         relay.cut()  # our websocket reopens, with the current credential
         async def refused():  # type: ignore[no-untyped-def]
-            status, message, _ = await error_of(jp_fetch, "kernels", kid, "variables")
-            return status == 503 and "refused the credential (HTTP 401)" in message
+            try:  # until the drop is noticed, the cached answer may still come
+                await jp_fetch("api", "kernel-state", "kernels", kid, "variables")
+            except HTTPClientError as e:
+                message = json.loads(e.response.body)["message"]
+                return e.code == 503 and "refused the credential (HTTP 401)" in message
+            return False
         await until(refused)
     finally:
         gateway.auth_token = good
