@@ -116,12 +116,14 @@ class Hub:
         port: int | None = None,
         users: tuple[str, ...] = ("alice", "bob"),
         password: str = DEFAULT_PASSWORD,
+        spawner_args: tuple[str, ...] = (),
     ) -> None:
         self.workdir = Path(workdir)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.users = users
         self.password = password
+        self.spawner_args = spawner_args
         self.service_token = secrets.token_hex(16)
         self.marker = secrets.token_hex(8)
         self.log_path = self.workdir / "jupyterhub.log"
@@ -141,6 +143,7 @@ class Hub:
             "KERNEL_STATE_HUB_USERS": ",".join(self.users),
             "KERNEL_STATE_HUB_PASSWORD": self.password,
             "KERNEL_STATE_HUB_SERVICE_TOKEN": self.service_token,
+            "KERNEL_STATE_HUB_SPAWNER_ARGS": json.dumps(list(self.spawner_args)),
             MARKER: self.marker,
         }
         with open(self.log_path, "ab") as log:

@@ -7,6 +7,7 @@ here is meant for production: a shared password, and every user's server runs as
 current (root) user.
 """
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -44,7 +45,9 @@ c.Authenticator.allowed_users = users
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = str(workdir / "home" / "{username}")
 c.Spawner.cmd = [str(Path(sys.executable).with_name("jupyterhub-singleuser"))]
-c.Spawner.args = ["--allow-root", "--FileContentsManager.delete_to_trash=False"]
+c.Spawner.args = ["--allow-root", "--FileContentsManager.delete_to_trash=False",
+                  # e.g. the gateway every user's server uses (tests/multiuser.py)
+                  *json.loads(env.get("KERNEL_STATE_HUB_SPAWNER_ARGS", "[]"))]
 c.Spawner.default_url = "/lab"
 c.Spawner.ip = loopback
 # Marks every process of this hub (the single-user servers pass it on to their kernels), so
