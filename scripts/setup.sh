@@ -70,7 +70,7 @@ if [ ! -x .venv-eg/bin/python ]; then
 fi
 .venv-eg/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-eg.log" 2>&1
 .venv-eg/bin/python -m pip install "jupyter_enterprise_gateway==3.3.0" "ipykernel>=6.29,<7" \
-    "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" \
+    "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" "polars>=1.0" "xarray>=2024.1" \
     "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
   && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1 \
   || { tail -40 "$log_dir/install-eg.log"; exit 1; }
