@@ -115,7 +115,7 @@ class UserClient:
             try:
                 while True:
                     reply = await self.get_shell_msg(timeout=1)
-                    if reply["parent_header"].get("msg_id") == msg_id:
+                    if (reply["parent_header"] or {}).get("msg_id") == msg_id:
                         return
             except Empty:
                 continue
@@ -161,7 +161,7 @@ class UserClient:
         deadline = time.monotonic() + timeout
         while True:  # its outputs, until its idle
             msg = await self.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
-            if msg["parent_header"].get("msg_id") != msg_id:
+            if (msg["parent_header"] or {}).get("msg_id") != msg_id:
                 continue
             if (msg["msg_type"] == "status"
                     and msg["content"]["execution_state"] == "idle"):
@@ -169,7 +169,7 @@ class UserClient:
             self.outputs.append(msg)
         while True:
             reply = await self.get_shell_msg(timeout=max(0.01, deadline - time.monotonic()))
-            if reply["parent_header"].get("msg_id") == msg_id:
+            if (reply["parent_header"] or {}).get("msg_id") == msg_id:
                 break
         await self.wait_generation(before + 1)
         return reply["content"]  # type: ignore[no-any-return]
@@ -205,7 +205,7 @@ class UserClient:
                               user_expressions={"s": expression})
         while True:
             reply = await self.get_shell_msg(timeout=10)
-            if reply["parent_header"].get("msg_id") == msg_id:
+            if (reply["parent_header"] or {}).get("msg_id") == msg_id:
                 break
         await self.wait_idle()
         return reply["content"]["user_expressions"]["s"]["data"]  # type: ignore[no-any-return]
