@@ -49,6 +49,16 @@ if [ ! -f .venv/share/jupyter/kernels/ir/kernel.json ]; then
   R --quiet --no-save -e "IRkernel::installspec(name = 'ir', user = FALSE, prefix = '$PWD/.venv')" \
     > "$log_dir/irkernel.log" 2>&1 || { tail -20 "$log_dir/irkernel.log"; exit 1; }
 fi
+# iproute2: the multi-user test puts its gateway on another address (a network namespace).
+if ! command -v ip > /dev/null 2>&1; then
+  echo "==> installing Debian iproute2 (log in $log_dir/apt-ip.log)"
+  sudo_cmd=()
+  [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  { "${sudo_cmd[@]}" apt-get update \
+      && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y \
+        --no-install-recommends iproute2; } \
+    > "$log_dir/apt-ip.log" 2>&1 || { tail -20 "$log_dir/apt-ip.log"; exit 1; }
+fi
 # The other MCP generation. The main venv has what pip resolves beside Jupyter AI 3
 # (jupyter-server-mcp 0.3, fastmcp 3, mcp 1.x); the MCP tests also run against
 # jupyter-server-mcp 0.4 (fastmcp 4, mcp 2.x), which cannot share a venv with Jupyter AI 3.
