@@ -19,7 +19,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from .conftest import server_config
-from .gateway_utils import KernelGatewayProcess
+from .gateway_utils import EnterpriseGatewayProcess, KernelGatewayProcess
 from .kernel_utils import get_json
 
 pytestmark = pytest.mark.kernel
@@ -92,16 +92,20 @@ async def test_our_requests_do_not_keep_a_local_kernel_alive(
 
 
 class TestGatewayKernels:
-    """A token-protected Kernel Gateway with its culler on. Our websocket to a kernel counts
-    as a connection there, and the culler skips connected kernels: the server must let it
-    go once the notebook is closed, and take it back when a client returns."""
+    """A token-protected gateway (Kernel Gateway, Enterprise Gateway) with its culler on.
+    Our websocket to a kernel counts as a connection there, and the culler skips connected
+    kernels: the server must let it go once the notebook is closed."""
 
-    @pytest.fixture
-    def culling_gateway(self, tmp_path):  # type: ignore[no-untyped-def]
-        gateway = KernelGatewayProcess(
+    @pytest.fixture(params=["kernel-gateway", "enterprise-gateway"])
+    def culling_gateway(self, request, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+        kind, app = KernelGatewayProcess, "MappingKernelManager"
+        if request.param == "enterprise-gateway":
+            kind, app = EnterpriseGatewayProcess, "RemoteMappingKernelManager"
+            monkeypatch.setenv("KERNEL_USERNAME", "kernel-state-user")  # EG refuses root's
+        gateway = kind(
             tmp_path / "gateway", None,
-            f"--MappingKernelManager.cull_idle_timeout={IDLE_TIMEOUT_S}",
-            f"--MappingKernelManager.cull_interval={CULL_INTERVAL_S}",
+            f"--{app}.cull_idle_timeout={IDLE_TIMEOUT_S}",
+            f"--{app}.cull_interval={CULL_INTERVAL_S}",
         ).start()
         yield gateway
         gateway.stop()
