@@ -84,4 +84,14 @@ fi
     "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
   && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1 \
   || { tail -40 "$log_dir/install-eg.log"; exit 1; }
+# xeus-python 0.19, another Python kernel of the test matrix, in a venv of its own: beside
+# JupyterLab its kernels would be offered to the UI tests' notebooks.
+if [ ! -x .venv-xeus/bin/python ]; then
+  echo "==> creating .venv-xeus (xeus-python, log in $log_dir/install-xeus.log)"
+  python3 -m venv .venv-xeus
+fi
+.venv-xeus/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-xeus.log" 2>&1
+.venv-xeus/bin/python -m pip install "xeus-python>=0.19,<0.20" "numpy>=1.26" "pandas>=2.1" \
+    "matplotlib>=3.8" >> "$log_dir/install-xeus.log" 2>&1 \
+  || { tail -40 "$log_dir/install-xeus.log"; exit 1; }
 echo "==> installed"

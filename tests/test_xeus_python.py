@@ -1,4 +1,5 @@
-"""Another Python kernel: xeus-python (PyPI ``xeus-python``, kernelspec ``xpython``).
+"""Another Python kernel: xeus-python 0.19 (PyPI ``xeus-python``, kernelspec ``xpython``),
+and its raw kernel (``xpython-raw``), which gets a clear 501.
 
 It runs the same probe as ipykernel (silent executes with ``user_expressions``; it has
 IPython's shell, so the post-execute hook tracks changes), and the same routes answer:
@@ -11,11 +12,9 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
 from tornado.httpclient import HTTPClientError
 
 from .kernel_utils import get_json, validate
@@ -25,18 +24,28 @@ from .kernel_utils import get_json, validate
 pytestmark = [pytest.mark.kernel,
               pytest.mark.parametrize("kernel_backend", ["local", "gateway"], indirect=True)]
 
-pytest.importorskip("xeus_python_shell", reason="xeus-python is not installed")
-# The kernelspec pip installed with xeus-python, in this environment's data directory.
-XPYTHON_SPEC = Path(sys.prefix) / "share" / "jupyter" / "kernels" / "xpython"
+# xeus-python lives in a venv of its own (scripts/setup.sh): installed beside JupyterLab its
+# kernels would be offered to every notebook the UI tests open. Its kernelspecs name
+# "python3.11" on PATH; the tests' copies name that venv's python.
+XEUS_VENV = Path(__file__).resolve().parent.parent / ".venv-xeus"
+XEUS_SPECS = XEUS_VENV / "share" / "jupyter" / "kernels"
 
 
 @pytest.fixture(autouse=True)
-def xpython_kernelspec(kernels_data_dir: Path) -> None:
-    """The kernelspec where the kernels run: this server's data dir, or the gateway's."""
-    assert XPYTHON_SPEC.is_dir(), KernelSpecManager().find_kernel_specs()
-    target = kernels_data_dir / "kernels" / "xpython"
-    if not target.exists():
-        shutil.copytree(XPYTHON_SPEC, target)
+def xpython_kernelspecs(kernels_data_dir: Path) -> None:
+    """xpython and xpython-raw where the kernels run: this server's data dir, or the
+    gateway's."""
+    if not (XEUS_SPECS / "xpython").is_dir():
+        pytest.fail(f"xeus-python is not installed in {XEUS_VENV} (bash scripts/setup.sh)")
+    for name in ("xpython", "xpython-raw"):
+        target = kernels_data_dir / "kernels" / name
+        if target.exists():
+            continue
+        shutil.copytree(XEUS_SPECS / name, target)
+        spec = json.loads((target / "kernel.json").read_text())
+        spec["argv"][0] = str(XEUS_VENV / "bin" / "python")
+        (target / "kernel.json").write_text(json.dumps(spec))
+
 
 PLOT = (
     "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\n"
@@ -102,3 +111,22 @@ async def test_xeus_python_answers_as_ipykernel_does(jp_fetch, new_kernel):  # t
     assert reply["status"] == "ok"
     listed = await get_json(jp_fetch, "kernels", kid, "variables")
     assert {"x", "y"} <= {v["name"] for v in listed["variables"]}
+
+
+async def test_the_raw_kernel_gets_a_clear_501_and_keeps_running(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    """xeus-python's raw kernel (``xpython-raw``, no IPython shell) does not evaluate
+    ``user_expressions``: every route that reads variables answers 501, saying why, and
+    the kernel is left as it was. Images and history need no probe: they work."""
+    kernel = await new_kernel("xpython-raw")
+    kid = kernel.kernel_id
+    reply = await kernel.run("x = 41")
+    assert reply["status"] == "ok"
+    for parts in (("variables",), ("variables", "x"), ("variables", "x", "rows")):
+        with pytest.raises(HTTPClientError) as refused:
+            await jp_fetch("api", "kernel-state", "kernels", kid, *parts)
+        assert refused.value.code == 501, parts
+        assert "does not evaluate user_expressions" in json.loads(
+            refused.value.response.body)["message"]
+    history = await get_json(jp_fetch, "kernels", kid, "history")
+    assert history["total"] == 1
+    assert (await kernel.run("y = x + 1"))["status"] == "ok"

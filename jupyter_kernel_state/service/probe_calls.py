@@ -194,6 +194,11 @@ class ProbeCalls:
         status = content.get("status")
         if status in ("aborted", "abort"):
             raise KernelUnavailable("Kernel aborted the request; try again", retry_after=1)
+        if call.user_expressions and not isinstance(content.get("user_expressions"), dict):
+            # xeus-python's raw kernel (xpython-raw) answers an error without them; Deno and
+            # tslab answer ok without them: the probe cannot be called at all.
+            raise NotSupported("This kernel does not evaluate user_expressions, through which "
+                               "variables are read (for example xeus-python's raw kernel)")
         if status != "ok":
             raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
         return content, outputs
