@@ -12,26 +12,9 @@ import {
   variableCard
 } from '../chat/cards';
 import { findMentions, markMentions } from '../chat/mentions';
-import { IVariableDetail } from '../tokens';
-import { makePrompt, makeVariable } from './helpers';
+import { makeDetail, makePrompt } from './helpers';
 
 const NOTEBOOK = 'work/analysis.ipynb';
-
-function makeDetail(
-  name: string,
-  extra: Partial<IVariableDetail> = {}
-): IVariableDetail {
-  return {
-    ...makeVariable(name),
-    repr: '',
-    repr_truncated: false,
-    attributes: [],
-    attributes_total: 0,
-    children: [],
-    children_total: 0,
-    ...extra
-  };
-}
 
 const columns = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ name: `c${i}`, dtype: 'int64' }));

@@ -11,12 +11,8 @@ import {
   COMPLETION_LIMIT,
   KernelStateChatProvider
 } from '../chat/provider';
-import {
-  IBriefSnapshot,
-  IKernelStateService,
-  IVariableDetail
-} from '../tokens';
-import { fakeService, makePrompt, makeSnapshot, makeVariable } from './helpers';
+import { IBriefSnapshot, IKernelStateService } from '../tokens';
+import { fakeService, makeDetail, makePrompt, makeSnapshot } from './helpers';
 
 /**
  * The part of jupyterlab-chat's input model the provider uses.
@@ -27,19 +23,6 @@ function inputModel(value: string, currentWord: string | null = null) {
 
 function briefs(variables: IBriefSnapshot['variables']): IBriefSnapshot {
   return { ...makeSnapshot({ variables: [] }), detail: 'schema', variables };
-}
-
-function detail(name: string, extra: Partial<IVariableDetail> = {}) {
-  return {
-    ...makeVariable(name),
-    repr: '',
-    repr_truncated: false,
-    attributes: [],
-    attributes_total: 0,
-    children: [],
-    children_total: 0,
-    ...extra
-  };
 }
 
 function notFound(name: string) {
@@ -166,7 +149,7 @@ describe('KernelStateChatProvider on submit', () => {
       if (name === 'nope') {
         throw notFound(name);
       }
-      return detail(name, { type: 'int', preview: '42' });
+      return makeDetail(name, { type: 'int', preview: '42' });
     });
     const input = inputModel('Is @var:n bigger than @var:nope?');
     await provider.onSubmit(input);
@@ -195,7 +178,7 @@ describe('KernelStateChatProvider on submit', () => {
     service.prompt.mockResolvedValue(
       makePrompt({ text: 'Kernel state — python.\n- n: int — 42' })
     );
-    service.inspect.mockResolvedValue(detail('n'));
+    service.inspect.mockResolvedValue(makeDetail('n'));
     const input = inputModel('@kernel and @var:n');
     await provider.onSubmit(input);
     expect(service.prompt).toHaveBeenCalledWith();
@@ -249,7 +232,9 @@ describe('KernelStateChatProvider on submit', () => {
 
   it('reads at most MAX_VARIABLE_MENTIONS variables and names the rest', async () => {
     const { service, provider } = setup();
-    service.inspect.mockImplementation(async (name: string) => detail(name));
+    service.inspect.mockImplementation(async (name: string) =>
+      makeDetail(name)
+    );
     const names = Array.from(
       { length: MAX_VARIABLE_MENTIONS + 2 },
       (_, i) => `v${i}`

@@ -12,7 +12,8 @@ import {
   IKernelStateService,
   IPromptResult,
   ISnapshot,
-  IVariable
+  IVariable,
+  IVariableDetail
 } from '../tokens';
 
 export function makeVariable(
@@ -41,6 +42,25 @@ export function makeVariable(
     secret_reason: null,
     memory: null,
     masked: false,
+    ...extra
+  };
+}
+
+/**
+ * A variable's detail: the variable's fields and an empty inspection.
+ */
+export function makeDetail(
+  name: string,
+  extra: Partial<IVariableDetail> = {}
+): IVariableDetail {
+  return {
+    ...makeVariable(name),
+    repr: '1',
+    repr_truncated: false,
+    attributes: [],
+    attributes_total: 0,
+    children: [],
+    children_total: 0,
     ...extra
   };
 }

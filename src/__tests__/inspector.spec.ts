@@ -1,22 +1,12 @@
 import { InspectorModel } from '../models/inspector';
 import { IVariableDetail } from '../tokens';
-import { fakeService, makeSnapshot, makeVariable, sleep } from './helpers';
-
-function makeDetail(
-  name: string,
-  extra: Partial<IVariableDetail> = {}
-): IVariableDetail {
-  return {
-    ...makeVariable(name),
-    repr: '1',
-    repr_truncated: false,
-    attributes: [],
-    attributes_total: 0,
-    children: [],
-    children_total: 0,
-    ...extra
-  };
-}
+import {
+  fakeService,
+  makeDetail,
+  makeSnapshot,
+  makeVariable,
+  sleep
+} from './helpers';
 
 function setup() {
   const service = fakeService();

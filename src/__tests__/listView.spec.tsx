@@ -20,8 +20,14 @@ import { MASKED_TEXT } from '../format';
 import { InspectorModel } from '../models/inspector';
 import { IListRow } from '../models/list';
 import { IVariableApi } from '../models/variableApi';
-import { ITimeline, IVariable, IVariableDetail } from '../tokens';
-import { fakeService, makeSnapshot, makeVariable, sleep } from './helpers';
+import { ITimeline, IVariable } from '../tokens';
+import {
+  fakeService,
+  makeDetail,
+  makeSnapshot,
+  makeVariable,
+  sleep
+} from './helpers';
 import { host, render, useReactHost } from './react';
 
 const trans = nullTranslator.load('jupyter_kernel_state');
@@ -44,22 +50,6 @@ function key(target: HTMLElement, key: string, extra = {}): void {
       new KeyboardEvent('keydown', { key, bubbles: true, ...extra })
     );
   });
-}
-
-function makeDetail(
-  name: string,
-  extra: Partial<IVariableDetail> = {}
-): IVariableDetail {
-  return {
-    ...makeVariable(name),
-    repr: '1',
-    repr_truncated: false,
-    attributes: [],
-    attributes_total: 0,
-    children: [],
-    children_total: 0,
-    ...extra
-  };
 }
 
 const NAMES = ['alpha', 'beta', 'sales', 'sample', 'zeta'];
