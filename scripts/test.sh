@@ -18,6 +18,7 @@ if [ ! -x /usr/lib/chromium/chromium ]; then
 fi
 
 bash scripts/setup.sh || exit 1
+bash scripts/setup-test-extras.sh || exit 1
 # shellcheck disable=SC1091
 . .venv/bin/activate
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# What only the test command needs beside .venv (scripts/test.sh runs it after setup.sh):
+# the other generation of the MCP server, Enterprise Gateway and xeus-python in venvs of
+# their own, and iproute2 for the gateway on another address. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log_dir="${KERNEL_STATE_LOG_DIR:-.logs}"
+mkdir -p "$log_dir"
+
+# iproute2: the multi-user test puts its gateway on another address (a network namespace).
+if ! command -v ip > /dev/null 2>&1; then
+  echo "==> installing Debian iproute2 (log in $log_dir/apt-ip.log)"
+  sudo_cmd=()
+  [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  { "${sudo_cmd[@]}" apt-get update \
+      && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y \
+        --no-install-recommends iproute2; } \
+    > "$log_dir/apt-ip.log" 2>&1 || { tail -20 "$log_dir/apt-ip.log"; exit 1; }
+fi
+# The other MCP generation. The main venv has what pip resolves beside Jupyter AI 3
+# (jupyter-server-mcp 0.3, fastmcp 3, mcp 1.x); the MCP tests also run against
+# jupyter-server-mcp 0.4 (fastmcp 4, mcp 2.x), which cannot share a venv with Jupyter AI 3.
+if [ ! -x .venv-mcp04/bin/python ]; then
+  echo "==> creating .venv-mcp04 (jupyter-server-mcp 0.4, log in $log_dir/install-mcp04.log)"
+  python3 -m venv .venv-mcp04
+fi
+rm -f jupyter_kernel_state/labextension/install.json
+.venv-mcp04/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-mcp04.log" 2>&1
+.venv-mcp04/bin/python -m pip install -e . "jupyter-server-mcp>=0.4,<0.5" "pytest>=8" \
+    "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
+    "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-mcp04.log" 2>&1 \
+  || { tail -40 "$log_dir/install-mcp04.log"; exit 1; }
+# Enterprise Gateway 3.3 pins jupyter_server < 2: its own venv, with the kernel-side packages
+# the tests' cells import (tests/gateway_utils.py starts it).
+if [ ! -x .venv-eg/bin/python ]; then
+  echo "==> creating .venv-eg (Enterprise Gateway 3.3, log in $log_dir/install-eg.log)"
+  python3 -m venv .venv-eg
+fi
+.venv-eg/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-eg.log" 2>&1
+.venv-eg/bin/python -m pip install "jupyter_enterprise_gateway==3.3.0" "ipykernel>=6.29,<7" \
+    "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" "polars>=1.0" "xarray>=2024.1" \
+    "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
+  && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1 \
+  || { tail -40 "$log_dir/install-eg.log"; exit 1; }
+# xeus-python 0.19, another Python kernel of the test matrix, in a venv of its own: beside
+# JupyterLab its kernels would be offered to the UI tests' notebooks.
+if [ ! -x .venv-xeus/bin/python ]; then
+  echo "==> creating .venv-xeus (xeus-python, log in $log_dir/install-xeus.log)"
+  python3 -m venv .venv-xeus
+fi
+.venv-xeus/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-xeus.log" 2>&1
+.venv-xeus/bin/python -m pip install "xeus-python>=0.19,<0.20" "numpy>=1.26" "pandas>=2.1" \
+    "matplotlib>=3.8" >> "$log_dir/install-xeus.log" 2>&1 \
+  || { tail -40 "$log_dir/install-xeus.log"; exit 1; }
+echo "==> test extras installed"
