@@ -48,7 +48,25 @@ class Namespace:
         _ip("netns", "del", probe)
         return None
 
+    @staticmethod
+    def remove_stale() -> None:
+        """Namespaces and links of an earlier run that was killed before its ``stop``: the
+        link would hold the host address a new one needs."""
+        listed = subprocess.run(["ip", "-o", "link", "show"], capture_output=True, text=True,
+                                timeout=30).stdout
+        for link in {part.split("@")[0] for part in listed.split() if part.startswith("ksh")}:
+            with contextlib.suppress(subprocess.CalledProcessError, OSError):
+                _ip("link", "del", link.rstrip(":"))
+        spaces = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
+                                timeout=30).stdout
+        for line in spaces.splitlines():
+            name = line.split(" ")[0]
+            if name.startswith("ks-gw-"):
+                with contextlib.suppress(subprocess.CalledProcessError, OSError):
+                    _ip("netns", "del", name)
+
     def start(self) -> Namespace:
+        self.remove_stale()
         try:
             _ip("netns", "add", self.name)
             self.up = True
