@@ -3,6 +3,7 @@ import { Widget } from '@lumino/widgets';
 import { KernelStateSidebar, SIDEBAR_ID } from '../widgets/sidebar';
 import {
   fakeService,
+  makeDetail,
   makeImage,
   makePrompt,
   makeSnapshot,
@@ -118,14 +119,7 @@ describe('KernelStateSidebar', () => {
 
   it('saves a note from the inspector through the service', async () => {
     const service = fakeService();
-    const detail = {
-      ...makeSnapshot().variables[0],
-      repr: '1',
-      repr_truncated: false,
-      attributes: [],
-      attributes_total: 0,
-      children: [],
-      children_total: 0,
+    const detail = makeDetail('x', {
       columns: null,
       columns_total: null,
       head: null,
@@ -134,7 +128,7 @@ describe('KernelStateSidebar', () => {
       signature: null,
       doc: null,
       llm_repr: null
-    };
+    });
     service.inspect.mockResolvedValue(detail);
     service.annotate.mockResolvedValue({
       name: 'x',
