@@ -10,6 +10,7 @@ from .entry import call, detail, format_card, install, probe_id, snapshot, summa
 
 #: Submodules in dependency order: the loader executes them in this order.
 MODULES = (
+    "protocol",
     "guard",
     "display",
     "inspectors",
