@@ -20,22 +20,25 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .prompt_lines import (  # noqa: F401 (clean, run_line, variable_line: the line renderers)
+from .prompt_lines import (
     KIND_RANK,
-    changes_line,
-    clean,
-    fmt_count,
-    history_section,
-    images_line,
+    name_of,
     omitted_line,
     rank_key,
     run_line,
     run_members,
     run_signature,
     stable_key,
-    timeline_lines,
     variable_line,
 )
+from .prompt_sections import (
+    Section,
+    changes_line,
+    history_section,
+    images_section,
+    timeline_section,
+)
+from .prompt_text import cut_prose, fmt_count
 
 CHARS_PER_TOKEN = 4
 # Shares of the budget the optional sections may take at most.
@@ -66,8 +69,11 @@ class StablePart:
     #: name -> its line, for the variable lines; run signature -> its line, for the runs.
     lines: dict[str, str]
     runs: dict[tuple[str, str, int, str], str]
-    #: Names the lines cover (a run line covers its whole run).
+    #: Names the lines cover (a run line covers its whole run, less its members apart).
     covered: int
+    #: Run signature -> its members listed on lines of their own ({name, preview}): the
+    #: run line names them as exceptions (its bounds depend on their values).
+    apart: dict[tuple[str, str, int, str], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -78,7 +84,10 @@ class PromptInput:
     total: int
     removed: list[str] = field(default_factory=list)
     generation: int = 0
-    since_label: str | None = None  # "execution 12" when the caller gave `since`
+    since_label: str | None = None  # "execution 12" when the changes are since then
+    #: The execution the changes are counted from (that of ``since_label``): the change
+    #: line accumulates every change after it, from the timelines. None: the last one.
+    since_execution: int | None = None
     restarted: bool = False
     stale: bool = False
     images: list[dict[str, Any]] = field(default_factory=list)
@@ -125,20 +134,29 @@ class PromptResult:
         }
 
 
+#: Below this room no variable line fits (``- x: int — 1`` is 13 characters).
+MIN_LINE_ROOM = 13
+#: Lines tried in a row that did not fit before the list is closed (a namespace of a
+#: million names is not rendered line by line to fill the last few characters).
+MAX_MISSES = 200
+
+
+def _annotated(v: dict[str, Any]) -> bool:
+    return bool(v.get("description") or v.get("constraints"))
+
+
 def _first_class(v: dict[str, Any]) -> bool:
-    """Listed before run lines under pressure: changed, annotated, or a ranked kind (a
-    changed name inside a run comes after the run lines)."""
-    return (v.get("change") in ("new", "modified") or bool(v.get("description")
-            or v.get("constraints")) or str(v.get("kind")) in KIND_RANK)
-
-
-def _name(v: dict[str, Any]) -> str:
-    return str(v.get("name"))
+    """Listed before run lines under pressure: changed, annotated, or a ranked kind."""
+    return (v.get("change") in ("new", "modified") or _annotated(v)
+            or str(v.get("kind")) in KIND_RANK)
 
 
 class _Parts:
     """What both layouts share: the visible variables, the runs, the exact counts and the
     sections of the changing part."""
+
+    #: First words of the notices (restart, busy, changes), kept longest by the last resort.
+    NOTICE_STARTS = ("The", "Changed")
 
     def __init__(self, data: PromptInput, budget: int) -> None:
         self.data, self.budget = data, budget
@@ -160,19 +178,23 @@ class _Parts:
         if data.stale:
             self.notices.append(
                 "The kernel is busy running a cell; this is the state before that cell.")
-        change = changes_line(data, int(budget * CHANGES_SHARE))
+        where = (f"since {data.since_label}" if data.since_label
+                 else f"in execution {data.execution_count}" if data.execution_count is not None
+                 else "in the last execution")
+        change = changes_line(data.variables, data.removed, data.changed_counts, where,
+                              int(budget * CHANGES_SHARE), data.timelines, data.since_execution)
         if change:
             self.notices.append(change)
         changed_by: dict[int, list[str]] = {}
         for v in self.visible:
             if isinstance(v.get("changed_at"), int):
-                changed_by.setdefault(v["changed_at"], []).append(_name(v))
-        history = history_section(data.history, data.history_steps,
-                                  int(budget * HISTORY_SHARE), changed_by)
-        #: Dropped from the end first when the text would be over budget.
-        self.optional = [*timeline_lines(self.visible, data.timelines,
-                                         int(budget * TIMELINE_SHARE)),
-                         *(part for part in (images_line(data.images), history) if part)]
+                changed_by.setdefault(v["changed_at"], []).append(name_of(v))
+        sections = (timeline_section(self.visible, data.timelines, int(budget * TIMELINE_SHARE)),
+                    images_section(data.images),
+                    history_section(data.history, data.history_steps,
+                                    int(budget * HISTORY_SHARE), changed_by))
+        #: Replaced from the end first by the line naming them when over budget.
+        self.optional: list[Section] = [s for s in sections if s is not None]
 
     def execution(self) -> str:
         ec = self.data.execution_count
@@ -188,18 +210,23 @@ class _Parts:
         return line + "."
 
     def changing(self, omitted: str, state: str, updates: list[str],
-                 optional: list[str] | None = None) -> list[str]:
+                 dropped: int = 0) -> list[str]:
+        """The changing part; the last ``dropped`` optional sections each replaced by the
+        one line that names them (it counts against the budget too)."""
         # The updates grow turn by turn in the stable order (the latest change last), so
         # they too stay a common prefix; what moves every turn follows them.
         lines = [UPDATES_TITLE, *updates] if updates else []
         if omitted:
             lines.append(omitted)
         lines += [state, *self.notices]
-        return lines + (self.optional if optional is None else optional)
+        kept = len(self.optional) - dropped
+        for i, section in enumerate(self.optional):
+            lines.extend(section.lines if i < kept else (section.dropped,))
+        return lines
 
     def covered(self, shown: list[dict[str, Any]], runs: list[int]) -> int:
         """Names shown: variable lines, plus run lines less their members shown apart."""
-        apart = sum(1 for v in shown if self.member_of.get(_name(v)) in runs)
+        apart = sum(1 for v in shown if self.member_of.get(name_of(v)) in runs)
         return len(shown) + sum(self.run_counts[i] for i in runs) - apart
 
     def omitted(self, names: set[str], runs_shown: set[int],
@@ -207,8 +234,8 @@ class _Parts:
         """The "… and N more" line; ``count`` (exact) when names the probe did not send are
         shown (an earlier stable part lists them): None when the counts disagree."""
         # A variable in a run is counted with its run (shown or not), unless shown itself.
-        omitted_vars = [v for v in self.ranked if _name(v) not in names
-                        and _name(v) not in self.member_of]
+        omitted_vars = [v for v in self.ranked if name_of(v) not in names
+                        and name_of(v) not in self.member_of]
         apart = Counter(self.member_of[n] for n in names if n in self.member_of)
         omitted_runs = [{**r, "count": self.run_counts[i] - apart[i]}
                         for i, r in enumerate(self.data.runs) if i not in runs_shown]
@@ -242,71 +269,146 @@ def build_prompt(data: PromptInput, budget: int) -> PromptResult:
     return _fresh(parts)
 
 
+def cut_to_budget(text: str, budget: int) -> str:
+    """The last resort, when even the header, the counts and the notices do not fit: lines
+    left out from the least useful (the list's title, the "… and N more" line, then from
+    the end), the header and the state line last, and one line saying how many were cut
+    (``[3 more lines cut for budget]``); the header alone cut after a word."""
+    lines = text.split("\n")
+
+    notices = set(_Parts.NOTICE_STARTS)
+
+    def worth(i: int) -> int:
+        line = lines[i]
+        if i == 0:
+            return 4
+        if line.startswith("As of "):
+            return 3
+        if line.split(" ", 1)[0] in notices:
+            return 2
+        return 1 if line.startswith("[") and line.endswith(" for budget]") else 0
+
+    order = sorted(range(len(lines)), key=lambda i: (worth(i), -i))  # dropped first
+    kept = set(range(len(lines)))
+    for i in order:
+        cut = len(lines) - len(kept)
+        marker = f"[{fmt_count(cut)} more line{'s' if cut != 1 else ''} cut for budget]"
+        text = "\n".join([*(lines[j] for j in sorted(kept)), *([marker] if cut else [])])
+        if len(text) <= budget or i == 0:
+            break
+        kept.discard(i)
+    return text if len(text) <= budget else cut_prose(lines[0], budget)
+
+
 def _fresh(p: _Parts) -> PromptResult:
-    """A new stable part: the chosen variables in the stable order, then the runs."""
+    """A new stable part: the chosen variables in the stable order, then the runs. A name
+    is on one line only: a member of a run listed apart is an exception of its run line,
+    the other members are left to the run line."""
     data, budget = p.data, p.budget
     title = TITLE if p.all_names else NO_VARIABLES
+    lines: dict[int, str] = {}  # ranked index -> its variable line
 
-    def stable_text(picked: list[tuple[str, int]]) -> str:
-        shown = sorted((p.ranked[i] for what, i in picked if what == "v"), key=stable_key)
-        runs = sorted(i for what, i in picked if what == "r")
-        return "\n".join([p.header, title, *map(variable_line, shown),
-                          *(run_line(data.runs[i]) for i in runs)])
+    def line_of(i: int) -> str:
+        if i not in lines:
+            lines[i] = variable_line(p.ranked[i])
+        return lines[i]
 
-    def shown_of(picked: list[tuple[str, int]]) -> tuple[list[dict[str, Any]], list[int]]:
-        return ([p.ranked[i] for what, i in picked if what == "v"],
+    def shown_of(picked: list[tuple[str, int]]) -> tuple[list[int], list[int]]:
+        return ([i for what, i in picked if what == "v"],
                 sorted(i for what, i in picked if what == "r"))
 
-    def assemble(picked: list[tuple[str, int]]) -> tuple[str, str]:
+    def apart_of(shown: list[int]) -> dict[int, list[dict[str, Any]]]:
+        out: dict[int, list[dict[str, Any]]] = {}
+        for i in shown:
+            run = p.member_of.get(name_of(p.ranked[i]))
+            if run is not None:
+                out.setdefault(run, []).append(p.ranked[i])
+        return out
+
+    def stable_text(shown: list[int], runs: list[int]) -> str:
+        apart = apart_of(shown)
+        in_order = sorted(shown, key=lambda i: stable_key(p.ranked[i]))
+        return "\n".join([p.header, title, *map(line_of, in_order),
+                          *(run_line(data.runs[r], apart.get(r)) for r in runs)])
+
+    def assemble(picked: list[tuple[str, int]], dropped: int) -> tuple[str, str]:
         shown, runs = shown_of(picked)
-        omitted = p.omitted({_name(v) for v in shown}, set(runs)) or ""
-        stable = stable_text(picked)
-        state = p.state_line(p.covered(shown, runs))
-        return stable, "\n".join([stable, *p.changing(omitted, state, [])])
+        variables = [p.ranked[i] for i in shown]
+        omitted = p.omitted({name_of(v) for v in variables}, set(runs)) or ""
+        stable = stable_text(shown, runs)
+        state = p.state_line(p.covered(variables, runs))
+        return stable, "\n".join([stable, *p.changing(omitted, state, [], dropped)])
 
     widest_state = p.state_line(p.all_names)
     changing = len("\n".join(["", *p.changing("", widest_state, [])])) + OMITTED_LINE_RESERVE
-    fixed = len(stable_text([]))
+    fixed = len(stable_text([], []))
     room = min(budget - fixed - changing, int(budget * STABLE_SHARE) - fixed)
     # Under pressure: changed, annotated and ranked kinds, then run lines, then the rest.
     # (A changed name inside a run is named by the change line and covered by the run.)
-    first = [_first_class(v) and _name(v) not in p.member_of for v in p.ranked]
+    first = [_first_class(v) and (name_of(v) not in p.member_of or _annotated(v))
+             for v in p.ranked]
     order: list[tuple[str, int]] = [("v", i) for i in range(len(p.ranked)) if first[i]]
     order += [("r", i) for i in range(len(data.runs))]
     order += [("v", i) for i in range(len(p.ranked)) if not first[i]]
     if data.stable is not None:  # a stable part renewed: keep what it listed, as far as it fits
         order = _keeping(p, data.stable, order)
     picked: list[tuple[str, int]] = []  # in rank order: the last is dropped first
+    in_runs: set[int] = set()
+    apart: dict[int, int] = {}  # run -> its members picked apart
+    misses = 0
     for what, i in order:
-        line = variable_line(p.ranked[i]) if what == "v" else run_line(data.runs[i])
+        if room < MIN_LINE_ROOM or misses > MAX_MISSES:
+            break
+        run = p.member_of.get(name_of(p.ranked[i])) if what == "v" else None
+        if run is not None and run in in_runs:
+            continue  # inside a run line already
+        if what == "r":
+            if p.run_counts[i] - apart.get(i, 0) < 2:
+                continue  # (nearly) every member is listed apart
+            line = run_line(data.runs[i], [p.ranked[j] for w, j in picked if w == "v"
+                                           and p.member_of.get(name_of(p.ranked[j])) == i])
+        else:
+            line = line_of(i)
         if len(line) + 1 > room:
-            if not picked or room < 40:
-                break
+            misses += 1
             continue  # a shorter line further down may still fit
         picked.append((what, i))
         room -= len(line) + 1
-    stable, text = assemble(picked)
-    # Safety net: drop optional sections, then lines, then cut, never exceeding the budget.
-    while len(text) > budget and p.optional:
-        p.optional.pop()
-        stable, text = assemble(picked)
+        if what == "r":
+            in_runs.add(i)
+        elif run is not None:
+            apart[run] = apart.get(run, 0) + 1
+    # Safety net: name the optional sections instead of showing them, then drop lines
+    # (the lowest ranked first), then cut at a line; never over the budget.
+    dropped = 0
+    stable, text = assemble(picked, dropped)
+    while len(text) > budget and dropped < len(p.optional):
+        dropped += 1
+        stable, text = assemble(picked, dropped)
     while len(text) > budget and picked:
-        picked.pop()
-        stable, text = assemble(picked)
+        excess = len(text) - budget
+        while excess > 0 and picked:
+            what, i = picked.pop()
+            excess -= len(line_of(i) if what == "v" else run_line(data.runs[i])) + 1
+        stable, text = assemble(picked, dropped)
     shown, runs = shown_of(picked)
-    included = p.covered(shown, runs)
+    included = p.covered([p.ranked[i] for i in shown], runs)
     if len(text) > budget:
-        text = text[: max(0, budget - 1)] + "…" if budget > 0 else ""
-        return p.result(text, included, None)
+        return p.result(cut_to_budget(text, budget), included, None)
+    apart_members = apart_of(shown)
     return p.result(text, included, StablePart(
         text=stable,
         language=data.language,
         budget=budget,
         generation=data.generation,
         execution_count=data.execution_count,
-        lines={_name(v): variable_line(v) for v in shown},
-        runs={run_signature(data.runs[i]): run_line(data.runs[i]) for i in runs},
+        lines={name_of(p.ranked[i]): line_of(i) for i in shown},
+        runs={run_signature(data.runs[r]): run_line(data.runs[r], apart_members.get(r))
+              for r in runs},
         covered=included,
+        apart={run_signature(data.runs[r]): [{"name": name_of(v), "preview": v.get("preview")}
+                                             for v in members]
+               for r, members in apart_members.items() if r in runs},
     ))
 
 
@@ -319,13 +421,13 @@ def _keeping(p: _Parts, stable: StablePart,
         if what == "r":
             return run_signature(p.data.runs[i]) in stable.runs
         v = p.ranked[i]
-        return (_name(v) in stable.lines and v.get("change") not in ("new", "modified")
-                and not (v.get("description") or v.get("constraints")))
+        return (name_of(v) in stable.lines and v.get("change") not in ("new", "modified")
+                and not _annotated(v))
 
     def urgent(what: str, i: int) -> bool:
         v = p.ranked[i] if what == "v" else {}
-        return bool((v.get("change") in ("new", "modified") and _name(v) not in p.member_of)
-                    or v.get("description") or v.get("constraints"))
+        return bool((v.get("change") in ("new", "modified") and name_of(v) not in p.member_of)
+                    or _annotated(v))
 
     lines = [(w, i) for w, i in order if kept(w, i)]
     lines.sort(key=lambda wi: (wi[0] == "r", stable_key(p.ranked[wi[1]]) if wi[0] == "v"
@@ -345,7 +447,7 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
     run_index = {run_signature(r): i for i, r in enumerate(data.runs)}
     if any(sig not in run_index for sig in stable.runs):
         return None
-    if any(v.get("hidden_from_prompt") and _name(v) in stable.lines for v in data.variables):
+    if any(v.get("hidden_from_prompt") and name_of(v) in stable.lines for v in data.variables):
         return None
     counts = data.changed_counts
     n_removed = len(data.removed) if counts is None else int(counts.get("removed", 0))
@@ -358,19 +460,23 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
     runs_shown = {run_index[sig] for sig in stable.runs}
     updates: list[str] = []
     added: set[str] = set()
-    # Lines only for the listed names and the changed ones (not the whole namespace sent).
-    candidates = [v for v in p.visible if _name(v) in stable.lines or (
-        v.get("change") in ("new", "modified") and p.member_of.get(_name(v)) not in runs_shown)]
+    # Lines only for the listed names and the changed ones (not the whole namespace sent);
+    # a changed member of a listed run is inside its line already.
+    candidates = [v for v in p.visible if name_of(v) in stable.lines or (
+        v.get("change") in ("new", "modified")
+        and p.member_of.get(name_of(v)) not in runs_shown)]
     for v in sorted(candidates, key=stable_key):
-        name, line = _name(v), variable_line(v)
+        name, line = name_of(v), variable_line(v)
         if name in stable.lines:
             if line != stable.lines[name]:  # changed, or its preview moved without a record
                 updates.append(line)
         else:
             updates.append(line)
             added.add(name)
+    current = {name_of(v): v for v in p.visible}
     for sig, old in stable.runs.items():
-        line = run_line(data.runs[run_index[sig]])
+        apart = [current.get(str(m["name"]), m) for m in stable.apart.get(sig, [])]
+        line = run_line(data.runs[run_index[sig]], apart)
         if line != old:
             updates.append(line)
     if sum(len(line) + 1 for line in updates) > budget * UPDATES_SHARE:
@@ -384,12 +490,8 @@ def _reuse(p: _Parts, stable: StablePart) -> PromptResult | None:
     if omitted is None:
         return None
     state = p.state_line(included, stable)
-    optional = list(p.optional)
-    while True:
-        text = "\n".join([stable.text, *p.changing(omitted, state, updates, optional)])
-        if len(text) <= budget or not optional:
-            break
-        optional.pop()
-    if len(text) > budget:
-        return None
-    return p.result(text, included, stable, reused=True)
+    for dropped in range(len(p.optional) + 1):
+        text = "\n".join([stable.text, *p.changing(omitted, state, updates, dropped)])
+        if len(text) <= budget:
+            return p.result(text, included, stable, reused=True)
+    return None
