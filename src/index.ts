@@ -15,6 +15,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { CommandIDs } from './commands';
 import { sizeText } from './components/AssistantView';
 import {
   DEFAULT_INCLUDE,
@@ -26,7 +27,8 @@ import {
 } from './defaults';
 import { identifierAt } from './format';
 import { kernelStateIcon } from './icon';
-import { ISessionWidgetTracker, KernelStateService } from './service';
+import { ISessionWidgetTracker } from './kernelFollower';
+import { KernelStateService } from './service';
 import {
   IKernelStateOptions,
   IKernelStateService,
@@ -40,17 +42,10 @@ import { chatPlugin } from './chat/plugin';
 export * from './tokens';
 export { KernelStateModel } from './models/kernel';
 export { KernelStateService } from './service';
-export * as restapi from './restapi';
+export { CommandIDs } from './commands';
 export { ImageStripModel } from './models/images';
 export { PromptModel } from './models/prompt';
 export { InspectorModel } from './models/inspector';
-
-namespace CommandIDs {
-  export const open = 'kernel-state:open';
-  export const refresh = 'kernel-state:refresh';
-  export const copyPrompt = 'kernel-state:copy-prompt';
-  export const inspectSelected = 'kernel-state:inspect-selected';
-}
 
 const SETTINGS_PLUGIN_ID = 'jupyter-kernel-state:plugin';
 
@@ -114,7 +109,6 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       service,
       translator: translator ?? nullTranslator,
       commands: app.commands,
-      serverSettings: app.serviceManager.serverSettings,
       onOptionsChange: options => {
         if (!settings) {
           service.setOptions(options);
@@ -218,7 +212,12 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
     });
     if (palette) {
       const category = trans.__('Kernel State');
-      for (const command of Object.values(CommandIDs)) {
+      for (const command of [
+        CommandIDs.open,
+        CommandIDs.refresh,
+        CommandIDs.copyPrompt,
+        CommandIDs.inspectSelected
+      ]) {
         palette.addItem({ command, category });
       }
     }

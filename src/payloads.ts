@@ -50,6 +50,10 @@ export interface IKernelSummary {
    * When the last user execution ended (ISO 8601), or null (addition).
    */
   last_execution_at: string | null;
+  /**
+   * The notebook or console the kernel belongs to (its session's path), or null.
+   */
+  path: string | null;
 }
 
 /**

@@ -1,5 +1,7 @@
 /**
- * REST client of `{baseUrl}api/kernel-state/`: one function per endpoint.
+ * REST client of `{baseUrl}api/kernel-state/`: one function per endpoint, settings
+ * passed in, exact status checks. The only module that makes HTTP requests: everything
+ * else reaches the server through `IKernelStateService` (`requests.ts`).
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -231,6 +233,34 @@ export async function deleteVariable(
 }
 
 /**
+ * `GET kernels/{kernel_id}/variables/{name}/rows`: a window of a table or array.
+ * Errors reject with `ResponseError` (409 lazy object, 422 the object raised, 503
+ * kernel busy with `Retry-After`: see `retryAfterSeconds`).
+ */
+export async function getRows(
+  kernelId: string,
+  name: string,
+  query: IRowsQuery = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<IRowsWindow> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'rows'],
+    {
+      offset: query.offset === undefined ? undefined : String(query.offset),
+      limit: query.limit === undefined ? undefined : String(query.limit),
+      columns: query.columns,
+      sort: query.sort,
+      filter: query.filter ? JSON.stringify(query.filter) : undefined
+    }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as IRowsWindow;
+}
+
+/**
  * `GET kernels/{kernel_id}/variables/{name}/timeline`: the last `limit` changes of a
  * name, oldest first.
  */
@@ -408,32 +438,4 @@ function request(
     init,
     settings
   );
-}
-
-/**
- * `GET kernels/{kernel_id}/variables/{name}/rows`: a window of a table or array.
- * Errors reject with `ResponseError` (409 lazy object, 422 the object raised, 503
- * kernel busy with `Retry-After`: see `retryAfterSeconds`).
- */
-export async function fetchRows(
-  kernelId: string,
-  name: string,
-  query: IRowsQuery = {},
-  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
-): Promise<IRowsWindow> {
-  const response = await request(
-    settings,
-    ['kernels', kernelId, 'variables', name, 'rows'],
-    {
-      offset: query.offset === undefined ? undefined : String(query.offset),
-      limit: query.limit === undefined ? undefined : String(query.limit),
-      columns: query.columns,
-      sort: query.sort,
-      filter: query.filter ? JSON.stringify(query.filter) : undefined
-    }
-  );
-  if (response.status !== 200) {
-    throw await ServerConnection.ResponseError.create(response);
-  }
-  return (await response.json()) as IRowsWindow;
 }

@@ -3,7 +3,8 @@
  * snapshot current, driven by kernel events (no polling). It wires four parts:
  * `KernelFollower` (which kernel, and which executions are the user's),
  * `RefreshScheduler` (when to ask), `SnapshotLoader` (what to ask: a page, or a delta
- * merged with `applyDelta`) and `restapi.ts` (one function per endpoint).
+ * merged with `applyDelta`) and `KernelStateRequests` (every REST route as a method, on
+ * `restapi.ts`: one function per endpoint), which it extends.
  *
  * Refresh rules:
  * - a user execution finished → refresh after a short debounce;
@@ -23,49 +24,26 @@ import { Kernel, ServerConnection } from '@jupyterlab/services';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_OPTIONS } from './defaults';
-import {
-  IAttachedArgs,
-  ICurrentWidgetShell,
-  ISessionWidgetTracker,
-  KernelFollower,
-  SessionWidget
-} from './kernelFollower';
+import { IAttachedArgs, KernelFollower, SessionWidget } from './kernelFollower';
 import { KernelStateModel } from './models/kernel';
 import { RefreshScheduler } from './refresh';
-import {
-  deleteAnnotation,
-  getImage,
-  getPrompt,
-  getVariable,
-  getVariableBriefs,
-  listImages,
-  putAnnotation,
-  retryAfterSeconds
-} from './restapi';
+import { KernelStateRequests } from './requests';
+import { retryAfterSeconds } from './restapi';
 import { SnapshotLoader } from './snapshotLoader';
 import {
-  AccessKey,
-  IAnnotation,
-  IAnnotationUpdate,
-  IBriefQuery,
-  IBriefSnapshot,
   IExecutedArgs,
-  IImageList,
   IKernelStateModel,
   IKernelStateOptions,
   IKernelStateService,
-  IPromptQuery,
-  IPromptResult,
-  ISnapshot,
-  IVariableDetail
+  ISnapshot
 } from './tokens';
 
-export { DEFAULT_OPTIONS };
-export type { ICurrentWidgetShell, ISessionWidgetTracker, SessionWidget };
-
-export class KernelStateService implements IKernelStateService {
+export class KernelStateService
+  extends KernelStateRequests
+  implements IKernelStateService
+{
   constructor(options: KernelStateService.IOptions = {}) {
-    this._settings = options.serverSettings ?? ServerConnection.makeSettings();
+    super(options.serverSettings);
     this._options = { ...DEFAULT_OPTIONS, ...options.options };
     this._scheduler = new RefreshScheduler({
       fetch: token => this._request(token),
@@ -85,7 +63,7 @@ export class KernelStateService implements IKernelStateService {
     this._follower.runEnded.connect(this._onRunEnded, this);
     this._loader = new SnapshotLoader({
       model: this._model,
-      serverSettings: this._settings,
+      serverSettings: this.serverSettings,
       options: () => this._options,
       isCurrent: token => this._scheduler.isCurrent(token)
     });
@@ -155,49 +133,7 @@ export class KernelStateService implements IKernelStateService {
   }
 
   async variablesSince(generation: number): Promise<ISnapshot> {
-    return this._loader.since(this._requireKernel(), generation);
-  }
-
-  async listVariables(query: IBriefQuery): Promise<IBriefSnapshot> {
-    return getVariableBriefs(this._requireKernel(), query, this._settings);
-  }
-
-  async inspect(
-    name: string,
-    path: AccessKey[] = []
-  ): Promise<IVariableDetail> {
-    return getVariable(this._requireKernel(), name, { path }, this._settings);
-  }
-
-  async images(since?: number, limit?: number): Promise<IImageList> {
-    return listImages(this._requireKernel(), { since, limit }, this._settings);
-  }
-
-  async imageBlob(imageId: string): Promise<Blob> {
-    return getImage(this._requireKernel(), imageId, this._settings);
-  }
-
-  async prompt(options: IPromptQuery = {}): Promise<IPromptResult> {
-    return getPrompt(this._requireKernel(), options, this._settings);
-  }
-
-  async annotate(
-    name: string,
-    annotation: IAnnotationUpdate
-  ): Promise<IAnnotation> {
-    const note = await putAnnotation(
-      this._requireKernel(),
-      name,
-      annotation,
-      this._settings
-    );
-    this._afterAnnotation(name);
-    return note;
-  }
-
-  async clearAnnotation(name: string): Promise<void> {
-    await deleteAnnotation(this._requireKernel(), name, this._settings);
-    this._afterAnnotation(name);
+    return this._loader.since(this.target(), generation);
   }
 
   dispose(): void {
@@ -211,19 +147,12 @@ export class KernelStateService implements IKernelStateService {
     Signal.clearData(this);
   }
 
-  private _requireKernel(): string {
-    const kernelId = this.kernelId;
-    if (!kernelId) {
-      throw new Error('No kernel');
-    }
-    return kernelId;
-  }
-
   /**
-   * The snapshot's ETag covers the annotations, so the refresh brings the new notes.
+   * A note on the followed kernel changed: the snapshot's ETag covers the annotations,
+   * so the refresh brings the new notes.
    */
-  private _afterAnnotation(name: string): void {
-    if (this._isDisposed) {
+  protected annotated(kernelId: string, name: string): void {
+    if (this._isDisposed || kernelId !== this.kernelId) {
       return;
     }
     this._loader.askFullPage();
@@ -347,7 +276,6 @@ export class KernelStateService implements IKernelStateService {
     }
   }
 
-  private _settings: ServerConnection.ISettings;
   private _options: IKernelStateOptions;
   private _follower: KernelFollower;
   private _scheduler: RefreshScheduler;

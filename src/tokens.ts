@@ -12,11 +12,18 @@ import {
   IAnnotationUpdate,
   IBriefQuery,
   IBriefSnapshot,
+  IDetailQuery,
+  IHistory,
   IImageList,
+  IKernelList,
   IncludeGroup,
   IPromptQuery,
   IPromptResult,
+  IRowsQuery,
+  IRowsWindow,
   ISnapshot,
+  ISnapshotQuery,
+  ITimeline,
   IVariableDetail,
   SnapshotSort
 } from './payloads';
@@ -100,20 +107,118 @@ export interface IExecutedArgs {
 }
 
 /**
+ * Every route of the server's REST API (`{baseUrl}api/kernel-state/`, see
+ * `docs/rest-api.md`), as typed requests and replies. This is the one door of the
+ * frontend to the server: views, models and other extensions call these methods, and
+ * only the REST module behind them (`restapi.ts`) makes HTTP requests.
+ *
+ * Each method acts on the followed kernel unless `kernelId` names another one (a Data
+ * Explorer tab keeps the kernel it was opened on), and rejects with `Error('No
+ * kernel')` when there is none. REST failures reject with
+ * `ServerConnection.ResponseError` carrying the server's message and status (409 a
+ * busy kernel or a lazy value, 503 with `Retry-After`, …).
+ *
+ * Routes the server does not serve yet land here with their payload types in
+ * `payloads.ts`: next is `profile(name: string, query?: IProfileQuery, kernelId?:
+ * string): Promise<ITableProfile>` for `GET variables/{name}/profile` (DESIGN.md §6). A
+ * jest test (`serviceRoutes.spec.ts`) fails while a route of `docs/openapi.json` has no
+ * method here.
+ */
+export interface IKernelStateRequests {
+  /**
+   * `GET kernels`: the kernels the server runs, each with its variable count.
+   */
+  kernels(): Promise<IKernelList>;
+  /**
+   * `GET variables`: a page of variables for a query of your own (ETag-cached: an
+   * unchanged page costs a 304); `{since, delta: true}` asks only what changed.
+   * Leaves the model and the service's options alone.
+   */
+  variables(query?: ISnapshotQuery, kernelId?: string): Promise<ISnapshot>;
+  /**
+   * `GET variables?detail=names|schema`: brief entries, e.g. for completions:
+   * `{ detail: 'names', filter: 'sa*', limit: 50 }`.
+   */
+  listVariables(query: IBriefQuery, kernelId?: string): Promise<IBriefSnapshot>;
+  /**
+   * `GET variables/{name}`: one variable's detail, drilling into children along
+   * `path` (the `access_key`s of `children`).
+   */
+  inspect(
+    name: string,
+    path?: AccessKey[],
+    kernelId?: string
+  ): Promise<IVariableDetail>;
+  /**
+   * `GET variables/{name}` with every option: `path`, `max_chars`, and `reveal: true`
+   * for the real values of a masked (likely secret) variable.
+   */
+  detail(
+    name: string,
+    query?: IDetailQuery,
+    kernelId?: string
+  ): Promise<IVariableDetail>;
+  /**
+   * `GET variables/{name}/rows`: a window of a table, series or array (400 not a
+   * table, 409 a lazy value, 422 the value's own code raised).
+   */
+  rows(name: string, query?: IRowsQuery, kernelId?: string): Promise<IRowsWindow>;
+  /**
+   * `GET variables/{name}/timeline`: the last `limit` changes of a name, oldest first.
+   */
+  timeline(name: string, limit?: number, kernelId?: string): Promise<ITimeline>;
+  /**
+   * `DELETE variables/{name}`: unbind the exact name in the kernel (404 missing, 409
+   * busy kernel).
+   */
+  deleteVariable(name: string, kernelId?: string): Promise<void>;
+  /**
+   * `PUT variables/{name}/annotation`: store a note on a variable (replaces the
+   * previous one); on the followed kernel, the snapshot is then refreshed.
+   */
+  annotate(
+    name: string,
+    annotation: IAnnotationUpdate,
+    kernelId?: string
+  ): Promise<IAnnotation>;
+  /**
+   * `DELETE variables/{name}/annotation`: remove the note on a variable.
+   */
+  clearAnnotation(name: string, kernelId?: string): Promise<void>;
+  /**
+   * `GET images`: the images captured with `seq > since` (all when omitted), oldest
+   * first; pass `next_since` back to get only new ones.
+   */
+  images(since?: number, limit?: number, kernelId?: string): Promise<IImageList>;
+  /**
+   * `GET images/{id}`: one image's bytes (typed with its MIME type). Show it through
+   * `<img src=URL.createObjectURL(blob)>` — never as HTML: SVG from a kernel is
+   * untrusted — and revoke the URL when done.
+   */
+  imageBlob(imageId: string, kernelId?: string): Promise<Blob>;
+  /**
+   * `GET history`: the last `limit` executions (code, output, error, images), oldest
+   * first.
+   */
+  history(limit?: number, kernelId?: string): Promise<IHistory>;
+  /**
+   * `GET prompt?format=json`: the prompt block an assistant would get, with its size.
+   */
+  prompt(options?: IPromptQuery, kernelId?: string): Promise<IPromptResult>;
+}
+
+/**
  * The kernel-state service: follows the active notebook or console kernel and keeps
- * its variables current. Other extensions (chat panels) may require it to show or send
- * the state of the kernel the user works with:
+ * its variables current, and makes every REST request of the frontend
+ * (`IKernelStateRequests`). Other extensions (chat panels) may require it to show or
+ * send the state of the kernel the user works with:
  *
  * ```ts
  * const { text } = await service.prompt({ budget: 4000 });
  * service.executed.connect(() => ...); // refresh your own view after each run
  * ```
- *
- * Every method acts on the followed kernel (`kernelId`) and rejects with `Error('No
- * kernel')` when there is none; REST failures reject with
- * `ServerConnection.ResponseError` carrying the server's message.
  */
-export interface IKernelStateService extends IDisposable {
+export interface IKernelStateService extends IKernelStateRequests, IDisposable {
   /**
    * Emitted whenever the model changes (kernel, snapshot, status).
    */
@@ -124,7 +229,8 @@ export interface IKernelStateService extends IDisposable {
    */
   readonly executed: ISignal<IKernelStateService, IExecutedArgs>;
   /**
-   * Emitted after `annotate` or `clearAnnotation` succeeded, with the variable name.
+   * Emitted after `annotate` or `clearAnnotation` on the followed kernel succeeded,
+   * with the variable name.
    */
   readonly annotationChanged: ISignal<IKernelStateService, string>;
   readonly model: IKernelStateModel;
@@ -151,39 +257,6 @@ export interface IKernelStateService extends IDisposable {
    * exactly (a restart since, an unknown generation, more changes than `limit`).
    */
   variablesSince(generation: number): Promise<ISnapshot>;
-  /**
-   * Brief entries (`detail: 'names' | 'schema'`) of the followed kernel's variables for
-   * a query of your own, e.g. completions: `{ detail: 'names', filter: 'sa*', limit:
-   * 50 }`. Leaves the model and the service's options alone.
-   */
-  listVariables(query: IBriefQuery): Promise<IBriefSnapshot>;
-  /**
-   * Fetch one variable's detail from the followed kernel.
-   */
-  inspect(name: string, path?: AccessKey[]): Promise<IVariableDetail>;
-  /**
-   * The images captured from the followed kernel with `seq > since` (all when
-   * omitted), oldest first; pass `next_since` back to get only new ones.
-   */
-  images(since?: number, limit?: number): Promise<IImageList>;
-  /**
-   * One image's bytes (typed with its MIME type). Show it through
-   * `<img src=URL.createObjectURL(blob)>` — never as HTML: SVG from a kernel is
-   * untrusted — and revoke the URL when done.
-   */
-  imageBlob(imageId: string): Promise<Blob>;
-  /**
-   * The prompt block an assistant would get for the followed kernel, with its size.
-   */
-  prompt(options?: IPromptQuery): Promise<IPromptResult>;
-  /**
-   * Store a note on a variable (replaces the previous one), then refresh.
-   */
-  annotate(name: string, annotation: IAnnotationUpdate): Promise<IAnnotation>;
-  /**
-   * Remove the note on a variable, then refresh.
-   */
-  clearAnnotation(name: string): Promise<void>;
 }
 
 /**

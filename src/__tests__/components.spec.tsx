@@ -1,12 +1,14 @@
 import { nullTranslator } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import {
-  KernelStatePanel,
-  IKernelStatePanelProps
-} from '../components/KernelStatePanel';
+import { Simulate } from 'react-dom/test-utils';
+
+import { KernelStatePanel } from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
 import { formatShape, identifierAt, makeFilter } from '../format';
+import { KernelStateModel } from '../models/kernel';
+import { DEFAULT_COLUMN_WIDTHS } from '../models/list';
+import { ISnapshot } from '../tokens';
 import { makeSnapshot, makeVariable } from './helpers';
 import { host, render, useReactHost } from './react';
 
@@ -160,26 +162,47 @@ describe('VariableList', () => {
 });
 
 describe('KernelStatePanel', () => {
-  function props(
-    extra: Partial<IKernelStatePanelProps>
-  ): IKernelStatePanelProps {
+  const KERNEL = { id: 'k1', name: 'Python 3', source: 'a.ipynb' };
+
+  /**
+   * The followed kernel's model showing `snapshot` (a real model: its status, busy
+   * and error follow from what it was given).
+   */
+  function kernelModel(snapshot: ISnapshot | null = makeSnapshot()) {
+    const model = new KernelStateModel();
+    model.setKernel(KERNEL);
+    if (snapshot) {
+      model.setSnapshot(snapshot);
+    }
+    return model;
+  }
+
+  /**
+   * The sidebar's view of `model`: its rows are the snapshot's variables.
+   */
+  function view(
+    model: KernelStateModel,
+    extra: Partial<KernelStatePanel.IView> = {}
+  ): KernelStatePanel.IView {
     return {
-      status: 'ready',
-      kernel: { id: 'k1', name: 'Python 3', source: 'a.ipynb' },
-      snapshot: makeSnapshot(),
-      error: null,
-      isBusy: false,
+      list: {
+        rows: (model.snapshot?.variables ?? []).map(variable => ({
+          variable,
+          removed: false
+        })),
+        widths: { ...DEFAULT_COLUMN_WIDTHS },
+        setWidth: jest.fn()
+      },
+      inspector: { selected: null, select: jest.fn(), close: jest.fn() },
+      options: { sort: 'name', include: [] },
       filter: '',
-      onFilter: jest.fn(),
-      sort: 'name',
-      onSort: jest.fn(),
-      include: [],
-      onToggleInclude: jest.fn(),
-      selected: null,
-      onSelect: jest.fn(),
-      onRefresh: jest.fn(),
       showPreview: true,
-      trans,
+      setFilter: jest.fn(),
+      setSort: jest.fn(),
+      toggleInclude: jest.fn(),
+      open: jest.fn(),
+      openMenu: jest.fn(),
+      refresh: jest.fn(),
       ...extra
     };
   }
@@ -187,29 +210,19 @@ describe('KernelStatePanel', () => {
   const byTestId = (id: string) => host.querySelector(`[data-test-id="${id}"]`);
 
   it('shows the busy banner for a stale snapshot of a busy kernel', () => {
-    render(
-      <KernelStatePanel
-        {...props({
-          isBusy: true,
-          snapshot: makeSnapshot({
-            stale: true,
-            kernel_busy: true,
-            execution_count: 4
-          })
-        })}
-      />
+    const model = kernelModel(
+      makeSnapshot({ stale: true, kernel_busy: true, execution_count: 4 })
     );
+    expect(model.isBusy).toBe(true);
+    render(<KernelStatePanel model={model} view={view(model)} trans={trans} />);
     expect(byTestId('kernel-state-busy-banner')?.textContent).toBe(
       'Kernel busy — showing state as of execution 4'
     );
   });
 
   it('shows the empty, no-kernel, error and unsupported states', () => {
-    render(
-      <KernelStatePanel
-        {...props({ snapshot: makeSnapshot({ variables: [] }) })}
-      />
-    );
+    let model = kernelModel(makeSnapshot({ variables: [] }));
+    render(<KernelStatePanel model={model} view={view(model)} trans={trans} />);
     expect(byTestId('kernel-state-empty')?.textContent).toBe(
       'No variables yet — run a cell'
     );
@@ -217,45 +230,79 @@ describe('KernelStatePanel', () => {
       '0 variables'
     );
 
-    render(
-      <KernelStatePanel
-        {...props({ status: 'no-kernel', kernel: null, snapshot: null })}
-      />
-    );
+    model = new KernelStateModel();
+    expect(model.status).toBe('no-kernel');
+    render(<KernelStatePanel model={model} view={view(model)} trans={trans} />);
     expect(byTestId('kernel-state-no-kernel')).not.toBeNull();
 
-    render(
-      <KernelStatePanel
-        {...props({
-          status: 'error',
-          snapshot: null,
-          error: 'Kernel does not exist: k1'
-        })}
-      />
-    );
+    model = kernelModel(null);
+    model.setError('error', 'Kernel does not exist: k1');
+    render(<KernelStatePanel model={model} view={view(model)} trans={trans} />);
     expect(byTestId('kernel-state-error')?.textContent).toBe(
       'Kernel does not exist: k1'
     );
 
-    render(
-      <KernelStatePanel {...props({ status: 'unsupported', snapshot: null })} />
-    );
+    model = kernelModel(null);
+    model.setError('unsupported', 'No probe for javascript');
+    render(<KernelStatePanel model={model} view={view(model)} trans={trans} />);
     expect(byTestId('kernel-state-unsupported')).not.toBeNull();
   });
 
   it('filters by name or type with wildcards', () => {
-    const snapshot = makeSnapshot({
-      variables: [
-        makeVariable('df', { type: 'DataFrame' }),
-        makeVariable('df_small', { type: 'DataFrame' }),
-        makeVariable('x')
-      ]
-    });
-    render(<KernelStatePanel {...props({ snapshot, filter: 'data*' })} />);
+    const model = kernelModel(
+      makeSnapshot({
+        variables: [
+          makeVariable('df', { type: 'DataFrame' }),
+          makeVariable('df_small', { type: 'DataFrame' }),
+          makeVariable('x')
+        ]
+      })
+    );
+    render(
+      <KernelStatePanel
+        model={model}
+        view={view(model, { filter: 'data*' })}
+        trans={trans}
+      />
+    );
     expect(rows().map(r => r.dataset.name)).toEqual(['df', 'df_small']);
     expect(byTestId('kernel-state-total')?.textContent).toContain(
       '2 match the filter'
     );
+  });
+
+  it('hands the controls to the view and its models', () => {
+    const model = kernelModel();
+    const shown = view(model);
+    render(<KernelStatePanel model={model} view={shown} trans={trans} />);
+    const filter = host.querySelector<HTMLInputElement>(
+      '.jp-KernelState-filter'
+    )!;
+    Simulate.change(filter, { target: { value: 'x*' } as HTMLInputElement });
+    expect(shown.setFilter).toHaveBeenCalledWith('x*');
+    const toggles = host.querySelectorAll<HTMLInputElement>(
+      '.jp-KernelState-toggle input'
+    );
+    Simulate.change(toggles[1]);
+    expect(shown.toggleInclude).toHaveBeenCalledWith('modules');
+    React.act(() => host.querySelector<HTMLElement>('.jp-KernelState-refresh')!.click());
+    expect(shown.refresh).toHaveBeenCalled();
+    React.act(() => {
+      rows()[0].dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+    });
+    expect(shown.open).toHaveBeenCalledWith('x');
+    React.act(() => {
+      rows()[0].dispatchEvent(
+        new MouseEvent('contextmenu', {
+          bubbles: true,
+          cancelable: true,
+          clientX: 5,
+          clientY: 6
+        })
+      );
+    });
+    expect(shown.inspector.select).toHaveBeenCalledWith('x');
+    expect(shown.openMenu).toHaveBeenCalledWith('x', 5, 6);
   });
 });
 

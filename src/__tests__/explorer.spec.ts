@@ -5,28 +5,20 @@
 import './canvasStub';
 
 import { ServerConnection } from '@jupyterlab/services';
+import { nullTranslator } from '@jupyterlab/translation';
 import { DataModel } from '@lumino/datagrid';
 
 import { BlockCache } from '../explorer/blocks';
 import { FilterBar, filterText } from '../explorer/filterBar';
 import { isNumeric, nullText } from '../explorer/grid';
-import {
-  describeError,
-  nextSort,
-  RowsDataModel,
-  sortParam
-} from '../explorer/model';
+import { RowsDataModel } from '../explorer/model';
+import { describeError, nextSort, sortParam } from '../explorer/query';
 import { VariableWatch } from '../explorer/watch';
 import { rangeText, sizeText, staleText } from '../explorer/widget';
-import { fetchRows } from '../restapi';
-import { IKernelStateService, IRowsQuery, IRowsWindow } from '../tokens';
-import {
-  fakeService,
-  makeSnapshot,
-  makeVariable,
-  scriptedSettings,
-  urlOf
-} from './helpers';
+import { IRowsQuery, IRowsWindow } from '../tokens';
+import { fakeService, makeSnapshot, makeVariable } from './helpers';
+
+const trans = nullTranslator.load('jupyter_kernel_state');
 
 /**
  * A fake table of `rows` × `columns`: cell (r, c) reads `r<label>c<c>` where the label
@@ -620,37 +612,6 @@ describe('RowsDataModel', () => {
   });
 });
 
-describe('fetchRows', () => {
-  it('asks GET .../variables/{name}/rows with the window, the name encoded', async () => {
-    const table = new FakeTable(10, 2);
-    const { settings, requests } = scriptedSettings([
-      { status: 200, body: table.window({ offset: 0, limit: 5 }) }
-    ]);
-    const window = await fetchRows(
-      'k1',
-      'a b/c',
-      { offset: 200, limit: 200, columns: '0:100', sort: 'price:desc' },
-      settings
-    );
-    expect(window.total_rows).toBe(10);
-    expect(urlOf(requests[0])).toBe(
-      'http://localhost:8888/base/api/kernel-state/kernels/k1/variables/a%20b%2Fc/rows?offset=200&limit=200&columns=0%3A100&sort=price%3Adesc'
-    );
-  });
-
-  it('rejects with the server message and status', async () => {
-    const { settings } = scriptedSettings([
-      { status: 409, body: { message: 'polars LazyFrame is lazy' } }
-    ]);
-    const error = await fetchRows('k1', 'lf', {}, settings).catch(e => e);
-    expect(describeError(error)).toEqual({
-      status: 409,
-      message: 'polars LazyFrame is lazy',
-      retryAfter: null
-    });
-  });
-});
-
 describe('VariableWatch', () => {
   async function setup(changedAt: number | null = 3, rows = 10) {
     const service = fakeService('k1');
@@ -658,13 +619,15 @@ describe('VariableWatch', () => {
     const table = new FakeTable(rows, 2, changedAt as number);
     const model = makeModel(table);
     await model.load();
-    const probe = jest.fn(table.fetch);
+    // The watch asks the service for one row of the variable on its kernel.
+    const probe = service.rows.mockImplementation(
+      (_name: string, query: IRowsQuery) => table.fetch(query)
+    );
     const watch = new VariableWatch({
-      service: service as unknown as IKernelStateService,
+      service,
       kernelId: 'k1',
       name: 'df',
-      model,
-      probe
+      model
     });
     return { service, table, model, probe, watch };
   }
@@ -721,12 +684,11 @@ describe('VariableWatch', () => {
     await model.settled();
     await Promise.resolve();
     expect(probe).toHaveBeenCalledTimes(1);
-    expect(probe.mock.calls[0][0]).toEqual({
-      offset: 0,
-      limit: 1,
-      columns: '0:1',
-      sort: undefined
-    });
+    expect(probe.mock.calls[0]).toEqual([
+      'df',
+      { offset: 0, limit: 1, columns: '0:1', sort: undefined },
+      'k1'
+    ]);
     expect(model.staleReason).toBe('removed');
   });
 
@@ -741,7 +703,8 @@ describe('VariableWatch', () => {
       table.changedAt = 7;
       jest.advanceTimersByTime(400);
       expect(probe).toHaveBeenCalledTimes(1);
-      expect(probe.mock.calls[0][0].sort).toBe('c0:desc');
+      expect(probe.mock.calls[0][1]?.sort).toBe('c0:desc');
+      expect(probe.mock.calls[0][2]).toBe('k1');
       await probe.mock.results[0].value;
       await Promise.resolve();
       expect(model.staleReason).toBe('changed');
@@ -790,23 +753,25 @@ describe('VariableWatch', () => {
 
 describe('explorer texts', () => {
   it('counts rows and columns', () => {
-    expect(sizeText(1_000_000, 20)).toBe('1,000,000 rows × 20 columns');
-    expect(sizeText(1, 1)).toBe('1 row × 1 column');
+    expect(sizeText(trans, 1_000_000, 20)).toBe(
+      '1,000,000 rows × 20 columns'
+    );
+    expect(sizeText(trans, 1, 1)).toBe('1 row × 1 column');
   });
 
   it('says which rows are in view, with their labels', () => {
     expect(
-      rangeText({ first: 999_975, last: 999_999 }, 1_000_000, 'a', 'z')
+      rangeText(trans, { first: 999_975, last: 999_999 }, 1_000_000, 'a', 'z')
     ).toBe('Rows 999,976–1,000,000 of 1,000,000 · index a … z');
-    expect(rangeText({ first: 0, last: 9 }, 10, undefined, '9')).toBe(
+    expect(rangeText(trans, { first: 0, last: 9 }, 10, undefined, '9')).toBe(
       'Rows 1–10 of 10'
     );
-    expect(rangeText(null, 0, null, null)).toBe('No rows');
+    expect(rangeText(trans, null, 0, null, null)).toBe('No rows');
   });
 
   it('names the stale reason', () => {
-    expect(staleText('removed', 'df')).toBe('df no longer exists');
-    expect(staleText('changed', 'df')).toBe('df changed since loaded');
+    expect(staleText(trans, 'removed', 'df')).toBe('df no longer exists');
+    expect(staleText(trans, 'changed', 'df')).toBe('df changed since loaded');
   });
 
   it('writes missing values by dtype and aligns numbers', () => {
@@ -825,7 +790,7 @@ describe('FilterBar', () => {
     const table = new FakeTable(1000, 3);
     const model = makeModel(table);
     await model.load();
-    const widget = new FilterBar(model);
+    const widget = new FilterBar(model, trans);
     const node = widget.node;
     const column = node.querySelector(
       '[data-test-id="kernel-state-explorer-filter-column"]'
@@ -858,7 +823,7 @@ describe('FilterBar', () => {
     await model.settled();
     expect(model.filter).toEqual({ column: 'c1', op: 'ge', value: '150' });
     expect(clear.style.display).toBe('');
-    expect(filterText(model.filter!)).toBe('c1 ≥ 150');
+    expect(filterText(model.filter!, trans)).toBe('c1 ≥ 150');
     clear.click();
     await model.settled();
     expect(model.filter).toBeNull();
@@ -872,7 +837,7 @@ describe('FilterBar', () => {
     expect(value.disabled).toBe(true);
     form.dispatchEvent(new Event('submit', { cancelable: true }));
     expect(model.filter).toEqual({ column: 'c0', op: 'isnull' });
-    expect(filterText(model.filter!)).toBe('c0 is missing');
+    expect(filterText(model.filter!, trans)).toBe('c0 is missing');
   });
 
   it('keeps a hostile column name as option text', async () => {
@@ -885,7 +850,7 @@ describe('FilterBar', () => {
     };
     const model = makeModel(table);
     await model.load();
-    const widget = new FilterBar(model);
+    const widget = new FilterBar(model, trans);
     expect(widget.node.querySelector('img')).toBeNull();
     expect(widget.node.querySelector('option')!.textContent).toBe(
       '<img src=x onerror="window.__pwned=1">'

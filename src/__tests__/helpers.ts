@@ -5,13 +5,14 @@ import { ServerConnection } from '@jupyterlab/services';
 import { Signal } from '@lumino/signaling';
 
 import { KernelStateModel } from '../models/kernel';
-import { DEFAULT_OPTIONS } from '../service';
+import { DEFAULT_OPTIONS } from '../defaults';
 import {
   IExecutedArgs,
   IImage,
   IKernelStateService,
   IPromptResult,
   ISnapshot,
+  ITimeline,
   IVariable,
   IVariableDetail
 } from '../tokens';
@@ -164,6 +165,24 @@ export function makePrompt(extra: Partial<IPromptResult> = {}): IPromptResult {
 }
 
 /**
+ * A name's timeline with no change recorded yet.
+ */
+export function makeTimeline(
+  name: string,
+  extra: Partial<ITimeline> = {}
+): ITimeline {
+  return {
+    name,
+    total: 0,
+    limit: 20,
+    complete_after: null,
+    exists: true,
+    entries: [],
+    ...extra
+  };
+}
+
+/**
  * A service double: a real model and signals, jest mocks for every request.
  */
 export function fakeService(kernelId: string | null = 'k1') {
@@ -187,12 +206,19 @@ export function fakeService(kernelId: string | null = 'k1') {
     setOptions: jest.fn(),
     refresh: jest.fn(async () => undefined),
     variablesSince: jest.fn(async () => makeSnapshot({ delta: true })),
+    kernels: jest.fn(),
+    variables: jest.fn(),
     listVariables: jest.fn(),
     inspect: jest.fn(),
+    detail: jest.fn(),
+    rows: jest.fn(),
+    timeline: jest.fn(async (name: string) => makeTimeline(name)),
+    deleteVariable: jest.fn(async (_name: string) => undefined),
     images: jest.fn(),
     imageBlob: jest.fn(
       async (id: string) => new Blob([id], { type: 'image/png' })
     ),
+    history: jest.fn(),
     prompt: jest.fn(async () => makePrompt()),
     annotate: jest.fn(),
     clearAnnotation: jest.fn(),

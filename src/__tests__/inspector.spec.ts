@@ -35,7 +35,9 @@ describe('InspectorModel', () => {
     expect(model.detail?.name).toBe('x');
     expect(model.atTop).toBe(true);
     expect(model.crumbs).toEqual(['x']);
-    expect(changes()).toBe(2);
+    // loading, loaded — and the name's timeline, asked beside the detail
+    expect(service.timeline).toHaveBeenCalledWith('x', 20);
+    expect(changes()).toBe(3);
     await model.select('x');
     expect(service.inspect).toHaveBeenCalledTimes(1);
     model.dispose();

@@ -20,10 +20,10 @@ import {
   nextSort,
   parseSort,
   readWidths,
-  RemovedTracker,
   TypeAhead,
   VariableListModel
 } from '../models/list';
+import { RemovedTracker } from '../models/removed';
 import { fakeService, makeSnapshot, makeVariable } from './helpers';
 
 describe('sort cycling', () => {

@@ -13,13 +13,12 @@ import {
 import {
   COMPACT_ROW_HEIGHT,
   CHANGES_LINE_HEIGHT,
-  ROW_HEIGHT,
-  VariableList
-} from '../components/VariableList';
+  ROW_HEIGHT
+} from '../components/listLayout';
+import { VariableList } from '../components/VariableList';
 import { MASKED_TEXT } from '../format';
 import { InspectorModel } from '../models/inspector';
-import { IListRow } from '../models/list';
-import { IVariableApi } from '../models/variableApi';
+import { IListRow } from '../models/removed';
 import { ITimeline, IVariable } from '../tokens';
 import {
   fakeService,
@@ -411,14 +410,6 @@ describe('VariableInspector (issue 12)', () => {
   });
 });
 
-function fakeApi(): jest.Mocked<IVariableApi> {
-  return {
-    detail: jest.fn(),
-    timeline: jest.fn(),
-    remove: jest.fn(async (_name: string) => undefined)
-  };
-}
-
 describe('InspectorModel reveal and timeline', () => {
   it('reveals until another variable is selected, and loads the timeline', async () => {
     const service = fakeService();
@@ -426,7 +417,6 @@ describe('InspectorModel reveal and timeline', () => {
     service.model.setSnapshot(
       makeSnapshot({ variables: [makeVariable('api_key'), makeVariable('y')] })
     );
-    const api = fakeApi();
     const timeline: ITimeline = {
       name: 'api_key',
       total: 1,
@@ -435,7 +425,7 @@ describe('InspectorModel reveal and timeline', () => {
       exists: true,
       entries: [{ execution_count: 1, change: 'new', changes: [] }]
     };
-    api.timeline.mockResolvedValue(timeline);
+    service.timeline.mockResolvedValue(timeline);
     service.inspect.mockImplementation(async (name: string) =>
       makeDetail(name, {
         likely_secret: name === 'api_key',
@@ -443,18 +433,21 @@ describe('InspectorModel reveal and timeline', () => {
         repr: name === 'api_key' ? '[masked]' : '2'
       })
     );
-    api.detail.mockResolvedValue(
+    service.detail.mockResolvedValue(
       makeDetail('api_key', { likely_secret: true, repr: "'sk-1'" })
     );
-    const model = new InspectorModel({ service, api });
+    const model = new InspectorModel({ service });
     await model.select('api_key');
     await sleep(0);
-    expect(api.timeline).toHaveBeenCalledWith('api_key', 20);
+    expect(service.timeline).toHaveBeenCalledWith('api_key', 20);
     expect(model.timeline).toEqual(timeline);
     expect(model.canReveal).toBe(true);
     expect(model.detail?.repr).toBe('[masked]');
     await model.reveal();
-    expect(api.detail).toHaveBeenCalledWith('api_key', [], true);
+    expect(service.detail).toHaveBeenCalledWith('api_key', {
+      path: [],
+      reveal: true
+    });
     expect(model.revealed).toBe(true);
     expect(model.canReveal).toBe(false);
     expect(model.detail?.repr).toBe("'sk-1'");
@@ -462,7 +455,7 @@ describe('InspectorModel reveal and timeline', () => {
     expect(model.revealed).toBe(false);
     await model.select('api_key');
     expect(model.detail?.repr).toBe('[masked]');
-    expect(api.detail).toHaveBeenCalledTimes(1);
+    expect(service.detail).toHaveBeenCalledTimes(1);
     model.dispose();
   });
 
@@ -470,9 +463,8 @@ describe('InspectorModel reveal and timeline', () => {
     const service = fakeService();
     service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
     service.inspect.mockResolvedValue(makeDetail('x'));
-    const api = fakeApi();
-    api.timeline.mockRejectedValue(new Error('Not Found'));
-    const model = new InspectorModel({ service, api });
+    service.timeline.mockRejectedValue(new Error('Not Found'));
+    const model = new InspectorModel({ service });
     await model.select('x');
     await sleep(0);
     expect(model.timeline).toBeNull();

@@ -1,15 +1,18 @@
 /**
- * The REST client's functions for the list and inspector: delete, reveal, timeline.
+ * The REST client's functions for the list, the inspector and the explorer: delete,
+ * reveal, brief entries, timeline, rows.
  */
 import { ServerConnection } from '@jupyterlab/services';
 
+import { describeError } from '../explorer/query';
 import {
   deleteVariable,
+  getRows,
   getTimeline,
   getVariable,
   getVariableBriefs
 } from '../restapi';
-import { restVariableApi } from '../models/variableApi';
+import { IRowsWindow } from '../tokens';
 import { makeSnapshot, makeVariable, scriptedSettings, urlOf } from './helpers';
 
 const BASE = 'http://localhost:8888/base/api/kernel-state';
@@ -77,17 +80,78 @@ describe('restapi for the list', () => {
     );
   });
 
-  it('acts on the followed kernel, and rejects without one', async () => {
-    const { settings, requests } = scriptedSettings([{ status: 204 }]);
-    const service = { kernelId: 'k9', inspect: jest.fn() };
-    await restVariableApi(service, settings).remove('x');
-    expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k9/variables/x`);
-    await restVariableApi(service, settings).detail('x', ['a']);
-    expect(service.inspect).toHaveBeenCalledWith('x', ['a']);
-    await expect(
-      restVariableApi({ kernelId: null, inspect: jest.fn() }, settings).remove(
-        'x'
-      )
-    ).rejects.toThrow('No kernel');
+  it('asks GET .../variables/{name}/rows with the window, the name encoded', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: rowsWindow() }
+    ]);
+    const window = await getRows(
+      'k1',
+      'a b/c',
+      { offset: 200, limit: 200, columns: '0:100', sort: 'price:desc' },
+      settings
+    );
+    expect(window.total_rows).toBe(10);
+    expect(urlOf(requests[0])).toBe(
+      `${BASE}/kernels/k1/variables/a%20b%2Fc/rows?offset=200&limit=200&columns=0%3A100&sort=price%3Adesc`
+    );
+  });
+
+  it('sends a rows filter as JSON', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: rowsWindow() }
+    ]);
+    await getRows(
+      'k1',
+      'df',
+      { filter: { column: 'region', op: 'contains', value: 'nor' } },
+      settings
+    );
+    const url = new URL(urlOf(requests[0]));
+    expect(JSON.parse(url.searchParams.get('filter')!)).toEqual({
+      column: 'region',
+      op: 'contains',
+      value: 'nor'
+    });
+  });
+
+  it('rejects rows with the server message and status', async () => {
+    const { settings } = scriptedSettings([
+      { status: 409, body: { message: 'polars LazyFrame is lazy' } }
+    ]);
+    const error = await getRows('k1', 'lf', {}, settings).catch(e => e);
+    expect(describeError(error)).toEqual({
+      status: 409,
+      message: 'polars LazyFrame is lazy',
+      retryAfter: null
+    });
   });
 });
+
+/**
+ * A window of 10 rows × 1 column of `df`.
+ */
+function rowsWindow(): IRowsWindow {
+  return {
+    name: 'df',
+    kind: 'dataframe',
+    type: 'DataFrame',
+    shape: [10, 1],
+    total_rows: 10,
+    filtered_rows: null,
+    filter: null,
+    offset: 0,
+    limit: 5,
+    columns: [{ name: 'c0', dtype: 'int64', position: 0 }],
+    columns_total: 1,
+    index_name: null,
+    index: ['0', '1', '2', '3', '4'],
+    rows: [['0'], ['1'], ['2'], ['3'], ['4']],
+    sort: null,
+    stale: false,
+    kernel_busy: false,
+    generation: 1,
+    changed_at: 1,
+    cells_truncated: 0,
+    cells_unread: 0
+  };
+}

@@ -1,11 +1,8 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import {
-  ISessionWidgetTracker,
-  KernelStateService,
-  SessionWidget
-} from '../service';
+import { ISessionWidgetTracker, SessionWidget } from '../kernelFollower';
+import { KernelStateService } from '../service';
 import {
   IScriptedReply,
   makeSnapshot,

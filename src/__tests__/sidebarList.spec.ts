@@ -5,17 +5,15 @@
 import { CommandRegistry } from '@lumino/commands';
 import { Widget } from '@lumino/widgets';
 
-import { IVariableApi } from '../models/variableApi';
-import { KernelStateSidebar, OPEN_EXPLORER_COMMAND } from '../widgets/sidebar';
-import { fakeService, makeSnapshot, makeVariable, sleep } from './helpers';
-
-function fakeApi(): jest.Mocked<IVariableApi> {
-  return {
-    detail: jest.fn(),
-    timeline: jest.fn(),
-    remove: jest.fn(async (_name: string) => undefined)
-  };
-}
+import { CommandIDs } from '../commands';
+import { KernelStateSidebar } from '../widgets/sidebar';
+import {
+  fakeService,
+  makeDetail,
+  makeSnapshot,
+  makeVariable,
+  sleep
+} from './helpers';
 
 describe('KernelStateSidebar list actions', () => {
   async function rendered(): Promise<void> {
@@ -27,11 +25,10 @@ describe('KernelStateSidebar list actions', () => {
 
   function setup(confirm: boolean, withExplorer: boolean) {
     const service = fakeService();
-    const api = fakeApi();
     const commands = new CommandRegistry();
     const opened = jest.fn();
     if (withExplorer) {
-      commands.addCommand(OPEN_EXPLORER_COMMAND, {
+      commands.addCommand(CommandIDs.openExplorer, {
         execute: args => opened(args)
       });
     }
@@ -39,7 +36,6 @@ describe('KernelStateSidebar list actions', () => {
     const confirmDelete = jest.fn(async () => confirm);
     const sidebar = new KernelStateSidebar({
       service,
-      api,
       commands,
       copy,
       confirmDelete
@@ -54,15 +50,15 @@ describe('KernelStateSidebar list actions', () => {
         ]
       })
     );
-    return { service, api, sidebar, opened, copy, confirmDelete };
+    return { service, sidebar, opened, copy, confirmDelete };
   }
 
   it('deletes after confirmation, drops the row and refreshes', async () => {
-    const { service, api, sidebar, confirmDelete } = setup(true, false);
+    const { service, sidebar, confirmDelete } = setup(true, false);
     await rendered();
     expect(await sidebar.deleteVariable('n')).toBe(true);
     expect(confirmDelete).toHaveBeenCalledWith('n');
-    expect(api.remove).toHaveBeenCalledWith('n');
+    expect(service.deleteVariable).toHaveBeenCalledWith('n');
     expect(service.refresh).toHaveBeenCalled();
     // until the refreshed snapshot arrives, the list already leaves it out
     expect(sidebar.list.rows.map(r => r.variable.name)).toEqual(['df', 'n']);
@@ -79,9 +75,9 @@ describe('KernelStateSidebar list actions', () => {
   });
 
   it('does nothing when the deletion is not confirmed', async () => {
-    const { api, sidebar } = setup(false, false);
+    const { service, sidebar } = setup(false, false);
     expect(await sidebar.deleteVariable('n')).toBe(false);
-    expect(api.remove).not.toHaveBeenCalled();
+    expect(service.deleteVariable).not.toHaveBeenCalled();
     sidebar.dispose();
   });
 
@@ -105,6 +101,24 @@ describe('KernelStateSidebar list actions', () => {
     without.sidebar.dispose();
   });
 
+  it('copies the value as the service reads it (a secret stays masked)', async () => {
+    const { service, sidebar, copy } = setup(true, false);
+    await rendered();
+    service.inspect.mockResolvedValue(
+      makeDetail('n', { repr: '[masked]', masked: true })
+    );
+    sidebar.openMenu('n', 10, 10);
+    const item = sidebar.menu.items.find(
+      item => item.command === CommandIDs.listCopyValue
+    )!;
+    await sidebar.menu.commands.execute(item.command, item.args);
+    expect(service.inspect).toHaveBeenCalledWith('n');
+    expect(service.detail).not.toHaveBeenCalled(); // never revealed
+    expect(copy).toHaveBeenCalledWith('[masked]');
+    sidebar.menu.close();
+    sidebar.dispose();
+  });
+
   it('builds the row menu with the right items enabled', async () => {
     const { sidebar, copy } = setup(true, true);
     await rendered();
@@ -124,6 +138,14 @@ describe('KernelStateSidebar list actions', () => {
     );
     expect(enabled['Open in Data Explorer']).toBe(false);
     expect(enabled['Copy as Code']).toBe(true);
+    expect(items.map(item => item.command)).toEqual([
+      CommandIDs.listOpenExplorer,
+      CommandIDs.listInspect,
+      CommandIDs.listCopyName,
+      CommandIDs.listCopyValue,
+      CommandIDs.listCopyCode,
+      CommandIDs.listDelete
+    ]);
     await menu.commands.execute(items[4].command, items[4].args);
     expect(copy).toHaveBeenCalledWith('n = 42');
     menu.close();

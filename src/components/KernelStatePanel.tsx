@@ -1,57 +1,33 @@
 /**
  * The sidebar's content: header, status messages, filter, variable list and inspector.
- * Props only; the widget owns the state.
+ * It renders two objects, as JupyterLab's panels render their model: the followed
+ * kernel's state (the service's model) and the sidebar's view (its list and inspector
+ * models, what only the view keeps, and its actions). It holds no state of its own.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
 import { makeFilter } from '../format';
-import { ColumnKey, ColumnWidths, IListRow } from '../models/list';
+import { InspectorModel } from '../models/inspector';
+import { VariableListModel } from '../models/list';
 import {
-  IKernelInfo,
+  IKernelStateModel,
+  IKernelStateOptions,
   IncludeGroup,
   ISnapshot,
-  KernelStateStatus,
   SnapshotSort
 } from '../tokens';
 import { VariableList } from './VariableList';
 
 export interface IKernelStatePanelProps {
-  status: KernelStateStatus;
-  kernel: IKernelInfo | null;
-  snapshot: ISnapshot | null;
-  error: string | null;
-  isBusy: boolean;
   /**
-   * The kernel restarted and no cell has run since.
+   * The followed kernel's state: status, kernel, snapshot, error, busy, restarted.
    */
-  restarted?: boolean;
-  filter: string;
-  onFilter: (filter: string) => void;
-  sort: SnapshotSort;
-  onSort: (sort: SnapshotSort) => void;
-  include: IncludeGroup[];
-  onToggleInclude: (group: IncludeGroup) => void;
-  selected: string | null;
-  onSelect: (name: string) => void;
+  model: IKernelStateModel;
   /**
-   * The list's rows (the snapshot's variables and those the last execution removed);
-   * by default the snapshot's variables.
+   * The sidebar's view of it.
    */
-  rows?: IListRow[];
-  /**
-   * Enter or a double-click on a row.
-   */
-  onOpen?: (name: string) => void;
-  /**
-   * Escape in the list.
-   */
-  onEscape?: () => void;
-  onContextMenu?: (name: string, x: number, y: number) => void;
-  widths?: ColumnWidths;
-  onResize?: (key: ColumnKey, width: number) => void;
-  onRefresh: () => void;
-  showPreview: boolean;
+  view: KernelStatePanel.IView;
   /**
    * The inspector of the selected variable, if any.
    */
@@ -63,8 +39,51 @@ export interface IKernelStatePanelProps {
   trans: TranslationBundle;
 }
 
+export namespace KernelStatePanel {
+  /**
+   * The sidebar's view: the models of its list and inspector, what only the view
+   * keeps (the typed filter, the preview column), and what its controls do.
+   */
+  export interface IView {
+    /**
+     * The list's rows (the snapshot's variables and those the last execution
+     * removed) and column widths.
+     */
+    readonly list: Pick<VariableListModel, 'rows' | 'widths' | 'setWidth'>;
+    /**
+     * The inspected variable: selecting a row inspects it, Escape closes it.
+     */
+    readonly inspector: Pick<InspectorModel, 'selected' | 'select' | 'close'>;
+    /**
+     * The sort and the groups of hidden names shown (the service's options).
+     */
+    readonly options: Pick<IKernelStateOptions, 'sort' | 'include'>;
+    /**
+     * The filter typed in the toolbar (matched at once against the rows loaded).
+     */
+    readonly filter: string;
+    readonly showPreview: boolean;
+    setFilter(filter: string): void;
+    setSort(sort: SnapshotSort): void;
+    toggleInclude(group: IncludeGroup): void;
+    /**
+     * Enter or a double-click on a row.
+     */
+    open(name: string): void;
+    /**
+     * The context menu of a row, at client coordinates.
+     */
+    openMenu(name: string, x: number, y: number): void;
+    /**
+     * The header's refresh button.
+     */
+    refresh(): void;
+  }
+}
+
 export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
-  const { trans, snapshot, kernel } = props;
+  const { trans, model, view } = props;
+  const kernel = model.kernel;
   return (
     <div className="jp-KernelState-panel" data-test-id="kernel-state-panel">
       <div className="jp-KernelState-header">
@@ -75,7 +94,7 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
         </div>
         <button
           className="jp-KernelState-refresh"
-          onClick={props.onRefresh}
+          onClick={() => view.refresh()}
           disabled={!kernel}
           title={trans.__('Refresh')}
           aria-label={trans.__('Refresh')}
@@ -83,7 +102,7 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
           ⟳
         </button>
       </div>
-      {kernel && props.restarted && (
+      {kernel && model.restarted && (
         <div
           className="jp-KernelState-notice"
           role="status"
@@ -94,14 +113,15 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
           )}
         </div>
       )}
-      <Body {...props} snapshot={snapshot} />
+      <Body {...props} />
       {kernel && props.sections}
     </div>
   );
 }
 
 function Body(props: IKernelStatePanelProps): JSX.Element {
-  const { trans, snapshot, status } = props;
+  const { trans, model } = props;
+  const { snapshot, status } = model;
   if (status === 'no-kernel') {
     return (
       <div
@@ -123,7 +143,7 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
         {trans.__(
           'This kernel’s language is not supported; only Python and R kernels can be inspected.'
         )}
-        {props.error && <div className="jp-KernelState-dim">{props.error}</div>}
+        {model.error && <div className="jp-KernelState-dim">{model.error}</div>}
       </div>
     );
   }
@@ -133,7 +153,7 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
       role="alert"
       data-test-id="kernel-state-error"
     >
-      {props.error ?? trans.__('Request failed')}
+      {model.error ?? trans.__('Request failed')}
     </div>
   );
   if (!snapshot) {
@@ -151,14 +171,7 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
       </>
     );
   }
-  return (
-    <SnapshotView
-      {...props}
-      snapshot={snapshot}
-      error={null}
-      errorNode={error}
-    />
-  );
+  return <SnapshotView {...props} snapshot={snapshot} errorNode={error} />;
 }
 
 function SnapshotView(
@@ -167,17 +180,13 @@ function SnapshotView(
     errorNode: React.ReactNode;
   }
 ): JSX.Element {
-  const { trans, snapshot } = props;
-  const all = React.useMemo(
-    () =>
-      props.rows ??
-      snapshot.variables.map(variable => ({ variable, removed: false })),
-    [snapshot, props.rows]
-  );
+  const { trans, snapshot, view } = props;
+  const all = view.list.rows;
+  const filter = view.filter;
   const rows = React.useMemo(() => {
-    const matches = makeFilter(props.filter);
-    return props.filter ? all.filter(row => matches(row.variable)) : all;
-  }, [all, props.filter]);
+    const matches = makeFilter(filter);
+    return filter ? all.filter(row => matches(row.variable)) : all;
+  }, [all, filter]);
   const shown = rows.reduce((n, row) => n + (row.removed ? 0 : 1), 0);
   const groups: [IncludeGroup, string][] = [
     ['private', trans.__('_private')],
@@ -185,10 +194,11 @@ function SnapshotView(
     ['callables', trans.__('functions')],
     ['classes', trans.__('classes')]
   ];
+  const include = view.options.include;
   return (
     <>
       {props.errorNode}
-      {props.isBusy && (
+      {props.model.isBusy && (
         <div
           className="jp-KernelState-busy"
           role="status"
@@ -206,8 +216,8 @@ function SnapshotView(
           type="search"
           placeholder={trans.__('Filter by name or type (* wildcards)')}
           aria-label={trans.__('Filter variables')}
-          value={props.filter}
-          onChange={event => props.onFilter(event.target.value)}
+          value={filter}
+          onChange={event => view.setFilter(event.target.value)}
         />
         <div
           className="jp-KernelState-toggles"
@@ -218,8 +228,8 @@ function SnapshotView(
             <label key={group} className="jp-KernelState-toggle">
               <input
                 type="checkbox"
-                checked={props.include.includes(group)}
-                onChange={() => props.onToggleInclude(group)}
+                checked={include.includes(group)}
+                onChange={() => view.toggleInclude(group)}
               />
               {label}
             </label>
@@ -227,7 +237,7 @@ function SnapshotView(
         </div>
       </div>
       <div className="jp-KernelState-total" data-test-id="kernel-state-total">
-        {totalText(trans, snapshot, shown, !!props.filter)}
+        {totalText(trans, snapshot, shown, !!filter)}
       </div>
       {snapshot.total === 0 && rows.length === 0 ? (
         <div
@@ -239,16 +249,16 @@ function SnapshotView(
       ) : (
         <VariableList
           rows={rows}
-          sort={props.sort}
-          onSort={props.onSort}
-          selected={props.selected}
-          onSelect={props.onSelect}
-          onOpen={props.onOpen}
-          onEscape={props.onEscape}
-          onContextMenu={props.onContextMenu}
-          widths={props.widths}
-          onResize={props.onResize}
-          showPreview={props.showPreview}
+          sort={view.options.sort}
+          onSort={sort => view.setSort(sort)}
+          selected={view.inspector.selected}
+          onSelect={name => void view.inspector.select(name)}
+          onOpen={name => view.open(name)}
+          onEscape={() => view.inspector.close()}
+          onContextMenu={(name, x, y) => view.openMenu(name, x, y)}
+          widths={view.list.widths}
+          onResize={(key, width) => view.list.setWidth(key, width)}
+          showPreview={view.showPreview}
           trans={trans}
         />
       )}

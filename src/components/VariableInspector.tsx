@@ -17,11 +17,6 @@ import {
 } from '../format';
 import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
 
-/**
- * Kinds the Data Explorer opens (see `isExplorable`).
- */
-export { EXPLORABLE_KINDS } from '../format';
-
 export interface IVariableInspectorProps {
   /**
    * Labels of the breadcrumb: the variable name, then each child's label.

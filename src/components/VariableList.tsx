@@ -17,10 +17,10 @@ import {
   ColumnKey,
   ColumnWidths,
   DEFAULT_COLUMN_WIDTHS,
-  IListRow,
   navigate,
   TypeAhead
 } from '../models/list';
+import { IListRow } from '../models/removed';
 import { markPaintedAfterFrame } from '../perf';
 import { IVariable, SnapshotSort } from '../tokens';
 import { IColumnDraft, ListHeader } from './ListHeader';
@@ -35,13 +35,6 @@ import {
   rowId
 } from './listLayout';
 import { VariableRow } from './VariableRow';
-
-export {
-  CHANGES_LINE_HEIGHT,
-  COMPACT_ROW_HEIGHT,
-  ListLayout,
-  ROW_HEIGHT
-} from './listLayout';
 
 /**
  * How long a click on another row waits before selecting it (a second click within it

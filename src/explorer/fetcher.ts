@@ -7,6 +7,11 @@
  *
  * `RowsDataModel` (model.ts) is the `DataModel` built on it.
  */
+import {
+  ITranslator,
+  nullTranslator,
+  TranslationBundle
+} from '@jupyterlab/translation';
 import { DataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
 
@@ -34,9 +39,13 @@ import {
  */
 export interface IRowsLoaderOptions {
   /**
-   * Fetch one window (`fetchRows` bound to a kernel and a name).
+   * Fetch one window (`IKernelStateService.rows` bound to a kernel and a name).
    */
   fetch: RowsFetcher;
+  /**
+   * Translates the messages the model makes itself (a sort or filter given up).
+   */
+  translator?: ITranslator;
   rowsPerBlock?: number;
   columnsPerBlock?: number;
   maxBlocks?: number;
@@ -52,6 +61,9 @@ export abstract class RowsLoader extends DataModel {
   constructor(options: IRowsLoaderOptions) {
     super();
     this._fetch = options.fetch;
+    this._trans = (options.translator ?? nullTranslator).load(
+      'jupyter_kernel_state'
+    );
     this._rowsPerBlock = options.rowsPerBlock ?? ROWS_PER_BLOCK;
     this._columnsPerBlock = options.columnsPerBlock ?? COLUMNS_PER_BLOCK;
     this._cache = new BlockCache(
@@ -211,10 +223,18 @@ export abstract class RowsLoader extends DataModel {
     if (filter && (this._lastChanged === 'filter' || !sort)) {
       this._filter = null;
       this._rebase = true;
-      this._queryError = `Cannot filter on ${filter.column}: ${message}`;
+      this._queryError = this._trans.__(
+        'Cannot filter on %1: %2',
+        filter.column,
+        message
+      );
     } else if (sort) {
       this._sort = null;
-      this._queryError = `Cannot sort by ${sort.column}: ${message}`;
+      this._queryError = this._trans.__(
+        'Cannot sort by %1: %2',
+        sort.column,
+        message
+      );
     }
     const error = this._queryError;
     this._reset();
@@ -389,6 +409,7 @@ export abstract class RowsLoader extends DataModel {
   }
 
   protected _fetch: RowsFetcher;
+  protected _trans: TranslationBundle;
   protected _wait: (ms: number) => Promise<void>;
   protected _rowsPerBlock: number;
   protected _columnsPerBlock: number;

@@ -3,6 +3,7 @@
  * smith`, `date is null`), computed in the kernel. Column names are option text, never
  * markup.
  */
+import { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
 import { IRowsFilter } from '../tokens';
@@ -11,17 +12,19 @@ import { RowsDataModel } from './model';
 /**
  * The operators of the rows route, with their labels.
  */
-export const FILTER_OPS: [string, string][] = [
-  ['contains', 'contains'],
-  ['eq', '='],
-  ['ne', '≠'],
-  ['lt', '<'],
-  ['le', '≤'],
-  ['gt', '>'],
-  ['ge', '≥'],
-  ['isnull', 'is missing'],
-  ['notnull', 'is not missing']
-];
+export function filterOps(trans: TranslationBundle): [string, string][] {
+  return [
+    ['contains', trans.__('contains')],
+    ['eq', '='],
+    ['ne', '≠'],
+    ['lt', '<'],
+    ['le', '≤'],
+    ['gt', '>'],
+    ['ge', '≥'],
+    ['isnull', trans.__('is missing')],
+    ['notnull', trans.__('is not missing')]
+  ];
+}
 
 const NO_VALUE = new Set(['isnull', 'notnull']);
 
@@ -34,46 +37,53 @@ const MAX_LISTED_COLUMNS = 500;
 /**
  * `price > 10`, `price is missing`.
  */
-export function filterText(filter: IRowsFilter): string {
-  const label = FILTER_OPS.find(([op]) => op === filter.op)?.[1] ?? filter.op;
+export function filterText(
+  filter: IRowsFilter,
+  trans: TranslationBundle
+): string {
+  const label =
+    filterOps(trans).find(([op]) => op === filter.op)?.[1] ?? filter.op;
   return NO_VALUE.has(filter.op)
-    ? `${filter.column} ${label}`
-    : `${filter.column} ${label} ${filter.value ?? ''}`;
+    ? trans.__('%1 %2', filter.column, label)
+    : trans.__('%1 %2 %3', filter.column, label, filter.value ?? '');
 }
 
 export class FilterBar extends Widget {
-  constructor(private readonly _model: RowsDataModel) {
+  constructor(
+    private readonly _model: RowsDataModel,
+    trans: TranslationBundle
+  ) {
     super();
     this.addClass('jp-KernelState-explorerFilter');
     const form = document.createElement('form');
     form.setAttribute('role', 'search');
-    form.setAttribute('aria-label', 'Filter rows');
+    form.setAttribute('aria-label', trans.__('Filter rows'));
 
     const label = document.createElement('span');
-    label.textContent = 'Filter';
-    this._column.setAttribute('aria-label', 'Column');
+    label.textContent = trans.__('Filter');
+    this._column.setAttribute('aria-label', trans.__('Column'));
     this._column.dataset.testId = 'kernel-state-explorer-filter-column';
-    this._op.setAttribute('aria-label', 'Condition');
+    this._op.setAttribute('aria-label', trans.__('Condition'));
     this._op.dataset.testId = 'kernel-state-explorer-filter-op';
-    for (const [op, text] of FILTER_OPS) {
+    for (const [op, text] of filterOps(trans)) {
       const option = document.createElement('option');
       option.value = op;
       option.textContent = text;
       this._op.append(option);
     }
     this._value.type = 'text';
-    this._value.placeholder = 'value';
+    this._value.placeholder = trans.__('value');
     this._value.maxLength = 1000;
-    this._value.setAttribute('aria-label', 'Value');
+    this._value.setAttribute('aria-label', trans.__('Value'));
     this._value.dataset.testId = 'kernel-state-explorer-filter-value';
     const apply = document.createElement('button');
     apply.type = 'submit';
     apply.className = 'jp-Button jp-mod-styled jp-mod-accept';
-    apply.textContent = 'Apply';
+    apply.textContent = trans.__('Apply');
     apply.dataset.testId = 'kernel-state-explorer-filter-apply';
     this._clear.type = 'button';
     this._clear.className = 'jp-Button jp-mod-styled jp-mod-reject';
-    this._clear.textContent = 'Clear';
+    this._clear.textContent = trans.__('Clear');
     this._clear.dataset.testId = 'kernel-state-explorer-filter-clear';
     form.append(label, this._column, this._op, this._value, apply, this._clear);
     this.node.append(form);

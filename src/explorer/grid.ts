@@ -13,9 +13,10 @@ import {
   RendererMap,
   TextRenderer
 } from '@lumino/datagrid';
+import { TranslationBundle } from '@jupyterlab/translation';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { ICellMetadata } from './model';
+import { ICellMetadata } from './query';
 
 /**
  * The text of a cell not loaded yet.
@@ -58,7 +59,10 @@ export interface IVisibleRows {
  * for the next sort of that column; everything else is lumino's.
  */
 class HeaderClickHandler extends BasicMouseHandler {
-  constructor(private readonly _onHeaderClick: (column: number) => void) {
+  constructor(
+    private readonly _onHeaderClick: (column: number) => void,
+    private readonly _trans: TranslationBundle
+  ) {
     super();
   }
 
@@ -74,10 +78,14 @@ class HeaderClickHandler extends BasicMouseHandler {
     if (model && hit.region === 'column-header') {
       const name = model.data('column-header', 0, hit.column);
       const dtype = model.data('column-header', 1, hit.column);
-      title =
-        typeof name === 'string'
-          ? `${name}${typeof dtype === 'string' && dtype ? `\n${dtype}` : ''}\nClick to sort`
-          : '';
+      if (typeof name === 'string') {
+        const lines = [name];
+        if (typeof dtype === 'string' && dtype) {
+          lines.push(dtype);
+        }
+        lines.push(this._trans.__('Click to sort'));
+        title = lines.join('\n');
+      }
     } else if (
       model &&
       (hit.region === 'body' || hit.region === 'row-header')
@@ -188,7 +196,10 @@ export class ExplorerGrid extends DataGrid {
       }
     });
     this.cellRenderers = makeRenderers(theme);
-    this.mouseHandler = new HeaderClickHandler(options.onHeaderClick);
+    this.mouseHandler = new HeaderClickHandler(
+      options.onHeaderClick,
+      options.trans
+    );
     this.keyHandler = new ExplorerKeyHandler();
     this.addClass('jp-KernelState-explorerGrid');
   }
@@ -284,6 +295,7 @@ export namespace ExplorerGrid {
      * A column header was clicked (its body column).
      */
     onHeaderClick: (column: number) => void;
+    trans: TranslationBundle;
   }
 }
 

@@ -24,8 +24,6 @@ import {
   StaleReason
 } from './query';
 
-export * from './query';
-
 export class RowsDataModel extends RowsLoader {
   /**
    * Emitted when the info, sort, error, busy or stale state changes.

@@ -1,7 +1,8 @@
 /**
  * The data explorer plugin: the command `kernel-state:open-explorer` ({name, kernelId?})
  * that opens one variable of a kernel (the followed one by default) in a main-area tab,
- * or activates the tab already showing it.
+ * or activates the tab already showing it. Its rows come through the service
+ * (`IKernelStateService.rows` on the tab's kernel).
  */
 import {
   ILayoutRestorer,
@@ -17,14 +18,12 @@ import {
 } from '@jupyterlab/apputils';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
+import { CommandIDs } from '../commands';
 import { kernelStateIcon } from '../icon';
-import { fetchRows } from '../restapi';
 import { IKernelStateService } from '../tokens';
 import { RowsDataModel } from './model';
 import { VariableWatch } from './watch';
 import { createExplorer, DataExplorer } from './widget';
-
-export const OPEN_EXPLORER = 'kernel-state:open-explorer';
 
 /**
  * The arguments of `kernel-state:open-explorer`.
@@ -49,8 +48,8 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     themes: IThemeManager | null
   ): void => {
-    const trans = (translator ?? nullTranslator).load('jupyter_kernel_state');
-    const settings = app.serviceManager.serverSettings;
+    const translation = translator ?? nullTranslator;
+    const trans = translation.load('jupyter_kernel_state');
     const tracker = new WidgetTracker<MainAreaWidget<DataExplorer>>({
       namespace: 'kernel-state-explorer'
     });
@@ -65,17 +64,17 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
         return existing;
       }
       const model = new RowsDataModel({
-        fetch: query => fetchRows(kernelId, name, query, settings)
+        fetch: query => service.rows(name, query, kernelId),
+        translator: translation
       });
-      const widget = createExplorer({ name, kernelId, model });
-      widget.title.icon = kernelStateIcon;
-      const watch = new VariableWatch({
-        service,
-        kernelId,
+      const widget = createExplorer({
         name,
+        kernelId,
         model,
-        probe: query => fetchRows(kernelId, name, query, settings)
+        translator: translation
       });
+      widget.title.icon = kernelStateIcon;
+      const watch = new VariableWatch({ service, kernelId, name, model });
       widget.disposed.connect(() => watch.dispose());
       void tracker.add(widget);
       app.shell.add(widget, 'main');
@@ -91,7 +90,7 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       );
     });
 
-    app.commands.addCommand(OPEN_EXPLORER, {
+    app.commands.addCommand(CommandIDs.openExplorer, {
       label: trans.__('Open in Data Explorer'),
       caption: trans.__(
         'Show a table, series or array of the kernel in a grid, every row reachable'
@@ -121,12 +120,12 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       }
     });
     palette?.addItem({
-      command: OPEN_EXPLORER,
+      command: CommandIDs.openExplorer,
       category: trans.__('Kernel State')
     });
     if (restorer) {
       void restorer.restore(tracker, {
-        command: OPEN_EXPLORER,
+        command: CommandIDs.openExplorer,
         args: widget => ({
           name: widget.content.name,
           kernelId: widget.content.kernelId

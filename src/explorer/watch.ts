@@ -2,19 +2,15 @@
  * Tells the explorer when the rows it shows are no longer the variable's: the
  * kernel-state service's snapshots of the same kernel say the variable changed
  * (`changed_at` moved on) or is gone, or the kernel restarted. When a snapshot does
- * not list the name (a hidden group, a filter, a page), one row is asked for instead;
- * so it is after each execution on the kernel (`executed` is emitted even when no view
+ * not list the name (a hidden group, a filter, a page), one row is asked for instead
+ * (`IKernelStateService.rows`); so it is after each execution on the kernel (`executed` is emitted even when no view
  * of the service is visible, when no snapshots are fetched).
  */
 import { IDisposable } from '@lumino/disposable';
 
-import {
-  IExecutedArgs,
-  IKernelStateService,
-  IRowsQuery,
-  IRowsWindow
-} from '../tokens';
-import { describeError, RowsDataModel, sortParam } from './model';
+import { IExecutedArgs, IKernelStateService } from '../tokens';
+import { RowsDataModel } from './model';
+import { describeError, sortParam } from './query';
 
 export class VariableWatch implements IDisposable {
   constructor(options: VariableWatch.IOptions) {
@@ -22,7 +18,6 @@ export class VariableWatch implements IDisposable {
     this._kernelId = options.kernelId;
     this._name = options.name;
     this._model = options.model;
-    this._probe = options.probe;
     this._service.model.changed.connect(this._check, this);
     this._model.stateChanged.connect(this._check, this);
     this._service.executed.connect(this._onExecuted, this);
@@ -117,13 +112,17 @@ export class VariableWatch implements IDisposable {
   private async _probeOnce(changedAt: number | null): Promise<void> {
     try {
       // The same sort as the grid's: the kernel remembers one sort per variable.
-      const window = await this._probe({
-        offset: 0,
-        limit: 1,
-        columns: '0:1',
-        sort: sortParam(this._model.sort),
-        ...(this._model.filter ? { filter: this._model.filter } : {})
-      });
+      const window = await this._service.rows(
+        this._name,
+        {
+          offset: 0,
+          limit: 1,
+          columns: '0:1',
+          sort: sortParam(this._model.sort),
+          ...(this._model.filter ? { filter: this._model.filter } : {})
+        },
+        this._kernelId
+      );
       if (!this._isDisposed && isNewer(window.changed_at, changedAt)) {
         this._model.markStale('changed');
       }
@@ -138,7 +137,6 @@ export class VariableWatch implements IDisposable {
   private _kernelId: string;
   private _name: string;
   private _model: RowsDataModel;
-  private _probe: (query: IRowsQuery) => Promise<IRowsWindow>;
   private _epoch: number | null = null;
   private _probedGeneration: number | null = null;
   private _timer: ReturnType<typeof setTimeout> | null = null;
@@ -170,9 +168,5 @@ export namespace VariableWatch {
     kernelId: string;
     name: string;
     model: RowsDataModel;
-    /**
-     * Fetch a window of the variable (one row is asked for).
-     */
-    probe: (query: IRowsQuery) => Promise<IRowsWindow>;
   }
 }

@@ -7,13 +7,19 @@
  * kernel. The grid itself paints text on a canvas.
  */
 import { MainAreaWidget } from '@jupyterlab/apputils';
+import {
+  ITranslator,
+  nullTranslator,
+  TranslationBundle
+} from '@jupyterlab/translation';
 import { Toolbar } from '@jupyterlab/ui-components';
 import { DataModel } from '@lumino/datagrid';
 import { BoxPanel, Widget } from '@lumino/widgets';
 
 import { FilterBar, filterText } from './filterBar';
 import { ExplorerGrid, IVisibleRows } from './grid';
-import { RowsDataModel, StaleReason } from './model';
+import { RowsDataModel } from './model';
+import { StaleReason } from './query';
 
 const MIN_COLUMN_WIDTH = 60;
 const MAX_COLUMN_WIDTH = 360;
@@ -29,30 +35,40 @@ const numberFormat = new Intl.NumberFormat('en-US');
  * `1,000,000 rows × 20 columns`; with a filter `1,000 of 1,000,000 rows × 20 columns`.
  */
 export function sizeText(
+  trans: TranslationBundle,
   rows: number,
   columns: number,
   kept: number | null = null
 ): string {
-  const plural = (n: number, word: string) =>
-    `${numberFormat.format(n)} ${word}${n === 1 ? '' : 's'}`;
+  const total = trans._n('%2 row', '%2 rows', rows, numberFormat.format(rows));
   const shown =
     kept === null
-      ? plural(rows, 'row')
-      : `${numberFormat.format(kept)} of ${plural(rows, 'row')}`;
-  return `${shown} × ${plural(columns, 'column')}`;
+      ? total
+      : trans.__('%1 of %2', numberFormat.format(kept), total);
+  const width = trans._n(
+    '%2 column',
+    '%2 columns',
+    columns,
+    numberFormat.format(columns)
+  );
+  return trans.__('%1 × %2', shown, width);
 }
 
 /**
  * What the banner says for a stale reason.
  */
-export function staleText(reason: StaleReason, name: string): string {
+export function staleText(
+  trans: TranslationBundle,
+  reason: StaleReason,
+  name: string
+): string {
   switch (reason) {
     case 'removed':
-      return `${name} no longer exists`;
+      return trans.__('%1 no longer exists', name);
     case 'restarted':
-      return 'The kernel restarted since these rows were loaded';
+      return trans.__('The kernel restarted since these rows were loaded');
     default:
-      return `${name} changed since loaded`;
+      return trans.__('%1 changed since loaded', name);
   }
 }
 
@@ -60,21 +76,24 @@ export function staleText(reason: StaleReason, name: string): string {
  * `Rows 1–25 of 1,000,000 · index 0 … 24` (positions 1-based, labels as in the table).
  */
 export function rangeText(
+  trans: TranslationBundle,
   visible: IVisibleRows | null,
   total: number,
   firstLabel: string | null | undefined,
   lastLabel: string | null | undefined
 ): string {
   if (!visible || total === 0) {
-    return total === 0 ? 'No rows' : '';
+    return total === 0 ? trans.__('No rows') : '';
   }
-  const from = numberFormat.format(visible.first + 1);
-  const to = numberFormat.format(visible.last + 1);
-  const labels =
-    typeof firstLabel === 'string' && typeof lastLabel === 'string'
-      ? ` · index ${firstLabel} … ${lastLabel}`
-      : '';
-  return `Rows ${from}–${to} of ${numberFormat.format(total)}${labels}`;
+  const rows = trans.__(
+    'Rows %1–%2 of %3',
+    numberFormat.format(visible.first + 1),
+    numberFormat.format(visible.last + 1),
+    numberFormat.format(total)
+  );
+  return typeof firstLabel === 'string' && typeof lastLabel === 'string'
+    ? trans.__('%1 · index %2 … %3', rows, firstLabel, lastLabel)
+    : rows;
 }
 
 export class DataExplorer extends BoxPanel {
@@ -84,15 +103,19 @@ export class DataExplorer extends BoxPanel {
     this.name = options.name;
     this.kernelId = options.kernelId;
     this.model = options.model;
+    const trans = (options.translator ?? nullTranslator).load(
+      'jupyter_kernel_state'
+    );
+    this._trans = trans;
 
-    this._filterBar = new FilterBar(this.model);
+    this._filterBar = new FilterBar(this.model, trans);
     this._banner = new Widget();
     this._banner.addClass('jp-KernelState-explorerBanner');
     this._banner.node.dataset.testId = 'kernel-state-explorer-stale';
     this._banner.node.setAttribute('role', 'status');
     this._bannerText = document.createElement('span');
     const bannerButton = button(
-      'Refresh',
+      trans.__('Refresh'),
       'kernel-state-explorer-stale-refresh'
     );
     bannerButton.addEventListener('click', () => void this.refresh());
@@ -100,7 +123,8 @@ export class DataExplorer extends BoxPanel {
     this._banner.hide();
 
     this.grid = new ExplorerGrid({
-      onHeaderClick: column => this.model.cycleSort(column)
+      onHeaderClick: column => this.model.cycleSort(column),
+      trans
     });
     this.grid.node.dataset.testId = 'kernel-state-explorer-grid';
     this.grid.setModel(this.model);
@@ -158,6 +182,7 @@ export class DataExplorer extends BoxPanel {
   }
 
   private _makeToolbar(): [string, Widget][] {
+    const trans = this._trans;
     const info = new Widget();
     info.addClass('jp-KernelState-explorerInfo');
     const name = document.createElement('span');
@@ -174,13 +199,19 @@ export class DataExplorer extends BoxPanel {
     sort.addClass('jp-KernelState-explorerSort');
     this._sortText = document.createElement('span');
     this._sortText.dataset.testId = 'kernel-state-explorer-sort';
-    this._clearSort = button('Clear sort', 'kernel-state-explorer-clear-sort');
+    this._clearSort = button(
+      trans.__('Clear sort'),
+      'kernel-state-explorer-clear-sort'
+    );
     this._clearSort.addEventListener('click', () => this.model.setSort(null));
     sort.node.append(this._sortText, this._clearSort);
 
     const refresh = new Widget();
-    const refreshButton = button('Refresh', 'kernel-state-explorer-refresh');
-    refreshButton.title = 'Read the rows from the kernel again';
+    const refreshButton = button(
+      trans.__('Refresh'),
+      'kernel-state-explorer-refresh'
+    );
+    refreshButton.title = trans.__('Read the rows from the kernel again');
     refreshButton.addEventListener('click', () => void this.refresh());
     refresh.node.append(refreshButton);
     return [
@@ -191,21 +222,32 @@ export class DataExplorer extends BoxPanel {
   }
 
   private _onStateChanged(): void {
+    const trans = this._trans;
     const model = this.model;
     const info = model.info;
-    this._type!.textContent = info ? `${info.type} · ${info.kind}` : '';
+    this._type!.textContent = info
+      ? trans.__('%1 · %2', info.type, info.kind)
+      : '';
     this._size!.textContent = info
-      ? sizeText(info.totalRows, info.columnsTotal, info.filteredRows)
+      ? sizeText(trans, info.totalRows, info.columnsTotal, info.filteredRows)
       : '';
     const filter = model.filter;
-    this._size!.title = filter ? `Filtered: ${filterText(filter)}` : '';
+    this._size!.title = filter
+      ? trans.__('Filtered: %1', filterText(filter, trans))
+      : '';
     const sort = model.sort;
     this._sortText!.textContent = sort
-      ? `Sorted by ${sort.column} ${sort.direction === 'asc' ? '▲' : '▼'}`
-      : 'Unsorted';
+      ? trans.__(
+          'Sorted by %1 %2',
+          sort.column,
+          sort.direction === 'asc' ? '▲' : '▼'
+        )
+      : trans.__('Unsorted');
     this._sortText!.title = sort
-      ? 'Sorted by the kernel; click the header again to reverse or clear'
-      : 'Click a column header to sort (in the kernel)';
+      ? trans.__(
+          'Sorted by the kernel; click the header again to reverse or clear'
+        )
+      : trans.__('Click a column header to sort (in the kernel)');
     // `hidden` loses against the button's own display rule.
     this._clearSort!.style.display = sort === null ? 'none' : '';
 
@@ -213,8 +255,8 @@ export class DataExplorer extends BoxPanel {
     if (reason) {
       this._bannerText.textContent =
         reason === 'removed'
-          ? staleText(reason, this.name)
-          : `${staleText(reason, this.name)} — `;
+          ? staleText(trans, reason, this.name)
+          : trans.__('%1 — ', staleText(trans, reason, this.name));
       this._banner.show();
     } else {
       this._banner.hide();
@@ -223,14 +265,14 @@ export class DataExplorer extends BoxPanel {
     let status = '';
     this._status.classList.toggle('jp-mod-error', false);
     if (model.retrying) {
-      status = 'The kernel is busy — trying again shortly…';
+      status = trans.__('The kernel is busy — trying again shortly…');
     } else if ((model.error || model.queryError) && reason !== 'removed') {
       status = (model.error ?? model.queryError)!;
       this._status.classList.toggle('jp-mod-error', true);
     } else if (info?.stale) {
-      status = 'The kernel is busy: rows as of an earlier execution.';
+      status = trans.__('The kernel is busy: rows as of an earlier execution.');
     } else if (!info && !model.error) {
-      status = 'Loading…';
+      status = trans.__('Loading…');
     }
     this._status.textContent = status;
   }
@@ -308,6 +350,7 @@ export class DataExplorer extends BoxPanel {
     const total = this.model.rowCount('body');
     const label = (row: number) => this.model.data('row-header', row, 0);
     this._range.textContent = rangeText(
+      this._trans,
       visible,
       total,
       visible ? label(visible.first) : null,
@@ -316,6 +359,7 @@ export class DataExplorer extends BoxPanel {
     this._range.dataset.lastRow = visible ? String(visible.last) : '';
   }
 
+  private _trans: TranslationBundle;
   private _filterBar: FilterBar;
   private _banner: Widget;
   private _bannerText: HTMLSpanElement;
@@ -333,6 +377,7 @@ export namespace DataExplorer {
     name: string;
     kernelId: string;
     model: RowsDataModel;
+    translator?: ITranslator;
   }
 }
 
@@ -350,7 +395,10 @@ export function createExplorer(
     options.name
   )}`;
   widget.title.label = options.name;
-  widget.title.caption = `${options.name} — Data Explorer`;
+  const trans = (options.translator ?? nullTranslator).load(
+    'jupyter_kernel_state'
+  );
+  widget.title.caption = trans.__('%1 — Data Explorer', options.name);
   widget.title.closable = true;
   for (const [name, item] of content.toolbarItems) {
     widget.toolbar.addItem(name, item);

@@ -1,6 +1,7 @@
 /**
  * The inspector's model: the selected variable, the drill-down path into it, its
- * detail (`GET variables/{name}`), loading and error, and the note shown at the top
+ * detail (`IKernelStateService.inspect`, and `detail` with `reveal` for a masked
+ * secret), its change timeline, loading and error, and the note shown at the top
  * level. It follows the service: a new generation reloads a selected variable that
  * changed and closes one that is gone. Views render it and call its actions.
  */
@@ -16,7 +17,6 @@ import {
   IVariableDetail
 } from '../tokens';
 import { snapshotKey } from './section';
-import { IVariableApi } from './variableApi';
 
 /**
  * Changes of the inspected name the inspector asks for.
@@ -42,7 +42,6 @@ export type InspectorNote = Pick<
 export class InspectorModel implements IDisposable {
   constructor(options: InspectorModel.IOptions) {
     this._service = options.service;
-    this._api = options.api ?? null;
     this._generation = snapshotKey(this._service);
     this._service.changed.connect(this._onServiceChanged, this);
   }
@@ -128,7 +127,6 @@ export class InspectorModel implements IDisposable {
   get canReveal(): boolean {
     const detail = this._detail;
     return (
-      !!this._api &&
       !this._revealed &&
       !!detail &&
       (detail.masked === true || detail.likely_secret)
@@ -152,7 +150,7 @@ export class InspectorModel implements IDisposable {
    * shows them, and only until another variable is selected.
    */
   async reveal(): Promise<void> {
-    if (!this._selected || !this._api || this._isDisposed) {
+    if (!this._selected || this._isDisposed) {
       return;
     }
     this._revealed = true;
@@ -222,10 +220,9 @@ export class InspectorModel implements IDisposable {
     this._emit();
     try {
       const path = this._path.map(step => step.key);
-      const detail =
-        this._api && this._revealed
-          ? await this._api.detail(name, path, true)
-          : await this._service.inspect(name, path);
+      const detail = this._revealed
+        ? await this._service.detail(name, { path, reveal: true })
+        : await this._service.inspect(name, path);
       if (request === this._request) {
         this._detail = detail;
       }
@@ -287,12 +284,12 @@ export class InspectorModel implements IDisposable {
    */
   private async _loadTimeline(): Promise<void> {
     const name = this._selected;
-    if (!name || !this._api || this._isDisposed) {
+    if (!name || this._isDisposed) {
       return;
     }
     const request = ++this._timelineRequest;
     try {
-      const timeline = await this._api.timeline(name, TIMELINE_LIMIT);
+      const timeline = await this._service.timeline(name, TIMELINE_LIMIT);
       if (request === this._timelineRequest && name === this._selected) {
         this._timeline = timeline;
         this._timelineError = null;
@@ -349,7 +346,6 @@ export class InspectorModel implements IDisposable {
   }
 
   private _service: IKernelStateService;
-  private _api: IVariableApi | null;
   private _revealed = false;
   private _timeline: ITimeline | null = null;
   private _timelineError: string | null = null;
@@ -368,9 +364,5 @@ export class InspectorModel implements IDisposable {
 export namespace InspectorModel {
   export interface IOptions {
     service: IKernelStateService;
-    /**
-     * Reveal and timeline requests (without it, neither is offered).
-     */
-    api?: IVariableApi;
   }
 }

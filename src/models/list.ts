@@ -8,24 +8,8 @@ import { IDisposable } from '@lumino/disposable';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_COLUMN_WIDTHS as DEFAULT_WIDTHS_SETTING } from '../defaults';
-
-import {
-  IKernelStateService,
-  IVariable,
-  SnapshotSort,
-  SnapshotSortKey
-} from '../tokens';
-import { RemovedTracker } from './removed';
-
-export { RemovedTracker } from './removed';
-
-/**
- * One row of the list: a variable of the snapshot, or one the last execution removed.
- */
-export interface IListRow {
-  variable: IVariable;
-  removed: boolean;
-}
+import { IKernelStateService, SnapshotSort, SnapshotSortKey } from '../tokens';
+import { IListRow, RemovedTracker } from './removed';
 
 /**
  * The columns of the list whose width can be changed (the preview takes the rest).

@@ -1,9 +1,16 @@
 /**
- * The variable list's removed-rows bookkeeping: the variables the last execution
+ * The variable list's rows: the snapshot's variables, and those the last execution
  * removed, kept (struck through) until the next one.
  */
 import { ISnapshot, IVariable } from '../tokens';
-import type { IListRow } from './list';
+
+/**
+ * One row of the list: a variable of the snapshot, or one the last execution removed.
+ */
+export interface IListRow {
+  variable: IVariable;
+  removed: boolean;
+}
 
 /**
  * Keeps the variables an execution removed, so the list can show them (struck

@@ -1,9 +1,10 @@
 /**
  * The Kernel State sidebar: renders the service's model, the inspector's model and the
  * section models (image strip, assistant view), and keeps what only the view needs
- * (the typed filter, folded sections). It tells the service and the section models
- * when they are seen, so no request is made while the panel is hidden or a section is
- * folded.
+ * (the typed filter, folded sections): it is the panel's view
+ * (`KernelStatePanel.IView`). It tells the service and the section models when they
+ * are seen, so no request is made while the panel is hidden or a section is folded.
+ * Every request goes through the service.
  */
 import {
   Clipboard,
@@ -11,7 +12,6 @@ import {
   showDialog,
   showErrorMessage
 } from '@jupyterlab/apputils';
-import { ServerConnection } from '@jupyterlab/services';
 import {
   ITranslator,
   nullTranslator,
@@ -23,16 +23,17 @@ import { Message } from '@lumino/messaging';
 import { Menu } from '@lumino/widgets';
 import * as React from 'react';
 
+import { CommandIDs } from '../commands';
 import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { isExplorable } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
-import { ColumnKey, ColumnWidths, VariableListModel } from '../models/list';
+import { ColumnWidths, VariableListModel } from '../models/list';
 import { PromptModel } from '../models/prompt';
-import { IVariableApi, restVariableApi } from '../models/variableApi';
 import {
+  IKernelStateOptions,
   IKernelStateService,
   IncludeGroup,
   IPromptQuery,
@@ -47,14 +48,13 @@ import {
 import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
-/**
- * The Data Explorer's command (registered by the explorer plugin), run with `{name}`.
- */
-export const OPEN_EXPLORER_COMMAND = 'kernel-state:open-explorer';
 // Typing pauses this long before the filter goes to the server.
 const FILTER_DEBOUNCE_MS = 250;
 
-export class KernelStateSidebar extends ReactWidget {
+export class KernelStateSidebar
+  extends ReactWidget
+  implements KernelStatePanel.IView
+{
   constructor(options: KernelStateSidebar.IOptions) {
     super();
     this._service = options.service;
@@ -68,8 +68,6 @@ export class KernelStateSidebar extends ReactWidget {
     this._commands = options.commands ?? null;
     this._confirmDelete =
       options.confirmDelete ?? (name => confirmDeleteDialog(this._trans, name));
-    this.api =
-      options.api ?? restVariableApi(this._service, options.serverSettings);
     this.list =
       options.listModel ?? new VariableListModel({ service: this._service });
     this.images =
@@ -79,10 +77,10 @@ export class KernelStateSidebar extends ReactWidget {
       new PromptModel({ service: this._service, query: options.promptQuery });
     this.inspector =
       options.inspectorModel ??
-      new InspectorModel({ service: this._service, api: this.api });
+      new InspectorModel({ service: this._service });
     this._menu = createVariableMenu({
       trans: this._trans,
-      api: this.api,
+      service: this._service,
       inspector: this.inspector,
       node: this.node,
       variable: name => this._variable(name),
@@ -110,11 +108,6 @@ export class KernelStateSidebar extends ReactWidget {
   readonly list: VariableListModel;
 
   /**
-   * Reveal, timeline and delete requests.
-   */
-  readonly api: IVariableApi;
-
-  /**
    * The row context menu (a Lumino menu, opened at a row).
    */
   get menu(): Menu {
@@ -133,8 +126,8 @@ export class KernelStateSidebar extends ReactWidget {
    */
   openExplorer(name: string): void {
     const commands = this._commands;
-    if (commands && commands.hasCommand(OPEN_EXPLORER_COMMAND)) {
-      void commands.execute(OPEN_EXPLORER_COMMAND, { name });
+    if (commands && commands.hasCommand(CommandIDs.openExplorer)) {
+      void commands.execute(CommandIDs.openExplorer, { name });
     }
   }
 
@@ -147,7 +140,7 @@ export class KernelStateSidebar extends ReactWidget {
     return (
       !!variable &&
       isExplorable(variable) &&
-      !!this._commands?.hasCommand(OPEN_EXPLORER_COMMAND)
+      !!this._commands?.hasCommand(CommandIDs.openExplorer)
     );
   }
 
@@ -167,7 +160,7 @@ export class KernelStateSidebar extends ReactWidget {
       return false;
     }
     try {
-      await this.api.remove(name);
+      await this._service.deleteVariable(name);
     } catch (reason) {
       void showErrorMessage(
         this._trans.__('Cannot delete %1', name),
@@ -278,33 +271,80 @@ export class KernelStateSidebar extends ReactWidget {
     super.onBeforeDetach(msg);
   }
 
+  /**
+   * The filter typed in the panel's toolbar.
+   */
+  get filter(): string {
+    return this._filter;
+  }
+
+  /**
+   * The sort and include groups of the list (the service's options).
+   */
+  get options(): IKernelStateOptions {
+    return this._service.options;
+  }
+
+  /**
+   * Filter what is loaded at once; when the kernel holds more than one page, also ask
+   * the server (debounced) so matches beyond the page are found.
+   */
+  setFilter(filter: string): void {
+    this._filter = filter;
+    this.update();
+    const snapshot = this._service.model.snapshot;
+    const partial = !!snapshot && snapshot.total > snapshot.variables.length;
+    if (!partial && !this._service.options.filter) {
+      return;
+    }
+    window.clearTimeout(this._filterTimer);
+    this._filterTimer = window.setTimeout(() => {
+      this._service.setOptions({ filter: this._filter || undefined });
+    }, FILTER_DEBOUNCE_MS);
+  }
+
+  setSort(sort: SnapshotSort): void {
+    this._changeOptions({ sort });
+  }
+
+  toggleInclude(group: IncludeGroup): void {
+    const include = this._service.options.include;
+    const next = include.includes(group)
+      ? include.filter(g => g !== group)
+      : [...include, group];
+    this._changeOptions({ include: next });
+  }
+
+  /**
+   * Open a listed variable: a table in the Data Explorer, anything else in the
+   * inspector.
+   */
+  open(name: string): void {
+    const variable = this._variable(name);
+    if (!variable) {
+      return; // removed by the last execution
+    }
+    if (this.canExplore(variable)) {
+      this.openExplorer(name);
+    } else {
+      void this.inspector.select(name);
+    }
+  }
+
+  /**
+   * Read the kernel's variables, images and prompt again.
+   */
+  refresh(): void {
+    void this._service.refresh();
+    void this.images.refresh();
+    void this.prompt.refresh();
+  }
+
   protected render(): JSX.Element {
-    const model = this._service.model;
-    const options = this._service.options;
     return (
       <KernelStatePanel
-        status={model.status}
-        kernel={model.kernel}
-        snapshot={model.snapshot}
-        error={model.error}
-        isBusy={model.isBusy}
-        restarted={model.restarted}
-        filter={this._filter}
-        onFilter={this._setFilter}
-        sort={options.sort}
-        onSort={this._setSort}
-        include={options.include}
-        onToggleInclude={this._toggleInclude}
-        selected={this.inspector.selected}
-        onSelect={this._select}
-        rows={this.list.rows}
-        onOpen={this._open}
-        onEscape={this._escape}
-        onContextMenu={this._contextMenu}
-        widths={this.list.widths}
-        onResize={this._resize}
-        onRefresh={this._refresh}
-        showPreview={this._showPreview}
+        model={this._service.model}
+        view={this}
         inspector={this._renderInspector()}
         sections={this._renderSections()}
         trans={this._trans}
@@ -331,7 +371,7 @@ export class KernelStateSidebar extends ReactWidget {
   }
 
   private _renderInspector(): JSX.Element | null {
-    const explorer = this._commands?.hasCommand(OPEN_EXPLORER_COMMAND);
+    const explorer = this._commands?.hasCommand(CommandIDs.openExplorer);
     return this.inspector.selected ? (
       <InspectorView
         model={this.inspector}
@@ -376,34 +416,6 @@ export class KernelStateSidebar extends ReactWidget {
     this.update();
   }
 
-  private _setFilter = (filter: string): void => {
-    // Filter what is loaded at once; when the kernel holds more than one page, also ask
-    // the server (debounced) so matches beyond the page are found.
-    this._filter = filter;
-    this.update();
-    const snapshot = this._service.model.snapshot;
-    const partial = !!snapshot && snapshot.total > snapshot.variables.length;
-    if (!partial && !this._service.options.filter) {
-      return;
-    }
-    window.clearTimeout(this._filterTimer);
-    this._filterTimer = window.setTimeout(() => {
-      this._service.setOptions({ filter: this._filter || undefined });
-    }, FILTER_DEBOUNCE_MS);
-  };
-
-  private _setSort = (sort: SnapshotSort): void => {
-    this._changeOptions({ sort });
-  };
-
-  private _toggleInclude = (group: IncludeGroup): void => {
-    const include = this._service.options.include;
-    const next = include.includes(group)
-      ? include.filter(g => g !== group)
-      : [...include, group];
-    this._changeOptions({ include: next });
-  };
-
   private _changeOptions(options: {
     sort?: SnapshotSort;
     include?: IncludeGroup[];
@@ -415,43 +427,9 @@ export class KernelStateSidebar extends ReactWidget {
     }
   }
 
-  private _select = (name: string): void => {
-    void this.inspector.select(name);
-  };
-
-  private _open = (name: string): void => {
-    const variable = this._variable(name);
-    if (!variable) {
-      return; // removed by the last execution
-    }
-    if (this.canExplore(variable)) {
-      this.openExplorer(name);
-    } else {
-      void this.inspector.select(name);
-    }
-  };
-
-  private _escape = (): void => {
-    this.inspector.close();
-  };
-
-  private _contextMenu = (name: string, x: number, y: number): void => {
-    this.openMenu(name, x, y);
-  };
-
-  private _resize = (key: ColumnKey, width: number): void => {
-    this.list.setWidth(key, width);
-  };
-
   private _onWidthsChanged(_: VariableListModel, widths: ColumnWidths): void {
     this._onOptionsChange?.({ columnWidths: widths });
   }
-
-  private _refresh = (): void => {
-    void this._service.refresh();
-    void this.images.refresh();
-    void this.prompt.refresh();
-  };
 
   private _service: IKernelStateService;
   private _trans: TranslationBundle;
@@ -487,15 +465,6 @@ export namespace KernelStateSidebar {
      * `kernel-state:open-explorer` when it is registered.
      */
     commands?: CommandRegistry;
-    /**
-     * Server settings of the REST requests the sidebar makes itself (reveal,
-     * timeline, delete); default `ServerConnection.makeSettings()`.
-     */
-    serverSettings?: ServerConnection.ISettings;
-    /**
-     * Reveal, timeline and delete requests (default: REST on the followed kernel).
-     */
-    api?: IVariableApi;
     listModel?: VariableListModel;
     /**
      * Ask before deleting a variable (default: a dialog).

@@ -8,17 +8,17 @@ import { TranslationBundle } from '@jupyterlab/translation';
 import { CommandRegistry } from '@lumino/commands';
 import { Menu } from '@lumino/widgets';
 
+import { CommandIDs } from '../commands';
 import { copyAsCode } from '../format';
 import { InspectorModel } from '../models/inspector';
-import { IVariableApi } from '../models/variableApi';
-import { IVariable } from '../tokens';
+import { IKernelStateService, IVariable } from '../tokens';
 
 /**
  * What the menu's commands act through (the sidebar).
  */
 export interface IVariableActionsHost {
   trans: TranslationBundle;
-  api: IVariableApi;
+  service: IKernelStateService;
   inspector: InspectorModel;
   /**
    * The sidebar's node: the list there gets the keyboard back when the menu closes.
@@ -41,27 +41,27 @@ export function createVariableMenu(host: IVariableActionsHost): Menu {
   const commands = new CommandRegistry();
   const name = (args: { name?: unknown }) => String(args.name ?? '');
   const present = (args: { name?: unknown }) => !!host.variable(name(args));
-  commands.addCommand(MenuCommand.openExplorer, {
+  commands.addCommand(CommandIDs.listOpenExplorer, {
     label: trans.__('Open in Data Explorer'),
     isEnabled: args => host.canExplore(host.variable(name(args))),
     execute: args => host.openExplorer(name(args))
   });
-  commands.addCommand(MenuCommand.inspect, {
+  commands.addCommand(CommandIDs.listInspect, {
     label: trans.__('Inspect'),
     isEnabled: present,
     execute: args => void host.inspector.select(name(args))
   });
-  commands.addCommand(MenuCommand.copyName, {
+  commands.addCommand(CommandIDs.listCopyName, {
     label: trans.__('Copy Name'),
     execute: args => host.copy(name(args))
   });
-  commands.addCommand(MenuCommand.copyValue, {
+  commands.addCommand(CommandIDs.listCopyValue, {
     label: trans.__('Copy Value as Text'),
     isEnabled: present,
     execute: async args => {
       try {
         // A masked secret copies as masked: only Reveal shows the value.
-        const detail = await host.api.detail(name(args));
+        const detail = await host.service.inspect(name(args));
         host.copy(detail.repr);
       } catch (reason) {
         void showErrorMessage(
@@ -71,7 +71,7 @@ export function createVariableMenu(host: IVariableActionsHost): Menu {
       }
     }
   });
-  commands.addCommand(MenuCommand.copyCode, {
+  commands.addCommand(CommandIDs.listCopyCode, {
     label: trans.__('Copy as Code'),
     caption: trans.__(
       'Copy `name = value` (numbers, strings, and small lists and dicts shown whole)'
@@ -88,7 +88,7 @@ export function createVariableMenu(host: IVariableActionsHost): Menu {
       }
     }
   });
-  commands.addCommand(MenuCommand.remove, {
+  commands.addCommand(CommandIDs.listDelete, {
     label: trans.__('Delete…'),
     isEnabled: present,
     execute: args => void host.deleteVariable(name(args))
@@ -144,25 +144,16 @@ export async function confirmDeleteDialog(
   return result.button.accept;
 }
 
-namespace MenuCommand {
-  export const openExplorer = 'kernel-state-list:open-explorer';
-  export const inspect = 'kernel-state-list:inspect';
-  export const copyName = 'kernel-state-list:copy-name';
-  export const copyValue = 'kernel-state-list:copy-value';
-  export const copyCode = 'kernel-state-list:copy-code';
-  export const remove = 'kernel-state-list:delete';
-}
-
 /**
  * The row context menu, in order.
  */
 const MENU_COMMANDS = [
-  MenuCommand.openExplorer,
-  MenuCommand.inspect,
+  CommandIDs.listOpenExplorer,
+  CommandIDs.listInspect,
   'separator',
-  MenuCommand.copyName,
-  MenuCommand.copyValue,
-  MenuCommand.copyCode,
+  CommandIDs.listCopyName,
+  CommandIDs.listCopyValue,
+  CommandIDs.listCopyCode,
   'separator',
-  MenuCommand.remove
+  CommandIDs.listDelete
 ];
