@@ -3,7 +3,9 @@
 Talks to a running Jupyter server through :class:`~jupyter_kernel_state.client.
 KernelStateClient`, by URL and token: ``--url`` (or ``$JUPYTER_SERVER_URL``, or the first
 running server found in Jupyter's runtime directory) and ``--token`` (or ``$JUPYTER_TOKEN``,
-or the found server's own token). It says on stderr which server it used.
+or the found server's own token). Every command that reads a kernel takes ``--kernel`` (an
+id, a prefix of ids only one kernel has, or a notebook path), else reads the kernel a cell
+last ran in. It says on stderr which server and which kernel it used.
 Standard library only, so it works from any environment that has the package.
 `mcp-config` reads Jupyter's runtime directory instead: it prints, for the running servers,
 the URL of their MCP server (jupyter-server-mcp) and a client configuration with the token;
@@ -18,7 +20,6 @@ import os
 import re
 import shlex
 import sys
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -32,66 +33,16 @@ from .cli_views import (
     cmd_timeline,
     cmd_variables,
 )
-from .client import KernelStateClient, KernelStateClientError
-
-
-def _discover(url: str | None, token: str | None) -> tuple[str, str | None, str]:
-    """The server's URL, the token to send, and how both were found (said on stderr)."""
-    token_from = ""
-    if token:
-        token_from = "token from --token"
-    elif os.environ.get("JUPYTER_TOKEN"):
-        token, token_from = os.environ["JUPYTER_TOKEN"], "token from $JUPYTER_TOKEN"
-    if url or os.environ.get("JUPYTER_SERVER_URL"):
-        how = "from --url" if url else "from $JUPYTER_SERVER_URL"
-        url = url or os.environ["JUPYTER_SERVER_URL"]
-        if not token:  # the token of the running server at that URL, if it is one
-            server = next((s for s in _running_servers() if _same_server(url, s)), None)
-            if server is not None and server.get("token"):
-                token = str(server["token"])
-                token_from = f"the token of server pid {server.get('pid')} from its runtime file"
-    else:
-        server = next(iter(_running_servers()), None)
-        if server is None:
-            raise CLIError("no running Jupyter server found; pass --url and --token")
-        url = str(server["url"])
-        how = f"found running server, pid {server.get('pid')}"
-        if server.get("root_dir"):
-            how += f", serving {server['root_dir']}"
-        if not token and server.get("token"):
-            token, token_from = str(server["token"]), "its token from its runtime file"
-    return url, token or None, how + (f"; {token_from}" if token_from else "; no token")
-
-
-def _runtime_files(pattern: str) -> list[dict[str, Any]]:
-    """The JSON runtime files of live processes in Jupyter's runtime directory whose name
-    matches ``pattern`` (with the pid as its group). Read directly: importing
-    jupyter_server.serverapp or jupyter_server_mcp (for their listing functions) takes seconds.
-    """
-    from jupyter_core.paths import jupyter_runtime_dir
-    from jupyter_server.utils import check_pid
-
-    found = []
-    directory = Path(jupyter_runtime_dir())
-    for path in sorted(directory.glob("jpserver-*.json")) if directory.is_dir() else []:
-        match = re.fullmatch(pattern, path.name)
-        if match is None:
-            continue
-        try:
-            info = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(info, dict) and info.get("pid") == int(match.group(1)) \
-                and check_pid(info["pid"]):
-            found.append(info)
-    return found
-
-
-def _running_servers() -> list[dict[str, Any]]:
-    """Jupyter servers (``jpserver-<pid>.json``; jupyter-server-mcp's ``jpserver-mcp-<pid>.json``
-    files match jupyter_server's own ``jpserver-*`` listing too, and are not servers)."""
-    return _runtime_files(r"jpserver-(\d+)\.json")
-
+from .client import (
+    KernelStateClient,
+    KernelStateClientError,
+    discover_server,
+    kernel_label,
+    pick_kernel,
+    running_servers,
+    runtime_files,
+    same_server,
+)
 
 SORT_KEYS = ("name", "type", "size", "changed", "memory")
 DETAILS = ("names", "schema", "full")
@@ -108,27 +59,15 @@ def _sort(text: str) -> str:
 MCP_FORMATS = ("json", "claude", "codex", "stdio")
 
 
-def _same_server(url: str, info: dict[str, Any]) -> bool:
-    """Whether ``url`` (as given with --url) points at the server a runtime file describes."""
-    parts = urllib.parse.urlsplit(url)
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        return False
-    base = str(info.get("base_url") or "/")
-    path = parts.path if parts.path.endswith("/") else parts.path + "/"
-    return port == info.get("port") and path.startswith(base)
-
-
 def _mcp_servers(url: str | None) -> list[dict[str, Any]]:
     """Running Jupyter servers that serve MCP, paired with their MCP runtime files by pid."""
     # jupyter-server-mcp's runtime files (jupyter_server_mcp.runtime) carry the MCP URL.
-    mcp_by_pid = {info["pid"]: info for info in _runtime_files(r"jpserver-mcp-(\d+)\.json")
+    mcp_by_pid = {info["pid"]: info for info in runtime_files(r"jpserver-mcp-(\d+)\.json")
                   if isinstance(info.get("url"), str)}
     servers = [{"server": info, "mcp": mcp_by_pid[info["pid"]]}
-               for info in _running_servers() if info.get("pid") in mcp_by_pid]
+               for info in running_servers() if info.get("pid") in mcp_by_pid]
     if url:
-        servers = [s for s in servers if _same_server(url, s["server"])]
+        servers = [s for s in servers if same_server(url, s["server"])]
         if not servers:
             raise CLIError(f"no running Jupyter server with an MCP server at {url}")
     if not servers:
@@ -226,85 +165,166 @@ def cmd_mcp_proxy(args: argparse.Namespace) -> None:
     asyncio.run(proxy.run_async(transport="stdio", show_banner=False))
 
 
+KERNEL_HELP = ("the kernel to read: its id, a prefix of ids only it has, or its notebook or "
+               "console path (whole, or its end such as sales.ipynb); default: the kernel "
+               "a cell last ran in, named on stderr")
+# Commands that read one kernel (all but `kernels` and the MCP ones).
+KERNEL_COMMANDS = ("variables", "inspect", "rows", "timeline", "images", "prompt")
+
+
+def _global_options(parser: argparse.ArgumentParser, after_command: bool) -> None:
+    """--url, --token and --json, before the command or after it (where they default to
+    nothing, so that one given before the command is kept)."""
+    unset = argparse.SUPPRESS if after_command else None
+    parser.add_argument("--url", default=unset,
+                        help="the Jupyter server's URL, e.g. http://localhost:8888/ "
+                        "(default: $JUPYTER_SERVER_URL, else the first server running as "
+                        "this user, from Jupyter's runtime directory)")
+    parser.add_argument("--token", default=unset,
+                        help="the server's token (default: $JUPYTER_TOKEN, else the token "
+                        "in the runtime file of the running server at that URL)")
+    parser.add_argument("--json", action="store_true",
+                        default=argparse.SUPPRESS if after_command else False,
+                        help="print the server's JSON instead of a table")
+
+
+def _kernel_options(parser: argparse.ArgumentParser, positional: bool = False) -> None:
+    # SUPPRESS: a --kernel given before the command is kept.
+    parser.add_argument("--kernel", metavar="KERNEL", default=argparse.SUPPRESS,
+                        help=KERNEL_HELP)
+    if positional:  # the old form, kept for scripts
+        parser.add_argument("kernel_positional", nargs="?", metavar="KERNEL_ID",
+                            help="deprecated: use --kernel")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jupyter kernel-state",
-        description="Variables, images and the assistant prompt of running Jupyter kernels.",
+        description="Variables, images and the assistant prompt of running Jupyter kernels. "
+        "Every command that reads a kernel takes --kernel; without it, the kernel a cell "
+        "last ran in is read and named on stderr.",
     )
-    parser.add_argument("--url", help="server URL (default: $JUPYTER_SERVER_URL or a running "
-                        "server found in Jupyter's runtime directory)")
-    parser.add_argument("--token", help="server token (default: $JUPYTER_TOKEN, else the "
-                        "token in the runtime file of the running server at that URL)")
-    parser.add_argument("--json", action="store_true", help="print the raw JSON")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("kernels", help="list running kernels").set_defaults(run=cmd_kernels)
+    _global_options(parser, after_command=False)
+    parser.add_argument("--kernel", metavar="KERNEL",
+                        help="the kernel the command reads (also taken after the command): "
+                        + KERNEL_HELP.removeprefix("the kernel to read: "))
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, after_command=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("variables", help="list a kernel's variables")
-    p.add_argument("kernel", nargs="?", help="kernel id (default: the most recently used)")
-    p.add_argument("--include", help="private,modules,callables,classes")
-    p.add_argument("--limit", type=int)
-    p.add_argument("--offset", type=int)
+    def command(name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help, description=kwargs.pop("description", help),
+                              parents=[common], **kwargs)
+
+    p = command("kernels", "list the running kernels: id, notebook path, language, state, "
+                "execution count, variables and images")
+    p.add_argument("--kernel", metavar="KERNEL", default=argparse.SUPPRESS,
+                   help="only this kernel: its id, a prefix of ids only it has, or its "
+                   "notebook path (default: all)")
+    p.set_defaults(run=cmd_kernels)
+
+    p = command("variables", "list a kernel's variables")
+    _kernel_options(p, positional=True)
+    p.add_argument("--include", metavar="GROUPS",
+                   help="also list these hidden groups, comma-separated: private (_names), "
+                   "modules, callables, classes (default: none)")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="variables per page (default: the server's page_size, 500; at most "
+                   "its max_page_size, 10,000); the footer gives the exact total")
+    p.add_argument("--offset", type=int, metavar="N",
+                   help="first variable of the page, from 0 (default 0)")
     p.add_argument("--sort", type=_sort, metavar="{name,type,size,changed,memory}[:asc|:desc]",
-                   help="sort key, optionally reversed (e.g. memory:desc)")
-    p.add_argument("--filter", help="only names matching this pattern")
+                   help="sort key, optionally reversed, e.g. memory:desc (default: name); "
+                   "size, memory and changed list the largest or latest first")
+    p.add_argument("--filter", metavar="PATTERN",
+                   help="only names or type names matching this case-insensitive glob "
+                   "(* and ?); plain text matches anywhere (default: all)")
     p.add_argument("--detail", choices=DETAILS, default="full",
                    help="names: name, type, kind; schema: + shape, dtype, memory, columns; "
                    "full (default): + change and preview")
     p.set_defaults(run=cmd_variables)
 
-    p = sub.add_parser("inspect", help="inspect one variable")
-    p.add_argument("name")
-    p.add_argument("--kernel")
-    p.add_argument("--path", help="JSON array of access keys from `children`")
-    p.add_argument("--max-chars", type=int)
+    p = command("inspect", "one variable in depth: repr, columns, keys, children")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--path", metavar="JSON",
+                   help="a child instead of the variable: a JSON array of access keys from "
+                   "the `children` listed, e.g. '[\"k:\\\"a\\\"\"]' (default: the variable)")
+    p.add_argument("--max-chars", type=int, metavar="N",
+                   help="characters of the repr (default: the server's detail_chars, 10,000; "
+                   "at most max_detail_chars, 65,536)")
     p.add_argument("--reveal", action="store_true",
-                   help="show a value that looks like a credential (masked otherwise)")
+                   help="show a value that looks like a credential (masked by default)")
     p.set_defaults(run=cmd_inspect)
 
-    p = sub.add_parser("rows", help="a window of rows of a table or array")
-    p.add_argument("name")
-    p.add_argument("--kernel")
-    p.add_argument("--offset", type=int, default=0, help="first row (default 0)")
-    p.add_argument("--limit", type=int, default=20, help="rows, 1 to 1000 (default 20)")
-    p.add_argument("--columns", help="column positions: start:stop or a list like 0,3,7")
-    p.add_argument("--sort", help="<column name>:asc or :desc, e.g. price:desc")
+    p = command("rows", "a window of rows of a table or array (DataFrame, Series, ndarray …)")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--offset", type=int, default=0, metavar="N",
+                   help="first row, from 0 (default 0)")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="rows, 1 to the server's rows_max_rows, 1,000 (default 20)")
+    p.add_argument("--columns", metavar="COLUMNS",
+                   help="column positions from 0: start:stop (stop excluded) or a list like "
+                   "0,3,7 (default: the first 100)")
+    p.add_argument("--sort", metavar="COLUMN:asc|desc",
+                   help="sort by a column's name, in the kernel, e.g. price:desc (default: "
+                   "the table's own order)")
     p.set_defaults(run=cmd_rows)
 
-    p = sub.add_parser("timeline", help="when a variable was bound or changed, and how")
-    p.add_argument("name")
-    p.add_argument("--kernel")
-    p.add_argument("--limit", type=int, help="last entries (default 20)")
+    p = command("timeline", "when a variable was bound or changed, and how")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="the last N changes, 1 to 100 (default 20)")
     p.set_defaults(run=cmd_timeline)
 
-    p = sub.add_parser("images", help="list (and save) images the kernel produced")
-    p.add_argument("kernel", nargs="?")
-    p.add_argument("--since", type=int)
-    p.add_argument("--limit", type=int)
-    p.add_argument("--save", metavar="DIR", help="write the image files into DIR")
+    p = command("images", "list (and save) the images the kernel produced")
+    _kernel_options(p, positional=True)
+    p.add_argument("--since", type=int, metavar="SEQ",
+                   help="only images after this cursor: the `next --since` value a previous "
+                   "listing printed (default 0: every image kept)")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="images, oldest first, 1 to the server's max_images (default: that "
+                   "maximum, 50)")
+    p.add_argument("--save", metavar="DIR",
+                   help="also write the listed images into DIR (created if needed) as "
+                   "exec<N>-<id>.<ext> (default: only list them)")
     p.set_defaults(run=cmd_images)
 
-    p = sub.add_parser("prompt", help="the text an assistant receives")
-    p.add_argument("kernel", nargs="?")
-    p.add_argument("--budget", type=int)
-    p.add_argument("--since", type=int)
-    p.add_argument("--history", type=int)
+    p = command("prompt", "the text an assistant receives about the kernel's state")
+    _kernel_options(p, positional=True)
+    p.add_argument("--budget", type=int, metavar="CHARS",
+                   help="the prompt's size limit in characters (about 4 per token), 200 to "
+                   "200,000 (default 6,000); the text never exceeds it")
+    p.add_argument("--since", type=int, metavar="GENERATION",
+                   help="say what changed since this generation, the count of executions "
+                   "the server has seen complete in the kernel: the `generation` that "
+                   "`prompt --json` (or `kernels --json`) returned last time (default: "
+                   "changes of the last execution)")
+    p.add_argument("--history", type=int, metavar="STEPS",
+                   help="also show the last STEPS executions (code and output), 0 to the "
+                   "server's history_entries, 100 (default 0)")
     p.set_defaults(run=cmd_prompt)
 
-    p = sub.add_parser(
-        "mcp-config", help="the MCP URL of the running server(s) and a client configuration",
+    p = command(
+        "mcp-config", "the MCP URL of the running server(s) and a client configuration",
         description="For each running Jupyter server (or the one given with --url) whose "
         "jupyter-server-mcp is up: its MCP URL and a client configuration with the "
         "'Authorization: token ...' header the MCP server requires. The output contains the "
         "token: do not share it.")
     p.add_argument("--format", choices=MCP_FORMATS, default="json",
-                   help="json: the common mcpServers JSON (Claude Code .mcp.json, Cursor, ...); "
-                   "claude: a `claude mcp add` command; codex: a ~/.codex/config.toml entry; "
-                   "stdio: mcpServers JSON that starts `mcp-proxy` (no port or token in it)")
-    p.add_argument("--name", default="jupyter-kernel-state", help="server name in the config")
+                   help="json (default): the common mcpServers JSON (Claude Code .mcp.json, "
+                   "Cursor, ...); claude: a `claude mcp add` command; codex: a "
+                   "~/.codex/config.toml entry; stdio: mcpServers JSON that starts "
+                   "`mcp-proxy` (no port or token in it)")
+    p.add_argument("--name", default="jupyter-kernel-state",
+                   help="the server's name in the configuration (default: "
+                   "jupyter-kernel-state)")
     p.set_defaults(run=None)
 
-    sub.add_parser(
-        "mcp-proxy", help="serve MCP on stdio, forwarding to a running server with its token",
+    command(
+        "mcp-proxy", "serve MCP on stdio, forwarding to a running server with its token",
         description="For MCP clients that start a command: forwards to the MCP server of the "
         "Jupyter server given by --url, or of the one whose root directory contains the "
         "working directory, adding its token (read from Jupyter's runtime directory, or "
@@ -312,8 +332,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _which_kernel(args: argparse.Namespace) -> str | None:
+    """--kernel, or the deprecated positional kernel id (a warning on stderr)."""
+    positional = getattr(args, "kernel_positional", None)
+    if positional is None:
+        return args.kernel  # type: ignore[no-any-return]
+    print(f"jupyter kernel-state: the kernel as a positional argument is deprecated; use "
+          f"--kernel {positional}", file=sys.stderr)
+    if args.kernel is not None and args.kernel != positional:
+        raise CLIError(f"two kernels given: {positional!r} and --kernel {args.kernel!r}")
+    return positional  # type: ignore[no-any-return]
+
+
+def _choose_kernel(client: KernelStateClient, args: argparse.Namespace) -> dict[str, Any]:
+    """The kernel a command reads, said on stderr (with how to pick another when it was
+    chosen for the user among several)."""
+    which = _which_kernel(args)
+    kernels = client.kernels()
+    kernel = pick_kernel(kernels, which)
+    note = ""
+    if which is None and len(kernels) > 1:
+        why = ("the one a cell last ran in" if kernel.get("last_execution_at")
+               else "the first listed: no cell has run in any")
+        note = (f"; {why}, of {len(kernels)} running; pick another with --kernel ID, ID "
+                "prefix or notebook path (`jupyter kernel-state kernels` lists them)")
+    print(f"jupyter kernel-state: kernel {kernel_label(kernel)}{note}", file=sys.stderr)
+    return kernel
+
+
+def _explained(error: KernelStateClientError, client: KernelStateClient, how: str,
+               kernel: dict[str, Any] | None) -> str:
+    """The error as the user can act on it: a refused token says what to do, a 404 names
+    the kernel it was looked for in."""
+    if error.status in (401, 403):
+        why = ("no token was sent" if not client.token else
+               f"the token sent ({how.split('; ', 1)[-1]}) is wrong, expired or lacks "
+               "permission (`execute` on kernels)")
+        return (f"{error.status}: {error.message or 'Forbidden'} — the server at {client.url} "
+                f"refused the request: {why}. Pass the right token with --token or "
+                "$JUPYTER_TOKEN (`jupyter server list` shows a local server's), or check "
+                "--url.")
+    if error.status == 404 and kernel is not None:
+        return f"{error} (in kernel {kernel_label(kernel)})"
+    return str(error)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.kernel is not None and args.command not in (*KERNEL_COMMANDS, "kernels"):
+        parser.error(f"{args.command} reads no kernel: --kernel is not for it")
     try:
         if args.command == "mcp-config":
             print(cmd_mcp_config(args))
@@ -321,13 +389,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "mcp-proxy":
             cmd_mcp_proxy(args)
             return 0
-        url, token, how = _discover(args.url, args.token)
+        url, token, how = discover_server(args.url, args.token)
         try:
             client = KernelStateClient(url, token or "")  # "": not $JUPYTER_TOKEN again
         except ValueError as e:
             raise CLIError(str(e)) from None
         print(f"jupyter kernel-state: using {client.url} ({how})", file=sys.stderr)
-        print(args.run(client, args))
+        kernel = None
+        try:
+            if args.command in KERNEL_COMMANDS:
+                kernel = _choose_kernel(client, args)
+                args.kernel_id = kernel["kernel_id"]
+            print(args.run(client, args))
+        except KernelStateClientError as e:
+            raise CLIError(_explained(e, client, how, kernel)) from None
     except (CLIError, KernelStateClientError) as e:
         print(f"jupyter kernel-state: {e}", file=sys.stderr)
         return 1

@@ -9,17 +9,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .client import KernelStateClient
+from .client import KernelStateClient, kernel_label, pick_kernel
 from .secrets import MASK, secret_reason
+
+#: Characters of a notebook path in the kernels table (the end is kept).
+PATH_COLUMN_CHARS = 48
 
 
 class CLIError(Exception):
     pass
 
 
-def _pick_kernel(client: KernelStateClient, kernel: str | None) -> str:
-    # The kernel the user last ran a cell in, as the MCP tools do.
-    return kernel or client.latest_kernel()
+def _count(n: Any) -> str:
+    """A count with thousands separators; "-" when the server does not know it (an
+    execution count after a restart, before the first cell)."""
+    return f"{n:,}" if isinstance(n, int) else "-"
 
 
 def _table(rows: list[list[str]], headers: list[str]) -> str:
@@ -32,19 +36,20 @@ def _table(rows: list[list[str]], headers: list[str]) -> str:
 
 def _shape(v: dict[str, Any]) -> str:
     if v.get("shape") is not None:
-        return "×".join(str(n) for n in v["shape"])
+        return "×".join(_count(n) for n in v["shape"])
     return "" if v.get("size") is None else f"{v['size']:,}"
 
 
 def _bytes(n: Any) -> str:
+    """A size in bytes with binary units (1 KiB = 1,024 bytes)."""
     if not isinstance(n, int):
         return ""
     if n < 1024:
         return f"{n:,} B"
     size = float(n)
-    for unit in ("KB", "MB", "GB", "TB"):
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
         size /= 1024
-        if size < 1024 or unit == "TB":
+        if size < 1024 or unit == "TiB":
             break
     return f"{size:,.1f} {unit}"
 
@@ -65,18 +70,32 @@ def _one_line(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _path_cell(path: Any) -> str:
+    text = str(path or "-")
+    return text if len(text) <= PATH_COLUMN_CHARS else "…" + text[-(PATH_COLUMN_CHARS - 1):]
+
+
 def cmd_kernels(client: KernelStateClient, args: argparse.Namespace) -> str:
     kernels = client.kernels()
+    if args.kernel is not None:
+        kernels = [pick_kernel(kernels, args.kernel)]
     if args.json:
         return json.dumps({"kernels": kernels}, indent=2)
-    rows = [[k["kernel_id"], k["language"], k["execution_state"], str(k["execution_count"]),
-             str(k["variables_total"] if k["variables_total"] is not None else "?"),
-             str(k["images_total"])] for k in kernels]
-    return _table(rows, ["KERNEL", "LANGUAGE", "STATE", "EXEC", "VARIABLES", "IMAGES"])
+    if not kernels:
+        return "no kernel is running"
+    rows = [[k["kernel_id"], _path_cell(k.get("path")), k["language"], k["execution_state"],
+             _count(k["execution_count"]), _count(k["variables_total"]),
+             _count(k["images_total"])] for k in kernels]
+    table = _table(rows, ["KERNEL", "PATH", "LANGUAGE", "STATE", "EXEC", "VARIABLES",
+                          "IMAGES"])
+    if len(kernels) == 1:
+        return table
+    return (table + f"\nwithout --kernel, commands read {kernel_label(pick_kernel(kernels, None))}"
+            " (the kernel a cell last ran in)")
 
 
 def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     data = client.variables(kid, detail=args.detail, include=args.include, limit=args.limit,
                             offset=args.offset, sort=args.sort, filter=args.filter)
     if args.json:
@@ -97,10 +116,11 @@ def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
         rows = [[v["name"], v["type"], _shape(v),
                  *([_bytes(v.get("memory"))] if memory else []), v["change"],
                  _one_line(_masked(v, v["preview"]), 80)] for v in variables]
-    shown = f"{data['offset'] + 1}-{data['offset'] + len(rows)}" if rows else "0"
+    shown = f"{data['offset'] + 1:,}-{data['offset'] + len(rows):,}" if rows else "0"
     note = " (kernel busy: state before the running cell)" if data["stale"] else ""
     return (_table(rows, headers)
-            + f"\n{shown} of {data['total']:,} variables, execution {data['execution_count']}"
+            + f"\n{shown} of {data['total']:,} variables, execution "
+              f"{_count(data['execution_count'])}"
             + note)
 
 
@@ -112,7 +132,7 @@ def _columns_text(v: dict[str, Any]) -> str:
 
 
 def cmd_inspect(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     path = json.loads(args.path) if args.path else None
     if path is not None and (not isinstance(path, list)
                              or not all(isinstance(k, str) for k in path)):
@@ -140,7 +160,7 @@ def cmd_inspect(client: KernelStateClient, args: argparse.Namespace) -> str:
 
 
 def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     data = client.rows(kid, args.name, offset=args.offset, limit=args.limit,
                        columns=args.columns, sort=args.sort)
     if args.json:
@@ -171,18 +191,19 @@ def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
 
 
 def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     data = client.timeline(kid, args.name, limit=args.limit)
     if args.json:
         return json.dumps(data, indent=2)
     lines = []
     for e in data["entries"]:
         changes = "; ".join(e.get("changes") or [])
-        lines.append(f"[{e['execution_count']}] {e['change']} {e.get('type') or ''}".rstrip()
+        lines.append(f"[{_count(e['execution_count'])}] {e['change']} {e.get('type') or ''}"
+                     .rstrip()
                      + (f": {changes}" if changes else ""))
-    footer = f"{len(data['entries'])} of {data['total']:,} changes of {data['name']}"
+    footer = f"{len(data['entries']):,} of {data['total']:,} changes of {data['name']}"
     if data.get("complete_after") is not None:
-        footer += f" (complete after execution {data['complete_after']})"
+        footer += f" (complete after execution {_count(data['complete_after'])})"
     if data.get("exists") is False:
         footer += "; not bound now"
     lines.append(footer)
@@ -190,7 +211,7 @@ def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:
 
 
 def cmd_images(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     data = client.images(kid, since=args.since, limit=args.limit)
     if args.save:
         target = Path(args.save)
@@ -201,16 +222,20 @@ def cmd_images(client: KernelStateClient, args: argparse.Namespace) -> str:
             (target / f"exec{image['execution_count']}-{image['id']}.{ext}").write_bytes(body)
     if args.json:
         return json.dumps(data, indent=2)
-    rows = [[i["id"], str(i["execution_count"]), i["mime"],
-             f"{i['width']}×{i['height']}" if i["width"] else "?", f"{i['bytes']:,}"]
+    rows = [[i["id"], _count(i["execution_count"]), i["mime"],
+             f"{i['width']:,}×{i['height']:,}" if i["width"] else "?", _bytes(i["bytes"])]
             for i in data["images"]]
-    return (_table(rows, ["ID", "EXEC", "MIME", "SIZE", "BYTES"])
-            + f"\nnext --since {data['next_since']}; dropped {data['dropped']}, "
-              f"rejected {data['rejected']}")
+    notes = [f"{len(rows):,} listed of {data['total']:,} images kept"
+             + (f", {data['more']:,} more after them" if data.get("more") else "")]
+    if args.save and rows:
+        notes.append(f"saved in {args.save}")
+    notes.append(f"next --since {data['next_since']}")
+    notes.append(f"dropped {_count(data['dropped'])}, rejected {_count(data['rejected'])}")
+    return _table(rows, ["ID", "EXEC", "MIME", "PIXELS", "SIZE"]) + "\n" + "; ".join(notes)
 
 
 def cmd_prompt(client: KernelStateClient, args: argparse.Namespace) -> str:
-    kid = _pick_kernel(client, args.kernel)
+    kid = args.kernel_id
     result = client.prompt(kid, args.budget, "json" if args.json else "text",
                            since=args.since, history=args.history)
     return json.dumps(result) if args.json else str(result)

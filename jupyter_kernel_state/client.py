@@ -5,14 +5,16 @@ package — an agent's process, a script, the ``jupyter kernel-state`` CLI::
 
     from jupyter_kernel_state.client import KernelStateClient
 
-    client = KernelStateClient("http://127.0.0.1:8888/")  # token: $JUPYTER_TOKEN
-    kernel = client.latest_kernel()
+    client = KernelStateClient.discover()  # or KernelStateClient(url, token)
+    kernel = client.find_kernel("analysis.ipynb")["kernel_id"]  # or an id, or a prefix
     names = client.variables(kernel, detail="names")["variables"]
     print(client.prompt(kernel, budget=2000, format="text"))
 
 Every method returns the route's JSON payload (see ``docs/rest-api.md``) and raises
 :class:`KernelStateClientError` with the server's status and ``message`` otherwise.
 Names and ids are URL-quoted; every request has a timeout and a bounded response size.
+:meth:`KernelStateClient.discover` finds a running server as ``jupyter kernel-state``
+does (``$JUPYTER_SERVER_URL``, else Jupyter's runtime directory, which needs jupyter_core).
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: Seconds before a request is abandoned.
@@ -37,8 +41,9 @@ PROMPT_FORMATS = ("json", "text")
 
 
 class KernelStateClientError(Exception):
-    """A request that failed: ``status`` (None when the server was not reached), the
-    server's ``message``, and ``retry_after`` seconds when the server said (503)."""
+    """A request that failed: ``status`` (None when the server was not reached, or for the
+    client's own errors), the server's ``message``, and ``retry_after`` seconds when the
+    server said (503)."""
 
     def __init__(self, message: str, status: int | None = None, *, url: str = "",
                  retry_after: float | None = None) -> None:
@@ -47,6 +52,15 @@ class KernelStateClientError(Exception):
         self.message = message
         self.url = url
         self.retry_after = retry_after
+
+
+class KernelChoiceError(KernelStateClientError):
+    """No running kernel, or none or several, answer to the given id, id prefix or path;
+    ``candidates`` are the kernels it could mean (all the running ones when none does)."""
+
+    def __init__(self, message: str, candidates: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
 
 
 @dataclass(frozen=True)
@@ -76,6 +90,141 @@ def _quote(part: str) -> str:
     return urllib.parse.quote(str(part), safe="")
 
 
+#: Kernels named in a "which kernel?" error at most.
+MAX_CANDIDATES_SHOWN = 10
+#: Characters of a notebook path in a kernel's name (the end is kept).
+MAX_PATH_CHARS = 60
+_ID_PREFIX_RE = re.compile(r"[0-9a-fA-F-]{1,36}")
+
+
+def kernel_label(kernel: Mapping[str, Any]) -> str:
+    """A kernel as people tell it apart: its id and, when it has one, its notebook path."""
+    path = kernel.get("path")
+    if path and len(path) > MAX_PATH_CHARS:
+        path = "…" + path[-(MAX_PATH_CHARS - 1):]
+    return str(kernel["kernel_id"]) + (f" ({path})" if path else "")
+
+
+def most_recent(kernels: list[dict[str, Any]]) -> dict[str, Any]:
+    """The kernel a cell last ran in (as the MCP tools pick it); the first listed when no
+    cell has run in any."""
+    return max(kernels, key=lambda k: k.get("last_execution_at") or "")
+
+
+def pick_kernel(kernels: list[dict[str, Any]], which: str | None) -> dict[str, Any]:
+    """The kernel of ``kernels`` (``KernelSummary`` dicts) that ``which`` names: its id, its
+    notebook or console path (whole, or its last components: ``sales.ipynb`` for
+    ``reports/sales.ipynb``), or a prefix of ids only it has. None: the most recently used.
+    Raises :class:`KernelChoiceError` naming the candidates when none or several match.
+    """
+    if not kernels:
+        raise KernelChoiceError("no kernel is running", [])
+    if which is None:
+        return most_recent(kernels)
+    wanted = which.strip().strip("/")
+    paths = [(k, str(k.get("path") or "").strip("/")) for k in kernels]
+    is_prefix = _ID_PREFIX_RE.fullmatch(wanted) is not None
+    rules: list[tuple[str, list[dict[str, Any]]]] = [
+        ("id", [k for k in kernels if k["kernel_id"] == wanted]),
+        ("notebook path", [k for k, path in paths if path and path == wanted]),
+        ("id prefix", [k for k in kernels
+                       if is_prefix and k["kernel_id"].startswith(wanted.lower())]),
+        ("notebook name", [k for k, path in paths if path.endswith("/" + wanted)]),
+    ]
+    for rule, matches in rules:
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise KernelChoiceError(
+                f"{which!r} is the {rule} of {len(matches)} kernels: {_listing(matches)}; "
+                "pass one kernel's id (or a prefix only it has)", matches)
+    raise KernelChoiceError(
+        f"no running kernel has the id, id prefix or notebook path {which!r}; running: "
+        + _listing(kernels), kernels)
+
+
+def _listing(kernels: list[dict[str, Any]]) -> str:
+    shown = [kernel_label(k) for k in kernels[:MAX_CANDIDATES_SHOWN]]
+    more = len(kernels) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def runtime_files(pattern: str) -> list[dict[str, Any]]:
+    """The JSON runtime files of live processes in Jupyter's runtime directory whose name
+    matches ``pattern`` (with the pid as its group). Read directly: importing
+    jupyter_server.serverapp or jupyter_server_mcp (for their listing functions) takes seconds.
+    """
+    from jupyter_core.paths import jupyter_runtime_dir
+    from jupyter_server.utils import check_pid
+
+    found = []
+    directory = Path(jupyter_runtime_dir())
+    for path in sorted(directory.glob("jpserver-*.json")) if directory.is_dir() else []:
+        match = re.fullmatch(pattern, path.name)
+        if match is None:
+            continue
+        try:
+            info = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(info, dict) and info.get("pid") == int(match.group(1)) \
+                and check_pid(info["pid"]):
+            found.append(info)
+    return found
+
+
+def running_servers() -> list[dict[str, Any]]:
+    """Jupyter servers running as this user (``jpserver-<pid>.json``; jupyter-server-mcp's
+    ``jpserver-mcp-<pid>.json`` files match jupyter_server's own ``jpserver-*`` listing too,
+    and are not servers)."""
+    return runtime_files(r"jpserver-(\d+)\.json")
+
+
+def same_server(url: str, info: Mapping[str, Any]) -> bool:
+    """Whether ``url`` points at the server a runtime file describes."""
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return False
+    base = str(info.get("base_url") or "/")
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return port == info.get("port") and path.startswith(base)
+
+
+def discover_server(url: str | None = None,
+                    token: str | None = None) -> tuple[str, str | None, str]:
+    """The server's URL, the token to send, and how both were found: ``url`` or
+    ``$JUPYTER_SERVER_URL``, else the first running server in Jupyter's runtime directory;
+    ``token`` or ``$JUPYTER_TOKEN``, else that server's own token from its runtime file."""
+    token_from = ""
+    if token:
+        token_from = "token from --token"
+    elif os.environ.get("JUPYTER_TOKEN"):
+        token, token_from = os.environ["JUPYTER_TOKEN"], "token from $JUPYTER_TOKEN"
+    if url or os.environ.get("JUPYTER_SERVER_URL"):
+        how = "from --url" if url else "from $JUPYTER_SERVER_URL"
+        url = url or os.environ["JUPYTER_SERVER_URL"]
+        if not token:  # the token of the running server at that URL, if it is one
+            server = next((s for s in running_servers() if same_server(url, s)), None)
+            if server is not None and server.get("token"):
+                token = str(server["token"])
+                token_from = f"the token of server pid {server.get('pid')} from its runtime file"
+    else:
+        server = next(iter(running_servers()), None)
+        if server is None:
+            raise KernelStateClientError(
+                "no running Jupyter server found: pass --url and --token (or set "
+                "$JUPYTER_SERVER_URL and $JUPYTER_TOKEN)")
+        url = str(server["url"])
+        how = f"found running server, pid {server.get('pid')}"
+        if server.get("root_dir"):
+            how += f", serving {server['root_dir']}"
+        if not token and server.get("token"):
+            token, token_from = str(server["token"]), "its token from its runtime file"
+    return url, token or None, how + (f"; {token_from}" if token_from else "; no token")
+
+
 class KernelStateClient:
     """The kernel-state routes of the server at ``url`` (its base URL, e.g.
     ``http://127.0.0.1:8888/`` or ``https://hub.example/user/ada/``).
@@ -92,6 +241,20 @@ class KernelStateClient:
         self.base = self.url + API
         self.token = token if token is not None else os.environ.get("JUPYTER_TOKEN") or None
         self.timeout = timeout
+        #: How the server and the token were found (set by :meth:`discover`).
+        self.found_by = ""
+
+    @classmethod
+    def discover(cls, url: str | None = None, token: str | None = None, *,
+                 timeout: float = TIMEOUT_S) -> KernelStateClient:
+        """A client of the server ``jupyter kernel-state`` would use: ``url`` or
+        ``$JUPYTER_SERVER_URL``, else the first Jupyter server running as this user (from
+        Jupyter's runtime directory); the token given, or ``$JUPYTER_TOKEN``, or that
+        server's own. ``found_by`` says which."""
+        url, found_token, how = discover_server(url, token)
+        client = cls(url, found_token or "", timeout=timeout)  # "": not $JUPYTER_TOKEN again
+        client.found_by = how
+        return client
 
     def __repr__(self) -> str:  # never the token
         return f"KernelStateClient({self.url!r})"
@@ -160,15 +323,18 @@ class KernelStateClient:
     # --- routes -----------------------------------------------------------------------
 
     def kernels(self) -> list[dict[str, Any]]:
-        """The running kernels (``KernelSummary`` dicts)."""
+        """The running kernels (``KernelSummary`` dicts, each with its notebook ``path``)."""
         return list(self.get("kernels")["kernels"])
+
+    def find_kernel(self, which: str | None = None) -> dict[str, Any]:
+        """The running kernel (``KernelSummary``) whose id, unique id prefix or notebook
+        path is ``which`` (see :func:`pick_kernel`); None: the one a cell last ran in.
+        :class:`KernelChoiceError` names the candidates when none or several match."""
+        return pick_kernel(self.kernels(), which)
 
     def latest_kernel(self) -> str:
         """The id of the kernel a cell last ran in (as the MCP tools pick it)."""
-        kernels = self.kernels()
-        if not kernels:
-            raise KernelStateClientError("no kernel is running")
-        return str(max(kernels, key=lambda k: k.get("last_execution_at") or "")["kernel_id"])
+        return str(self.find_kernel()["kernel_id"])
 
     def variables(self, kernel_id: str, *, detail: str = "full", limit: int | None = None,
                   offset: int | None = None, sort: str | None = None,

@@ -97,7 +97,7 @@ class KernelsHandler(KernelStateHandler):
     @web.authenticated
     @authorized("read")
     async def get(self) -> None:
-        self.write_json({"kernels": self.sync(self.service.list_kernels)})
+        self.write_json({"kernels": await self.call(self.service.list_kernels())})
 
 
 class VariablesHandler(KernelStateHandler):

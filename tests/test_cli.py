@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 
 import pytest
+
+from jupyter_kernel_state.cli import build_parser
 
 pytestmark = pytest.mark.kernel
 
@@ -54,8 +58,11 @@ async def test_cli_commands(cli, new_kernel):  # type: ignore[no-untyped-def]
     assert any(line.split()[:3] == ["df", "DataFrame", "2×1"] for line in out.splitlines())
     assert "1-2 of 2 variables, execution 1" in out
 
-    code, out, _ = await cli("--json", "variables", kernel.kernel_id)
+    code, out, _ = await cli("--json", "variables", "--kernel", kernel.kernel_id)
     assert json.loads(out)["total"] == 2
+    # --json after the command too (mcp-config --json was a trap)
+    code, out, _ = await cli("variables", "--json", "--kernel", kernel.kernel_id[:8])
+    assert code == 0 and json.loads(out)["total"] == 2
 
     code, out, _ = await cli("inspect", "df")
     assert code == 0 and "columns: a:int64" in out
@@ -71,9 +78,16 @@ async def test_cli_commands(cli, new_kernel):  # type: ignore[no-untyped-def]
 async def test_cli_errors_are_clear(cli, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     code, _, err = await cli("inspect", "missing", "--kernel", kernel.kernel_id)
-    assert code == 1 and "404: Variable not found: missing" in err
+    assert code == 1
+    assert f"404: Variable not found: missing (in kernel {kernel.kernel_id})" in err
     code, _, err = await cli("kernels", token="wrong")
-    assert code == 1 and "403" in err
+    assert code == 1 and "403: " in err
+    assert "refused the request: the token sent (token from --token) is wrong, expired" in err
+    assert "Pass the right token with --token or $JUPYTER_TOKEN" in err and "check --url" in err
+    code, _, err = await cli("--kernel", kernel.kernel_id[:6], "inspect", "missing")
+    assert code == 1 and f"(in kernel {kernel.kernel_id})" in err  # before the command too
+    code, _, err = await cli("--kernel", "x", "mcp-config")
+    assert code == 2 and "mcp-config reads no kernel" in err
 
 
 async def test_cli_mcp_config_without_a_running_server_says_so(tmp_path):  # type: ignore[no-untyped-def]
@@ -112,6 +126,7 @@ async def test_cli_says_which_server_and_token_it_used(  # type: ignore[no-untyp
     code, _, err = await run_cli("--url", server_url, "kernels",
                                  env={"JUPYTER_RUNTIME_DIR": str(empty)})
     assert code == 1 and f"using {server_url} (from --url; no token)" in err and "403" in err
+    assert "refused the request: no token was sent. Pass the right token" in err
 
     code, _, err = await run_cli("kernels", env={"JUPYTER_SERVER_URL": server_url,
                                                  "JUPYTER_TOKEN": token})
@@ -238,10 +253,160 @@ async def test_cli_schema_columns_memory_and_sort(cli, new_kernel):  # type: ign
     [df] = [line for line in out.splitlines() if line.startswith("df ")]
     assert df.endswith("a:int64, b:float64")
     [big] = [line for line in out.splitlines() if line.startswith("big ")]
-    assert "7.6 MB" in big
+    assert "7.6 MiB" in big and "MB" not in big  # 8,000,000 bytes in binary units
     code, out, _ = await cli("variables", "--sort", "memory:desc")
     assert code == 0 and [line.split()[0] for line in out.splitlines()[1:4]] == [
         "big", "df", "small"]
     assert out.splitlines()[0].split()[3] == "MEMORY"
     code, out, _ = await cli("variables", "--sort", "name:desc")
     assert [line.split()[0] for line in out.splitlines()[1:4]] == ["small", "df", "big"]
+
+
+# Two kernels whose ids share a prefix, each a notebook's (a session with a path).
+SHARED_PREFIX = "c0ffee00-"
+FIRST_ID = SHARED_PREFIX + "1111-4111-8111-111111111111"
+SECOND_ID = SHARED_PREFIX + "2222-4222-8222-222222222222"
+
+
+@pytest.fixture
+def notebook_kernel(jp_serverapp, jp_fetch, user_client):  # type: ignore[no-untyped-def]
+    """Starts a python3 kernel with the given id for a notebook at ``path`` (a session, as
+    JupyterLab makes one) and connects a notebook-like client to it."""
+
+    async def start(path: str, kernel_id: str) -> object:
+        await jp_serverapp.kernel_manager.start_kernel(kernel_name="python3",
+                                                       kernel_id=kernel_id)
+        await jp_fetch("api", "sessions", method="POST", body=json.dumps({
+            "path": path, "type": "notebook", "name": path.rsplit("/", 1)[-1],
+            "kernel": {"id": kernel_id}}))
+        return await user_client(kernel_id)
+
+    return start
+
+
+async def test_cli_names_the_kernel_it_reads_and_takes_id_prefix_or_path(  # type: ignore[no-untyped-def]
+        cli, notebook_kernel):
+    first = await notebook_kernel("reports/sales.ipynb", FIRST_ID)
+    second = await notebook_kernel("drafts/sales.ipynb", SECOND_ID)
+    await first.run("import pandas as pd\nsales = pd.DataFrame({'price': [1.5, 2.5]})")
+    await second.run("notes = 'draft'")  # the most recent: a cell ran there last
+
+    code, out, err = await cli("kernels")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["KERNEL", "PATH", "LANGUAGE", "STATE", "EXEC", "VARIABLES",
+                                "IMAGES"]
+    rows = {line.split()[0]: line.split()[1] for line in lines[1:3]}
+    assert rows == {FIRST_ID: "reports/sales.ipynb", SECOND_ID: "drafts/sales.ipynb"}
+    assert lines[3] == (f"without --kernel, commands read {SECOND_ID} (drafts/sales.ipynb) "
+                        "(the kernel a cell last ran in)")
+    code, out, _ = await cli("--json", "kernels")
+    assert {k["kernel_id"]: k["path"] for k in json.loads(out)["kernels"]} == {
+        FIRST_ID: "reports/sales.ipynb", SECOND_ID: "drafts/sales.ipynb"}
+
+    # Not named: the most recent, said on stderr with how to pick another. The user's
+    # trap: `rows sales` read the other notebook's kernel and answered a bare 404.
+    code, _, err = await cli("rows", "sales")
+    assert code == 1
+    assert (f"kernel {SECOND_ID} (drafts/sales.ipynb); the one a cell last ran in, of 2 "
+            "running; pick another with --kernel ID, ID prefix or notebook path") in err
+    assert (f"404: Variable not found: sales (in kernel {SECOND_ID} (drafts/sales.ipynb))"
+            in err)
+
+    for which in ("reports/sales.ipynb", "/reports/sales.ipynb", FIRST_ID,
+                  FIRST_ID[:len(SHARED_PREFIX) + 1]):
+        code, out, err = await cli("rows", "sales", "--kernel", which)
+        assert code == 0, (which, err)
+        assert out.splitlines()[-1] == "rows 1-2 of 2"
+        assert f"kernel {FIRST_ID} (reports/sales.ipynb)\n" in err
+        assert "pick another" not in err  # named: nothing was chosen for the user
+
+    # A shared prefix or notebook name: an error naming the candidates, nothing read.
+    for which, rule in ((SHARED_PREFIX[:4], "id prefix"), ("sales.ipynb", "notebook name")):
+        code, out, err = await cli("variables", "--kernel", which)
+        assert code == 1 and not out
+        assert f"{which!r} is the {rule} of 2 kernels: " in err
+        assert f"{FIRST_ID} (reports/sales.ipynb)" in err
+        assert f"{SECOND_ID} (drafts/sales.ipynb)" in err
+    code, _, err = await cli("timeline", "sales", "--kernel", "nowhere.ipynb")
+    assert code == 1 and ("no running kernel has the id, id prefix or notebook path "
+                          "'nowhere.ipynb'; running: ") in err and FIRST_ID in err
+
+    # Every kernel command takes --kernel.
+    for command in (["variables"], ["inspect", "sales"], ["rows", "sales"],
+                    ["timeline", "sales"], ["images"], ["prompt"]):
+        code, _, err = await cli(*command, "--kernel", "reports/sales.ipynb")
+        assert code == 0, (command, err)
+        assert f"kernel {FIRST_ID} (reports/sales.ipynb)" in err
+    code, out, _ = await cli("kernels", "--kernel", "drafts/sales.ipynb")
+    assert [line.split()[0] for line in out.splitlines()[1:]] == [SECOND_ID]
+
+    # The old positional kernel id still works, with a warning.
+    code, out, err = await cli("variables", FIRST_ID)
+    assert code == 0 and out.splitlines()[1].split()[0] == "sales"
+    assert f"deprecated; use --kernel {FIRST_ID}" in err
+    code, _, err = await cli("variables", FIRST_ID, "--kernel", SECOND_ID)
+    assert code == 1 and "two kernels given" in err
+
+
+async def test_cli_numbers_units_and_unknown_counts(  # type: ignore[no-untyped-def]
+        cli, new_kernel, jp_fetch):
+    kernel = await new_kernel()
+    code, out, _ = await cli("kernels")
+    [row] = out.splitlines()[1:]
+    assert row.split()[4] == "-" and "None" not in row  # no cell yet: no execution count
+
+    await kernel.run("import numpy as np\n"
+                     "globals().update({f'v{i:04d}': i for i in range(1_200)})\n"
+                     "big = np.zeros(1_500_000, dtype=np.int8)\n"
+                     "ids = list(range(1_234_567))\n"
+                     "%matplotlib inline\nimport matplotlib.pyplot as plt\n"
+                     "plt.figure(figsize=(1, 1), dpi=30); plt.plot([1]); plt.show()")
+    code, out, _ = await cli("variables", "--offset", "1000", "--limit", "300",
+                             "--sort", "name")
+    assert code == 0
+    assert out.splitlines()[-1] == "1,001-1,202 of 1,202 variables, execution 1"
+    code, out, _ = await cli("variables", "--detail", "schema", "--filter", "big")
+    code, data, _ = await cli("--json", "variables", "--detail", "schema", "--filter", "big")
+    memory = json.loads(data)["variables"][0]["memory"]
+    assert 1_500_000 <= memory < 1_600_000
+    assert out.splitlines()[1].split()[2:6] == [
+        "1,500,000", "int8", f"{memory / 1024 ** 2:.1f}", "MiB"]
+    code, out, _ = await cli("variables", "--filter", "ids")
+    assert out.splitlines()[1].split()[:3] == ["ids", "list", "1,234,567"]
+    code, out, _ = await cli("kernels")
+    assert out.splitlines()[1].split()[4:] == ["1", "1,202", "1"]
+    code, out, _ = await cli("images")
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "EXEC", "MIME", "PIXELS", "SIZE"]
+    assert re.fullmatch(r"\S+\s+1\s+image/png\s+\d+×\d+\s+[\d,.]+ (B|KiB)", lines[1])
+    assert lines[2].startswith("1 listed of 1 images kept; next --since ")
+
+    await kernel.restart(jp_fetch)
+    code, out, _ = await cli("kernels")
+    [row] = out.splitlines()[1:]
+    assert row.split()[4] == "-" and "None" not in out  # the count starts again
+    code, out, _ = await cli("--json", "kernels")
+    assert json.loads(out)["kernels"][0]["execution_count"] is None
+
+
+def test_every_option_says_what_it_does_and_its_default() -> None:
+    parser = build_parser()
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(commands.choices) == {"kernels", "variables", "inspect", "rows", "timeline",
+                                     "images", "prompt", "mcp-config", "mcp-proxy"}
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            where = f"{name} {'/'.join(action.option_strings) or action.dest}"
+            assert action.help and action.help != argparse.SUPPRESS, where
+            takes_value = action.nargs != 0 and not action.required and action.option_strings
+            if takes_value and action.dest != "kernel_positional":
+                assert "default" in action.help, where
+        if name not in ("kernels", "mcp-config", "mcp-proxy"):
+            assert any(a.option_strings == ["--kernel"] for a in command._actions), name
+    prompt = " ".join(commands.choices["prompt"].format_help().split())
+    assert "in characters (about 4 per token), 200 to 200,000 (default 6,000)" in prompt
+    assert "since this generation, the count of executions" in prompt
+    assert "the last STEPS executions (code and output)" in prompt

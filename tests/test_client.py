@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.client import KernelStateClient, KernelStateClientError
+from jupyter_kernel_state.client import (
+    KernelChoiceError,
+    KernelStateClient,
+    KernelStateClientError,
+    pick_kernel,
+)
 
 from .kernel_utils import validate
 
@@ -298,3 +303,84 @@ async def test_cards_of_a_running_kernels_variables(client, new_kernel):  # type
     assert made["text"].total_length == 3000 and made["text"].length_unit == "characters"
     assert made["password"].masked and made["password"].preview == "[masked]"
     assert "hunter2" not in format_cards(made.values())
+
+
+async def test_kernels_carry_their_notebook_path(  # type: ignore[no-untyped-def]
+        client, jp_fetch, new_kernel):
+    created = json.loads((await jp_fetch("api", "sessions", method="POST", body=json.dumps({
+        "path": "reports/q3.ipynb", "type": "notebook", "name": "q3.ipynb",
+        "kernel": {"name": "python3"}}))).body)
+    with_session = created["kernel"]["id"]
+    without = (await new_kernel()).kernel_id  # a kernel started alone has no path
+    listing = await call(client.get, "kernels")
+    validate(listing, "KernelList")
+    paths = {k["kernel_id"]: k["path"] for k in listing["kernels"]}
+    assert paths == {with_session: "reports/q3.ipynb", without: None}
+    assert (await call(client.find_kernel, "q3.ipynb"))["kernel_id"] == with_session
+    assert (await call(client.find_kernel, "reports/q3.ipynb"))["kernel_id"] == with_session
+    assert (await call(client.find_kernel, without))["kernel_id"] == without
+    with pytest.raises(KernelChoiceError, match="no running kernel has"):
+        await call(client.find_kernel, "q4.ipynb")
+
+
+def _kernel(kernel_id: str, path: str | None, ran: str | None = None) -> dict[str, Any]:
+    return {"kernel_id": kernel_id, "path": path, "last_execution_at": ran}
+
+
+def test_a_kernel_is_picked_by_id_prefix_or_path() -> None:
+    a = _kernel("aa11aa11-0000-4000-8000-000000000001", "reports/sales.ipynb",
+                "2026-01-01T10:00:00+00:00")
+    b = _kernel("aa22bb22-0000-4000-8000-000000000002", "drafts/sales.ipynb",
+                "2026-01-01T11:00:00+00:00")
+    c = _kernel("cc33cc33-0000-4000-8000-000000000003", None)
+    kernels = [a, b, c]
+    assert pick_kernel(kernels, None) is b  # a cell ran there last
+    assert pick_kernel([c, a], None) is a
+    assert pick_kernel([c], None) is c  # no cell anywhere: the first listed
+    for which, kernel in ((a["kernel_id"], a), ("aa1", a), ("AA2", b), ("c", c),
+                          ("reports/sales.ipynb", a), ("/drafts/sales.ipynb", b),
+                          (" drafts/sales.ipynb ", b)):
+        assert pick_kernel(kernels, which) is kernel, which
+    for which, rule in (("aa", "id prefix"), ("sales.ipynb", "notebook name")):
+        with pytest.raises(KernelChoiceError) as info:
+            pick_kernel(kernels, which)
+        assert f"{which!r} is the {rule} of 2 kernels: " in str(info.value)
+        assert info.value.candidates == [a, b]
+        assert "reports/sales.ipynb" in str(info.value) and c["kernel_id"] not in str(info.value)
+    for which in ("sales", "ales.ipynb", "", "x" * 100):
+        with pytest.raises(KernelChoiceError, match="no running kernel has") as info:
+            pick_kernel(kernels, which)
+        assert info.value.candidates == kernels
+    # A path that looks like an id prefix is still a path.
+    d = _kernel("dd44dd44-0000-4000-8000-000000000004", "abc")
+    assert pick_kernel([a, d], "abc") is d
+    with pytest.raises(KernelChoiceError, match="no kernel is running"):
+        pick_kernel([], None)
+    many = [_kernel(f"ee{i:06d}-0000-4000-8000-000000000000", None) for i in range(30)]
+    with pytest.raises(KernelChoiceError) as info:
+        pick_kernel(many, "ee")
+    assert str(info.value).count("ee0000") == 10 and "and 20 more" in str(info.value)
+
+
+async def test_discover_finds_the_running_server_and_its_token(  # type: ignore[no-untyped-def]
+        jp_serverapp, server_url, jp_http_port, jp_base_url, tmp_path, monkeypatch):
+    import os
+
+    token = jp_serverapp.identity_provider.token
+    monkeypatch.delenv("JUPYTER_TOKEN", raising=False)
+    monkeypatch.delenv("JUPYTER_SERVER_URL", raising=False)
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    with pytest.raises(KernelStateClientError, match="no running Jupyter server found"):
+        KernelStateClient.discover()
+    # This process stands for the server (a runtime file of a dead pid is not one).
+    (tmp_path / f"jpserver-{os.getpid()}.json").write_text(json.dumps({
+        "pid": os.getpid(), "url": server_url, "token": token, "port": jp_http_port,
+        "base_url": jp_base_url, "root_dir": "/srv/notes"}))
+    found = KernelStateClient.discover()
+    assert found.url == server_url and found.token == token
+    assert found.found_by == (f"found running server, pid {os.getpid()}, serving /srv/notes; "
+                              "its token from its runtime file")
+    assert await call(found.kernels) == []
+    monkeypatch.setenv("JUPYTER_TOKEN", "from-env")
+    assert KernelStateClient.discover().token == "from-env"
+    assert KernelStateClient.discover(server_url, "given").token == "given"

@@ -52,8 +52,9 @@ def build_openapi() -> dict[str, Any]:
     not_python = _json("Error", "The kernel's language has no probe (only Python and R kernels).")
     paths: dict[str, Any] = {
         f"{BASE}/kernels": {"get": {
-            "summary": "Running kernels with their state counters",
-            "description": "Needs `read` on `kernels`.",
+            "summary": "Running kernels with their state counters and notebook paths",
+            "description": "Needs `read` on `kernels`. `path` is the notebook or console "
+            "each kernel belongs to, from the server's sessions (null without a session).",
             "responses": {"200": _json("KernelList", "The kernels."), "403": ERRORS["403"]},
         }},
         f"{BASE}/kernels/{{kernel_id}}/variables": {"get": {

@@ -132,11 +132,15 @@ class KernelStateService:
         return [kernel_id for kernel_id in self._multi.list_kernel_ids()
                 if not (kernel_id in self._states and self._states[kernel_id].gone)]
 
-    def list_kernels(self) -> list[dict[str, Any]]:
+    async def list_kernels(self) -> list[dict[str, Any]]:
+        """Each running kernel's summary, with the notebook or console ``path`` its session
+        names (None for a kernel without a session)."""
+        paths = await self.session_paths()
         summaries = []
         for kernel_id in self.kernel_ids():
             try:
-                summaries.append(self.state(kernel_id).summary())
+                summaries.append({**self.state(kernel_id).summary(),
+                                  "path": paths.get(kernel_id)})
             except KernelNotFound:  # gone between the listing and now
                 continue
         return summaries
