@@ -4,8 +4,6 @@ Each part (repr, attributes, children, table, keys, signature, llm repr) runs un
 own time guard, so one slow part marks its error and the others are still filled.
 """
 
-import keyword
-
 from . import guard, summary
 from .display import cut
 from .guard import BudgetExhausted, GuardUnavailable, ProbeTimeout
@@ -17,16 +15,15 @@ from .inspectors import (
     preview_of,
     type_name,
 )
+from .namespace import is_hidden
+from .protocol import refusal
 
-MAX_NAME = 256
+#: The longest access key (longer ones name no child).
 MAX_KEY = 2000
-MAX_PATH = 32
 MAX_ATTRIBUTES = 100
 MAX_CHILDREN = 100
 MAX_KEYS = 100
 CHILD_PREVIEW = 100
-DEFAULT_MAX_CHARS = 10_000
-MAX_CHARS = 65_536
 
 DETAIL_KEYS = (
     "repr",
@@ -46,13 +43,31 @@ DETAIL_KEYS = (
 )
 
 
-def valid_name(name):
-    return (
-        type(name) is str
-        and 0 < len(name) <= MAX_NAME
-        and name.isidentifier()
-        and not keyword.iskeyword(name)
-    )
+def take(state, fields, ns, hidden, tracker):
+    """The ``detail`` op: ``{"variable": VariableDetail}``, or not found."""
+    name, path = fields["name"], fields["path"]
+    value = lookup(ns, name)
+    if value is MISSING or is_hidden(name, value, hidden):
+        return refusal("not_found", "Variable not found: " + name)
+    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
+        try:
+            target = resolve_path(value, path, session)
+        except NotFound as exc:
+            key = exc.args[0] if exc.args and type(exc.args[0]) is str else "?"
+            return refusal("not_found", "Child not found: " + key[:200])
+        out = build(name, target, fields["max_chars"], fields["preview_chars"], session)
+    if tracker is not None and not path:
+        since = tracker.resolve_since(fields["since_ec"])
+        out["change"], out["changed_at"], out["changes"] = tracker.change_of(name, value, since)
+    return {"variable": out}
+
+
+def lookup(ns, name):
+    """``ns[name]`` read as a plain dict's (a user mapping's methods are never called)."""
+    try:
+        return dict.get(ns, name, MISSING)
+    except TypeError:
+        return MISSING
 
 
 class NotFound(Exception):
@@ -208,19 +223,3 @@ def attribute_type(value, d, name):
     if lookup_static(t, "__get__", None) is not None and t is not type:
         return "property" if lookup_static(t, "__set__", None) is not None else type_name(t)
     return type_name(t)
-
-
-def check_detail_request(request):
-    name = request.get("name")
-    path = request.get("path") or []
-    if not valid_name(name):
-        return None, None, "Invalid variable name"
-    if type(path) is not list or len(path) > MAX_PATH:
-        return None, None, "Invalid path"
-    return name, path, None
-
-
-def clamp_chars(value, default=DEFAULT_MAX_CHARS):
-    if type(value) is not int:
-        return default
-    return max(100, min(MAX_CHARS, value))

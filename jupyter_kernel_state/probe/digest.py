@@ -22,8 +22,9 @@ import re
 from . import namespace as visibility
 from . import snapshot
 from .inspectors import MISSING, type_name
+from .protocol import MAX_LIMIT
+from .records import MAX_REMOVED
 
-DEFAULT_LIMIT = 200
 #: Fewer names with one prefix are listed one by one (a few lines cost little, and each
 #: line shows a value).
 MIN_RUN = 5
@@ -134,7 +135,7 @@ def _runs(order, types, kinds):
 
 def _notable(order, kinds, runs):
     """Up to MAX_LIMIT names outside runs, ranked kinds first, natural order within."""
-    cap = snapshot.MAX_LIMIT
+    cap = MAX_LIMIT
     outside = bytearray(b"\x01") * len(order)
     for start, end, *_ in runs:
         outside[start:end] = bytes(end - start)
@@ -179,21 +180,17 @@ def _timelines(tracker, changed):
     return out
 
 
-def take(state, request, ns, hidden, tracker, max_removed):
-    """The digest reply for ``request`` (``variables`` is a ``snapshot.Fragments``)."""
-    try:
-        req = snapshot.Request(dict(request, limit=request.get("limit", DEFAULT_LIMIT)))
-    except ValueError as exc:
-        return {"ok": False, "bad_request": True,
-                "error": "Invalid digest request: {}".format(exc)}
-    limit = req.limit
-    names = state.visibility.names(ns, req.include, hidden, tracker)
+def take(state, fields, ns, hidden, tracker):
+    """The ``digest`` op (``variables`` is a ``snapshot.Fragments``)."""
+    limit, include = fields["limit"], fields["include"]
+    names = state.visibility.names(ns, include, hidden, tracker)
     shape = _shape(state, names, ns)
-    since = tracker.resolve_since(req.since) if tracker is not None else req.since
-    names_of = _Names(state.visibility, ns, hidden, names, req.include)
-    changed, counts = _changed(names_of, tracker, since, ns, shape.order, limit, max_removed)
+    since_ec = fields["since_ec"]
+    since = tracker.resolve_since(since_ec) if tracker is not None else since_ec
+    names_of = _Names(state.visibility, ns, hidden, names, include)
+    changed, counts = _changed(names_of, tracker, since, ns, shape.order, limit)
     listed = set(changed)
-    pinned = [n for n in _pinned(request.get("pinned"), ns, hidden, req.include, limit)
+    pinned = [n for n in _pinned(fields["pinned"], ns, hidden, include, limit)
               if n not in listed]
     shown = listed.union(pinned)
     notable = []
@@ -202,8 +199,8 @@ def take(state, request, ns, hidden, tracker, max_removed):
             break
         if name not in shown:
             notable.append(name)
-    variables = snapshot._fragments(state.cache, changed + pinned + notable, ns, req, tracker,
-                                    since)
+    variables = snapshot.page_fragments(state.cache, changed + pinned + notable, ns, fields,
+                                        tracker, since)
     if len(state.cache.entries) > len(names) + 1000:
         state.cache.prune(ns)
     runs, unlisted = _listed_runs(shape, ns, tracker, names_of, limit)
@@ -225,12 +222,8 @@ def take(state, request, ns, hidden, tracker, max_removed):
 
 def _pinned(names, ns, hidden, include, limit):
     """The visible names of ``names`` (the user's annotated variables), at most ``limit``."""
-    if type(names) is not list:
-        return []
     out = []
     for name in names[:limit]:
-        if type(name) is not str:
-            continue
         value = ns.get(name, MISSING)
         if value is MISSING or visibility.is_hidden(name, value, hidden):
             continue
@@ -244,7 +237,7 @@ def _pinned(names, ns, hidden, include, limit):
     return out
 
 
-def _changed(names_of, tracker, since, ns, order, limit, max_removed):
+def _changed(names_of, tracker, since, ns, order, limit):
     """Up to ``limit`` changed names (most recent first, then natural order) and the exact
     counts."""
     counts = {"new": 0, "modified": 0, "removed": 0, "removed_names": [],
@@ -262,9 +255,9 @@ def _changed(names_of, tracker, since, ns, order, limit, max_removed):
                                              since)
         if len(changed) <= limit and counts["new"] == 0:
             counts["new"], counts["modified"] = kinds.count("new"), kinds.count("modified")
-    removed = snapshot.removed_exactly_since(tracker, since, max_removed)
+    removed = snapshot.removed_exactly_since(tracker, since, MAX_REMOVED)
     if removed is None:  # older removals were dropped from the tracker's bounded list
-        removed = tracker.removed_since(since, max_removed)
+        removed = tracker.removed_since(since, MAX_REMOVED)
         counts["removed_exact"] = False
     counts["removed_names"] = list(removed[0][:limit])
     counts["removed"] = removed[1]
@@ -274,21 +267,20 @@ def _changed(names_of, tracker, since, ns, order, limit, max_removed):
 class _Names:
     """The visible names and how they were chosen (what a change-log query needs)."""
 
-    __slots__ = ("hidden", "include", "limit", "matches", "names", "ns", "since", "visibility")
+    __slots__ = ("hidden", "include", "names", "ns", "visibility")
 
     def __init__(self, visibility, ns, hidden, names, include):
         self.visibility, self.ns, self.hidden, self.names = visibility, ns, hidden, names
-        self.include, self.matches = include, None
-        self.limit, self.since = max(1, len(names)), None
+        self.include = include
 
 
 def changed_names(names_of, tracker, since):
     """Every visible name bound or changed after execution ``since``: from the tracker's
     change log when there is one (the cost of the changes), else one look per name."""
     if getattr(tracker, "change_log", None) is not None:
-        names_of.since = since
         logged = snapshot.logged_changes(names_of.visibility, names_of.ns, names_of.hidden,
-                                         tracker, names_of)
+                                         tracker, since, max(1, len(names_of.names)),
+                                         names_of.include)
         if logged is not None:
             return logged[0]  # the listed ones (not those that left the list)
     names = names_of.names

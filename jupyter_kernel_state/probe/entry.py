@@ -20,32 +20,20 @@ from . import (  # noqa: F401 (register inspectors)
     tracking,
     variable_ops,
 )
-from . import detail as detail_mod
+from . import detail as detail_op
 from . import digest as digest_op
 from . import namespace as visibility
 from . import rows as rows_op
 from . import snapshot as snapshot_op
 from .inspectors import MISSING
-from .snapshot import (  # noqa: F401 (the request limits, re-exported)
-    DEFAULT_BUDGET_MS,
-    DEFAULT_GUARD_MS,
-    DEFAULT_LIMIT,
-    DEFAULT_PREVIEW,
-    INCLUDE_GROUPS,
-    MAX_FILTER_CHARS,
-    MAX_GUARD_MS,
-    MAX_LIMIT,
-    MAX_PREVIEW,
-    SORTS,
-    Fragments,
-    dumps,
-)
-from .snapshot import int_field as _int
-
-MAX_REMOVED = tracking.MAX_REMOVED
+from .protocol import DEFAULT_BUDGET_MS, DEFAULT_GUARD_MS, DEFAULT_PREVIEW, BadRequest, refusal
+from .protocol import check as check_request
+from .snapshot import dumps
 
 
 class ProbeState:
+    """What the probe keeps between calls (a new one at each ``install``)."""
+
     def __init__(self, shell=None):
         self.probe_id = uuid.uuid4().hex
         self.shell = shell
@@ -55,6 +43,11 @@ class ProbeState:
         self.sorts = rows_op.Sorts()
         self.tracker = None
         self.hook = None
+
+    def execution_count(self):
+        shell = self.shell
+        ec = getattr(shell, "execution_count", None) if shell is not None else None
+        return ec if type(ec) is int else None
 
 
 _state = ProbeState()
@@ -117,7 +110,7 @@ class Reply:
 def call(encoded):
     """Decode a request, run it, return a :class:`Reply`.  Never raises."""
     t0 = time.perf_counter()
-    request = None
+    fields = {}
     muted = quiet.Quiet(_state.shell)
     try:
         muted.__enter__()
@@ -126,63 +119,68 @@ def call(encoded):
     try:
         try:
             request = json.loads(base64.urlsafe_b64decode(encoded.encode("ascii")))
-            if type(request) is not dict:
-                raise ValueError("request is not an object")
-            reply = dispatch(request)
+            op, fields = check_request(request)
+        except BadRequest as exc:
+            reply = refusal("bad_request", str(exc))
         except BaseException as exc:
-            # A real interrupt (the stop button, see guard.py) is a ProbeInterrupted, or
-            # a KeyboardInterrupt outside any guard session: the request ends.
-            reply = {"ok": False, "error": "probe error: " + type(exc).__name__}
-            if isinstance(exc, KeyboardInterrupt):
-                reply["interrupted"] = True
+            reply = _failed(exc)
+        else:
+            try:
+                reply = run(op, fields)
+            except BaseException as exc:
+                reply = _failed(exc)
         reply.setdefault("ok", True)
         reply["probe_id"] = _state.probe_id
-        reply["execution_count"] = _execution_count()
+        reply["execution_count"] = _state.execution_count()
         reply["duration_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
-        if request_framing(request) == "lines":
+        if fields.get("framing") == "lines":
             return Reply(snapshot_op.dumps_lines(reply))
         return Reply(dumps(reply))
     except BaseException as exc:
-        return Reply('{"ok":false,"error":"probe error: %s"}' % type(exc).__name__)
+        return Reply('{"ok":false,"failed":true,"error":"probe error: %s"}' % type(exc).__name__)
     finally:
         if muted is not None:
             muted.__exit__(None, None, None)
 
 
-def request_framing(request):
-    """``"lines"`` when the server asked for each variable's JSON on a line of its own."""
-    try:
-        return request.get("framing")
-    except BaseException:
-        return None
+def _failed(exc):
+    """The reply to a request that raised: a real interrupt (the stop button, see guard.py:
+    a ProbeInterrupted, or a KeyboardInterrupt outside any guard session) ends it."""
+    kind = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+    return refusal(kind, "probe error: " + type(exc).__name__)
+
+
+def ping(state, fields, ns, hidden, tracker):
+    """The ``ping`` op: nothing (the server installs the probe on the way)."""
+    return {}
+
+
+#: Every operation of ``protocol.OPERATIONS`` and its handler, all of one signature:
+#: ``handler(state, fields, ns, hidden, tracker) -> reply`` (fields checked and filled).
+HANDLERS = {
+    "ping": ping,
+    "snapshot": snapshot_op.take,
+    "digest": digest_op.take,
+    "detail": detail_op.take,
+    "rows": rows_op.take,
+    "delete": variable_ops.delete,
+    "timeline": variable_ops.timeline,
+}
+
+
+def run(op, fields, ns=None):
+    """The reply of operation ``op`` on checked ``fields`` (see ``protocol.check``)."""
+    ns, hidden, tracker = _namespace(ns)
+    return HANDLERS[op](_state, fields, ns, hidden, tracker)
 
 
 def dispatch(request, ns=None):
-    op = request.get("op")
-    if op == "ping":
-        return {}
-    if op == "snapshot":
-        return _snapshot(request, ns)
-    if op == "detail":
-        return detail(request, ns)
-    if op == "rows":
-        ns, hidden, tracker = _namespace(ns)
-        return rows_op.take(_state, request, ns, hidden, tracker, _execution_count())
-    if op == "delete":
-        ns, hidden, tracker = _namespace(ns)
-        return variable_ops.delete(request, ns, hidden, tracker)
-    if op == "timeline":
-        ns, hidden, tracker = _namespace(ns)
-        return variable_ops.timeline(request, ns, hidden, tracker)
-    if op == "digest":
-        return digest_op.take(_state, request, *_namespace(ns), MAX_REMOVED)
-    return {"ok": False, "error": "unknown op"}
-
-
-def _execution_count():
-    shell = _state.shell
-    ec = getattr(shell, "execution_count", None) if shell is not None else None
-    return ec if type(ec) is int else None
+    """The reply to ``request`` (a dict) on ``ns`` (None: the shell's namespace)."""
+    try:
+        op, fields = check_request(request)
+    except BadRequest as exc:
+        return refusal("bad_request", str(exc))
+    return run(op, fields, ns)
 
 
 def _namespace(ns):
@@ -202,58 +200,17 @@ def _namespace(ns):
     return ns, hidden, tracker
 
 
-# --- ops ------------------------------------------------------------------------------
+# --- with an explicit namespace (tests, REPLs) ----------------------------------------
 
 
 def snapshot(request, namespace=None):
-    """The ``snapshot`` op as a dict; ``namespace`` may be given explicitly (tests, REPLs)."""
-    return json.loads(dumps(_snapshot(request, namespace)))
-
-
-def _snapshot(request, namespace=None):
-    ns, hidden, tracker = _namespace(namespace)
-    return snapshot_op.take(_state, request, ns, hidden, tracker, MAX_REMOVED)
+    """The ``snapshot`` op's reply as plain JSON values (``op`` may be left out)."""
+    return json.loads(dumps(dispatch(dict(request, op="snapshot"), namespace)))
 
 
 def detail(request, namespace=None):
-    """The ``detail`` op: ``{"variable": VariableDetail}`` or a not-found reply."""
-    ns, hidden, tracker = _namespace(namespace)
-    name, path, problem = detail_mod.check_detail_request(request)
-    if problem is not None:
-        return {"ok": False, "bad_request": True, "error": problem}
-    try:
-        max_chars = detail_mod.clamp_chars(request.get("max_chars"))
-        preview = _int(request, "preview_chars", DEFAULT_PREVIEW, 10, MAX_PREVIEW)
-        guard_ms = _int(request, "time_guard_ms", DEFAULT_GUARD_MS, 1, MAX_GUARD_MS)
-        budget_ms = _int(request, "budget_ms", DEFAULT_BUDGET_MS, 1, 60_000)
-    except ValueError as exc:
-        return {"ok": False, "bad_request": True, "error": "Invalid detail request: {}".format(exc)}
-    value = ns.get(name, MISSING) if type(ns) is dict else _lookup(ns, name)
-    if value is MISSING or visibility.is_hidden(name, value, hidden):
-        return {"ok": False, "not_found": True, "error": "Variable not found: " + name}
-    with guard.session(guard_ms, budget_ms) as session:
-        try:
-            target = detail_mod.resolve_path(value, path, session)
-        except detail_mod.NotFound as exc:
-            key = exc.args[0] if exc.args and type(exc.args[0]) is str else "?"
-            return {"ok": False, "not_found": True, "error": "Child not found: " + key[:200]}
-        out = detail_mod.build(name, target, max_chars, preview, session)
-    if tracker is not None and not path:
-        out["change"], out["changed_at"], out["changes"] = tracker.change_of(
-            name,
-            value,
-            tracker.resolve_since(
-                request.get("since_ec") if type(request.get("since_ec")) is int else None
-            ),
-        )
-    return {"variable": out}
-
-
-def _lookup(ns, name):
-    try:
-        return dict.get(ns, name, MISSING)
-    except TypeError:
-        return MISSING
+    """The ``detail`` op: ``{"variable": VariableDetail}`` or a refusal."""
+    return dispatch(dict(request, op="detail"), namespace)
 
 
 # --- outside Jupyter ------------------------------------------------------------------

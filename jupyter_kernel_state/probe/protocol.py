@@ -273,7 +273,7 @@ CHOICE = "choice"  # one of ``choices``
 ORDER = "order"  # one of ``choices``, optionally followed by ``:asc`` or ``:desc``
 CHOICES = "choices"  # a list of ``choices``
 NAME = "name"  # a variable's name (see the module docstring)
-NAMES = "names"  # a list of names (any text: those that are no variable are skipped)
+NAMES = "names"  # a list of names (those that are no variable, or no text, are skipped)
 PATH = "path"  # access keys, from a detail's children
 POSITIONS = "positions"  # column positions (integers from 0)
 VIEW = "view"  # a :class:`View`
@@ -665,10 +665,8 @@ def _name(f: Field, value: Any, filled: dict[str, Any], python_names: bool) -> s
 
 
 def _names(f: Field, value: Any, filled: dict[str, Any], python_names: bool) -> tuple[str, ...]:
-    items = _list(f, value, filled, "names")
-    if not all(type(x) is str for x in items):
-        raise BadRequest(f.name + " must be a list of names")
-    return items
+    """Names that may be variables: anything else in the list is none, and left out."""
+    return tuple(x for x in _list(f, value, filled, "names") if type(x) is str)
 
 
 def _path(f: Field, value: Any, filled: dict[str, Any], python_names: bool) -> tuple[str, ...]:

@@ -14,25 +14,8 @@ import re
 from . import guard, summary
 from .inspectors import MISSING, inspector_for
 from .namespace import natural_key
+from .records import MAX_REMOVED
 
-DEFAULT_LIMIT = 500
-MAX_LIMIT = 10_000
-DEFAULT_PREVIEW = 200
-MAX_PREVIEW = 10_000
-DEFAULT_GUARD_MS = 100
-MAX_GUARD_MS = 5_000
-#: Total time for user code in one call: the server's deadline is 5 s.
-DEFAULT_BUDGET_MS = 2_000
-MAX_FILTER_CHARS = 200
-INCLUDE_GROUPS = frozenset(("private", "modules", "callables", "classes"))
-SORTS = frozenset(("name", "type", "size", "changed", "memory"))
-SORT_DIRECTIONS = ("", "asc", "desc")
-
-
-def valid_sort(how):
-    """``key`` or ``key:asc|desc`` with a known key."""
-    key, _, direction = how.partition(":")
-    return key in SORTS and direction in SORT_DIRECTIONS
 _UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
 
 
@@ -40,94 +23,38 @@ class Fragments(list):
     """Variables already encoded as JSON objects (spliced into the reply by ``dumps``)."""
 
 
-class Request:
-    """A checked snapshot request (``ValueError`` names the first bad field)."""
-
-    __slots__ = (
-        "budget_ms",
-        "delta",
-        "guard_ms",
-        "include",
-        "limit",
-        "matches",
-        "offset",
-        "preview",
-        "schema",
-        "since",
-        "sort",
-    )
-
-    def __init__(self, request):
-        include = request.get("include") or ()
-        if type(include) not in (list, tuple) or not INCLUDE_GROUPS.issuperset(include):
-            raise ValueError("include")
-        self.include = tuple(include)
-        self.offset = int_field(request, "offset", 0, 0, 1 << 62)
-        self.limit = int_field(request, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT)
-        self.preview = int_field(request, "preview_chars", DEFAULT_PREVIEW, 10, MAX_PREVIEW)
-        self.guard_ms = int_field(request, "time_guard_ms", DEFAULT_GUARD_MS, 1, MAX_GUARD_MS)
-        self.budget_ms = int_field(request, "budget_ms", DEFAULT_BUDGET_MS, 1, 60_000)
-        self.sort = request.get("sort") or "name"
-        if type(self.sort) is not str or not valid_sort(self.sort):
-            raise ValueError("sort")
-        self.since = request.get("since_ec")
-        if self.since is not None and type(self.since) is not int:
-            raise ValueError("since_ec")
-        self.delta = request.get("delta", False)
-        if type(self.delta) is not bool:
-            raise ValueError("delta")
-        self.matches = name_filter(request.get("filter"))
-        self.schema = request.get("schema", False)
-        if type(self.schema) is not bool:
-            raise ValueError("schema")
-
-
-def int_field(request, key, default, low, high):
-    value = request.get(key, default)
-    if value is None:
-        value = default
-    if type(value) is not int:
-        raise ValueError(key)
-    return max(low, min(high, value))
-
-
 def name_filter(pattern):
     """A case-insensitive glob on names or type names; plain text matches anywhere."""
-    if pattern is None or pattern == "":
+    if not pattern:
         return None
-    if type(pattern) is not str or len(pattern) > MAX_FILTER_CHARS:
-        raise ValueError("filter")
     if not any(c in pattern for c in "*?["):
         pattern = "*" + pattern + "*"
     return re.compile(fnmatch.translate(pattern.lower())).match
 
 
-def take(state, request, ns, hidden, tracker, max_removed):
-    """The snapshot reply for ``request`` (a dict; ``variables`` is a ``Fragments``)."""
-    try:
-        req = Request(request)
-    except ValueError as exc:
-        return {"ok": False, "bad_request": True,
-                "error": "Invalid snapshot request: {}".format(exc)}
-    names = state.visibility.names(ns, req.include, hidden, tracker)
-    if req.matches is not None:
+def take(state, fields, ns, hidden, tracker):
+    """The ``snapshot`` op (``variables`` is a ``Fragments``)."""
+    include, matches = fields["include"], name_filter(fields["filter"])
+    names = state.visibility.names(ns, include, hidden, tracker)
+    if matches is not None:
         # type() of a value runs no user code; the pattern is data, matched as a glob.
-        matches = req.matches
         names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
-    since = tracker.resolve_since(req.since) if tracker is not None else req.since
+    since_ec = fields["since_ec"]
+    since = tracker.resolve_since(since_ec) if tracker is not None else since_ec
     changes = None
-    if req.delta:
-        changes = _changes_since(state, ns, hidden, tracker, req, max_removed)
+    if fields["delta"]:
+        changes = _changes_since(state, ns, hidden, tracker, fields, matches)
     if changes is not None:
         page, removed, removed_total = changes
     else:
         changed_at = tracker.changed_at if tracker is not None else None
-        order = state.sorter.sort(names, req.sort, ns, changed_at)
-        page = order[req.offset : req.offset + req.limit]
+        order = state.sorter.sort(names, fields["sort"], ns, changed_at)
+        offset = fields["offset"]
+        page = order[offset : offset + fields["limit"]]
         removed, removed_total = (
-            tracker.removed_since(since, max_removed) if tracker is not None else ([], 0)
+            tracker.removed_since(since, MAX_REMOVED) if tracker is not None else ([], 0)
         )
-    variables = _fragments(state.cache, page, ns, req, tracker, since)
+    variables = page_fragments(state.cache, page, ns, fields, tracker, since)
     if len(state.cache.entries) > len(names) + 1000:
         state.cache.prune(ns)
     reply = {
@@ -136,24 +63,26 @@ def take(state, request, ns, hidden, tracker, max_removed):
         "removed": removed,
         "removed_total": removed_total,
     }
-    if req.schema:
-        reply["schema"] = table_columns(page, ns, req)
-    if req.delta:
+    if fields["schema"]:
+        reply["schema"] = table_columns(page, ns, fields)
+    if fields["delta"]:
         reply["delta"] = changes is not None
     return reply
 
 
-def _changes_since(state, ns, hidden, tracker, req, max_removed):
+def _changes_since(state, ns, hidden, tracker, fields, matches):
     """``(names changed after since_ec, removed, removed_total)`` for a delta reply, or
     None when it cannot be told exactly (no tracker or since; more than ``limit``
     changed; changes or removals older than the tracker keeps)."""
-    if tracker is None or req.since is None:
+    since = fields["since_ec"]
+    if tracker is None or since is None:
         return None
-    logged = logged_changes(state.visibility, ns, hidden, tracker, req)
+    logged = logged_changes(state.visibility, ns, hidden, tracker, since, fields["limit"],
+                            fields["include"], matches)
     if logged is None:
         return None
     changed, left = logged
-    removed = removed_exactly_since(tracker, req.since, max_removed)
+    removed = removed_exactly_since(tracker, since, MAX_REMOVED)
     if removed is None:
         return None
     changed.sort(key=natural_key)
@@ -165,23 +94,22 @@ def _changes_since(state, ns, hidden, tracker, req, max_removed):
     return changed, names, total
 
 
-def logged_changes(visibility, ns, hidden, tracker, req):
-    """``(listed, left)``: the names bound or changed after execution ``req.since`` (from
+def logged_changes(visibility, ns, hidden, tracker, since, limit, include, matches=None):
+    """``(listed, left)``: the names bound or changed after execution ``since`` (from
     the tracker's change log: the cost is that of the changes) that the list shows, and
     those it no longer shows though they are still bound (a name rebound to a module, one
-    no longer matching the filter by type). None when more than ``req.limit`` changed or
+    no longer matching the filter by type). None when more than ``limit`` changed or
     when the log cannot tell."""
-    since = req.since
-    candidates = tracker.change_log.since(since, req.limit)
+    candidates = tracker.change_log.since(since, limit)
     if candidates is None:
         return None
-    changed_at, shows, matches = tracker.changed_at, visibility.shows, req.matches
+    changed_at, shows = tracker.changed_at, visibility.shows
     listed, left = [], []
     for name in candidates:
         at = changed_at(name)
         if at is None or at <= since:
             continue
-        if not shows(ns, name, req.include, hidden) or (matches is not None and not (
+        if not shows(ns, name, include, hidden) or (matches is not None and not (
             matches(name.lower()) or matches(type(ns[name]).__name__.lower())
         )):
             if name in ns:  # (a deleted name is in the tracker's removed list)
@@ -214,11 +142,11 @@ def removed_exactly_since(tracker, since, limit):
 SCHEMA_COLUMNS = 50
 
 
-def table_columns(page, ns, req):
+def table_columns(page, ns, fields):
     """For ``detail=schema``: each table's first columns with dtypes, and their count
     (``{name: {"columns", "columns_total"}}``; an error instead when reading failed)."""
     out = {}
-    with guard.session(req.guard_ms, req.budget_ms) as session:
+    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
         for name in page:
             value = ns.get(name, MISSING)
             insp = inspector_for(type(value))
@@ -239,16 +167,17 @@ def table_columns(page, ns, req):
     return out
 
 
-def _fragments(cache, page, ns, req, tracker, since):
-    """The page's JSON fragments, each with its change fields."""
+def page_fragments(cache, page, ns, fields, tracker, since):
+    """The page's JSON fragments, each with its change fields (``fields``: the request's
+    ``preview_chars``, ``time_guard_ms`` and ``budget_ms``)."""
     entry, cached = cache.entry, cache.entries.get
     observe = tracker.observe if tracker is not None else None
     # Parallel lists, no tuple per variable: fewer new objects for the garbage collector.
     shown, values, entries = [], [], []
     # The cache entries' slots, as locals (read once per variable in the loops below).
     held, limit_slot = summary.HELD, summary.LIMIT
-    preview = req.preview
-    with guard.session(req.guard_ms, req.budget_ms) as session:
+    preview = fields["preview_chars"]
+    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
         for name in page:
             value = ns.get(name, MISSING)
             if value is MISSING:

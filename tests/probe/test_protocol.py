@@ -39,6 +39,7 @@ FILLED = [
     ("include-tuple", {"op": "snapshot", "include": ["private", "modules"]},
      {"include": ("private", "modules")}),
     ("digest-limit", {"op": "digest"}, {"limit": 200, "pinned": ()}),
+    ("pinned-skips-what-is-no-name", {"op": "digest", "pinned": ["a", 7, None]}, {"pinned": ("a",)}),
     ("detail-defaults", {"op": "detail", "name": "x"},
      {"name": "x", "path": (), "max_chars": 10_000}),
     # settings clamp
@@ -96,7 +97,7 @@ REFUSED = [
     ("name-too-long", {"op": "detail", "name": "a" * 257}, "Invalid variable name"),
     ("path-not-a-list", {"op": "detail", "name": "x", "path": "a"}, "path must be a list"),
     ("path-too-long", {"op": "detail", "name": "x", "path": ["i:0"] * 33}, "path must hold"),
-    ("pinned-not-names", {"op": "digest", "pinned": [1]}, "pinned must be a list of names"),
+    ("pinned-not-a-list", {"op": "digest", "pinned": "x"}, "pinned must be a list of names"),
     ("rows-limit-0", {"op": "rows", "name": "x", "limit": 0}, "limit must be an integer from 1 to 1,000"),
     ("rows-limit-past-max-rows", {"op": "rows", "name": "x", "max_rows": 10, "limit": 11},
      "limit must be an integer from 1 to 10"),

@@ -12,7 +12,8 @@ import polars as pl
 import pytest
 import xarray as xr
 
-from jupyter_kernel_state.probe import entry, rows
+from jupyter_kernel_state.probe import entry
+from jupyter_kernel_state.probe.protocol import DEFAULT_MAX_COLUMNS, DEFAULT_MAX_ROWS
 
 frame = pd.DataFrame({"a": [3, 1, 2], "b": ["x", None, "z"]})
 empty = pd.DataFrame()
@@ -34,6 +35,12 @@ def window(value: Any, **request: Any) -> dict[str, Any]:
     return reply.get("rows", reply)
 
 
+def view(sort: str | None = None, desc: bool = False, where: Any = None) -> dict[str, Any]:
+    """A request's ``view``: sorted by column ``sort``, filtered by ``where``."""
+    keys = [] if sort is None else [{"column": sort, "desc": desc}]
+    return {"view": {"sort": keys, "filter": where}}
+
+
 CASES = [
     # (id, value, request, expected subset of the window)
     ("frame", frame, {}, {"total_rows": 3, "shape": [3, 2], "rows": [["3", "x"], ["1", None], ["2", "z"]],
@@ -42,9 +49,9 @@ CASES = [
     ("frame-offset-last", frame, {"offset": 2}, {"rows": [["2", "z"]]}),
     ("frame-offset-at-end", frame, {"offset": 3}, {"rows": [], "index": []}),
     ("frame-offset-past-end", frame, {"offset": 10**9}, {"rows": [], "total_rows": 3}),
-    ("frame-sort-asc", frame, {"sort_column": "a"}, {"index": ["1", "2", "0"], "sort": "a:asc"}),
-    ("frame-sort-desc", frame, {"sort_column": "a", "sort_desc": True}, {"index": ["0", "2", "1"]}),
-    ("frame-sort-nulls-last", frame, {"sort_column": "b", "sort_desc": True}, {"index": ["2", "0", "1"]}),
+    ("frame-sort-asc", frame, view("a"), {"index": ["1", "2", "0"], "sort": "a:asc"}),
+    ("frame-sort-desc", frame, view("a", desc=True), {"index": ["0", "2", "1"]}),
+    ("frame-sort-nulls-last", frame, view("b", desc=True), {"index": ["2", "0", "1"]}),
     ("frame-one-column", frame, {"columns": [1]}, {"rows": [["x"], [None], ["z"]],
                                                    "columns": [{"name": "b", "dtype": str(frame.dtypes["b"]),
                                                                 "position": 1}]}),
@@ -55,7 +62,7 @@ CASES = [
     ("series", pd.Series([1.5, None], name="s"), {}, {"kind": "series", "rows": [["1.5"], [None]]}),
     ("series-unnamed", pd.Series([1]), {}, {"columns": [{"name": "value", "dtype": "int64", "position": 0}]}),
     ("ndarray-1d", np.array([1.0, np.nan, 2.5]), {}, {"kind": "array", "rows": [["1.0"], [None], ["2.5"]]}),
-    ("ndarray-1d-sort-desc", np.array([1.0, np.nan, 2.5]), {"sort_column": "value", "sort_desc": True},
+    ("ndarray-1d-sort-desc", np.array([1.0, np.nan, 2.5]), view("value", desc=True),
      {"index": ["2", "0", "1"]}),
     ("ndarray-2d", np.arange(6).reshape(2, 3), {"columns": [2]}, {"rows": [["2"], ["5"]], "shape": [2, 3]}),
     ("ndarray-bool", np.array([True, False]), {}, {"rows": [["True"], ["False"]]}),
@@ -69,10 +76,10 @@ CASES = [
                                                {"name": "20", "dtype": "int64", "position": 1},
                                                {"name": "30", "dtype": "int64", "position": 2}],
                                    "index_name": "t"}),
-    ("polars", pl.DataFrame({"x": [2, None, 1]}), {"sort_column": "x"}, {"rows": [["1"], ["2"], [None]]}),
+    ("polars", pl.DataFrame({"x": [2, None, 1]}), view("x"), {"rows": [["1"], ["2"], [None]]}),
     ("polars-series", pl.Series("p", [1, 2]), {"offset": 1}, {"rows": [["2"]], "index": ["1"]}),
     ("records", [{"a": 1}, {"a": 2, "b": 3}], {}, {"kind": "records", "rows": [["1", None], ["2", "3"]]}),
-    ("records-sort", [{"a": 2}, {"a": None}, {"a": 1}], {"sort_column": "a"}, {"index": ["2", "0", "1"]}),
+    ("records-sort", [{"a": 2}, {"a": None}, {"a": 1}], view("a"), {"index": ["2", "0", "1"]}),
     ("ragged-tuples", [(1,), (2, 3)], {}, {"rows": [["1", None], ["2", "3"]]}),
     ("plain-list", ["x", 1, None], {}, {"rows": [["x"], ["1"], [None]]}),
     ("empty-list", [], {}, {"total_rows": 0, "rows": []}),
@@ -87,32 +94,41 @@ CASES = [
     ("iterator", iter([1, 2]), {}, {"lazy": True}),
     ("map", map(str, [1]), {}, {"lazy": True}),
     ("limit-0", frame, {"limit": 0}, {"bad_request": True}),
-    ("limit-max", frame, {"limit": rows.MAX_ROWS}, {"limit": rows.MAX_ROWS}),
-    ("limit-max+1", frame, {"limit": rows.MAX_ROWS + 1}, {"bad_request": True}),
+    ("limit-max", frame, {"limit": DEFAULT_MAX_ROWS}, {"limit": DEFAULT_MAX_ROWS}),
+    ("limit-max+1", frame, {"limit": DEFAULT_MAX_ROWS + 1}, {"bad_request": True}),
     ("columns-empty-list", frame, {"columns": []}, {"bad_request": True}),
-    ("columns-too-many", frame, {"columns": list(range(rows.MAX_COLUMNS + 1))}, {"bad_request": True}),
+    ("columns-too-many", frame, {"columns": list(range(DEFAULT_MAX_COLUMNS + 1))}, {"bad_request": True}),
     ("column-out-of-range", frame, {"columns": [2]}, {"bad_request": True}),
-    ("sort-unknown", frame, {"sort_column": "zz"}, {"bad_request": True}),
-    ("filter-gt", frame, {"filter": {"column": "a", "op": "gt", "value": "1"}},
+    ("sort-unknown", frame, view("zz"), {"bad_request": True}),
+    ("filter-gt", frame, view(where={"column": "a", "op": "gt", "value": "1"}),
      {"index": ["0", "2"], "filtered_rows": 2}),
-    ("filter-and-sort", frame, {"filter": {"column": "a", "op": "gt", "value": "1"},
-                                "sort_column": "a"}, {"index": ["2", "0"], "filtered_rows": 2}),
-    ("filter-none-kept", frame, {"filter": {"column": "a", "op": "gt", "value": "9"}},
+    ("filter-and-sort", frame, view("a", where={"column": "a", "op": "gt", "value": "1"}), {"index": ["2", "0"], "filtered_rows": 2}),
+    ("filter-none-kept", frame, view(where={"column": "a", "op": "gt", "value": "9"}),
      {"rows": [], "filtered_rows": 0, "total_rows": 3}),
-    ("filter-contains-text", frame, {"filter": {"column": "b", "op": "contains", "value": "X"}},
+    ("filter-contains-text", frame, view(where={"column": "b", "op": "contains", "value": "X"}),
      {"index": ["0"]}),
-    ("filter-isnull", frame, {"filter": {"column": "b", "op": "isnull"}}, {"index": ["1"]}),
-    ("filter-numpy", np.array([5, 1, 3]), {"filter": {"column": "value", "op": "le", "value": "3"}},
+    ("filter-isnull", frame, view(where={"column": "b", "op": "isnull"}), {"index": ["1"]}),
+    ("filter-numpy", np.array([5, 1, 3]), view(where={"column": "value", "op": "le", "value": "3"}),
      {"index": ["1", "2"]}),
     ("filter-records", [{"a": 1}, {"a": None}, {"a": 3}],
-     {"filter": {"column": "a", "op": "notnull"}}, {"index": ["0", "2"]}),
+     view(where={"column": "a", "op": "notnull"}), {"index": ["0", "2"]}),
     ("filter-polars", pl.DataFrame({"x": ["ab", None, "AB"]}),
-     {"filter": {"column": "x", "op": "contains", "value": "b"}}, {"index": ["0", "2"]}),
-    ("filter-bad-value", frame, {"filter": {"column": "a", "op": "gt", "value": "x"}},
+     view(where={"column": "x", "op": "contains", "value": "b"}), {"index": ["0", "2"]}),
+    ("filter-bad-value", frame, view(where={"column": "a", "op": "gt", "value": "x"}),
      {"bad_request": True}),
-    ("filter-bad-op", frame, {"filter": {"column": "a", "op": "~", "value": "x"}},
+    ("filter-bad-op", frame, view(where={"column": "a", "op": "~", "value": "x"}),
      {"bad_request": True}),
-    ("filter-not-an-object", frame, {"filter": "a > 1"}, {"bad_request": True}),
+    ("filter-not-an-object", frame, view(where="a > 1"), {"bad_request": True}),
+    ("sort-by-position", frame, {"view": {"sort": [{"column": 0, "desc": True}]}},
+     {"index": ["0", "2", "1"], "sort": "0:desc"}),
+    ("position-out-of-range", frame, view(where={"column": 5, "op": "isnull"}), {"bad_request": True}),
+    ("view-echoed", frame, view("a", where={"column": "b", "op": "notnull"}),
+     {"view": {"sort": [{"column": "a", "desc": False}], "filter": {"column": "b", "op": "notnull", "value": None}},
+      "sort": "a:asc", "filter": {"column": "b", "op": "notnull", "value": None}, "index": ["2", "0"]}),
+    ("no-view-echoed", frame, {}, {"view": {"sort": [], "filter": None}, "sort": None, "filter": None,
+                                   "filtered_rows": None}),
+    ("two-sort-keys", frame, {"view": {"sort": [{"column": "a"}, {"column": "b"}]}}, {"bad_request": True}),
+    ("filter-tree", frame, view(where={"or": [{"column": "a", "op": "isnull"}]}), {"bad_request": True}),
 ]
 
 
@@ -172,13 +188,13 @@ def test_a_hostile_cell_is_marked_not_fatal() -> None:
 def test_a_sort_is_kept_for_paging_and_dropped_after_a_cell() -> None:
     ns = {"v": pd.DataFrame({"a": np.arange(1000)[::-1]})}
     state = entry._state
-    request = {"op": "rows", "name": "v", "sort_column": "a", "limit": 10}
+    request = {"op": "rows", "name": "v", **view("a"), "limit": 10}
     first = entry.dispatch(request, ns)["rows"]
     assert first["rows"][0] == ["0"] and len(state.sorts.orders) == 1
     entry.dispatch({**request, "offset": 10}, ns)
     assert len(state.sorts.orders) == 1  # the same order, reused
-    entry.dispatch({**request, "sort_desc": True}, ns)
-    entry.dispatch({**request, "sort_column": "a", "offset": 20}, ns)
+    entry.dispatch({**request, **view("a", desc=True)}, ns)
+    entry.dispatch({**request, **view("a"), "offset": 20}, ns)
     assert len(state.sorts.orders) == 2  # bounded: the two last sorts
 
 

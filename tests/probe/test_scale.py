@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from jupyter_kernel_state.probe import entry, namespace
+from jupyter_kernel_state.probe.records import MAX_REMOVED
 
 from .stand_in import DELETE, Shell
 
@@ -116,7 +117,7 @@ def test_a_failed_computation_leaves_the_names_consistent(shell, monkeypatch):  
 
     monkeypatch.setattr(namespace, "name_categories", failing)
     with pytest.raises(KeyError):
-        entry._snapshot({"op": "snapshot", "limit": 0})
+        entry.dispatch({"op": "snapshot", "limit": 0})
     monkeypatch.setattr(namespace, "name_categories", real)
     assert snap(limit=0)["total"] == 501
 
@@ -216,9 +217,9 @@ def test_delta_or_a_full_page(shell, case, expected_delta):  # type: ignore[no-u
     elif case == "changed up to limit":
         shell.run("rebind", **dict.fromkeys(names[:100], -1))
     elif case == "removals the tracker may have dropped":
-        shell.run("del", **dict.fromkeys(names[: entry.MAX_REMOVED + 1], DELETE))
+        shell.run("del", **dict.fromkeys(names[: MAX_REMOVED + 1], DELETE))
     else:
-        shell.run("del", **dict.fromkeys(names[: entry.MAX_REMOVED - 1], DELETE))
+        shell.run("del", **dict.fromkeys(names[: MAX_REMOVED - 1], DELETE))
     reply = snap(**request)
     assert reply["delta"] is expected_delta
     assert reply["total"] == len(shell.user_ns) - len(Shell().user_ns) - (shell.execution_count - 1)
@@ -228,11 +229,11 @@ def test_delta_or_a_full_page(shell, case, expected_delta):  # type: ignore[no-u
 
 @pytest.mark.parametrize("value", ["yes", 1, None])
 def test_delta_must_be_a_boolean(shell, value):  # type: ignore[no-untyped-def]
-    reply = entry._snapshot({"op": "snapshot", "delta": value, "since_ec": 0})
+    reply = entry.dispatch({"op": "snapshot", "delta": value, "since_ec": 0})
     if value is None:
         assert reply["ok"] is False and "delta" in reply["error"]
     else:
-        assert reply == {"ok": False, "bad_request": True, "error": "Invalid snapshot request: delta"}
+        assert reply == {"ok": False, "bad_request": True, "error": "Invalid snapshot request: delta must be true or false"}
 
 
 

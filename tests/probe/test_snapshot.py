@@ -306,12 +306,13 @@ def test_call_survives_base_exceptions(monkeypatch, exc):  # type: ignore[no-unt
 
     from jupyter_kernel_state.probe import call, entry
 
-    def boom(request, ns=None):  # type: ignore[no-untyped-def]
+    def boom(state, fields, ns, hidden, tracker):  # type: ignore[no-untyped-def]
         raise exc()
 
-    monkeypatch.setattr(entry, "dispatch", boom)
+    monkeypatch.setitem(entry.HANDLERS, "ping", boom)
     reply = json.loads(repr(call(encoded({"op": "ping"}))))
     assert reply["ok"] is False and reply["error"] == f"probe error: {exc.__name__}"
+    assert bool(reply.get("interrupted")) is (exc is KeyboardInterrupt)  # the stop button
 
 
 def test_call_swallows_output_and_restores_streams(capsys):  # type: ignore[no-untyped-def]
