@@ -139,6 +139,9 @@ MIN_LINE_ROOM = 13
 #: Lines tried in a row that did not fit before the list is closed (a namespace of a
 #: million names is not rendered line by line to fill the last few characters).
 MAX_MISSES = 200
+#: Lines tried one by one, after the list is chosen, in the room left by the reserve for
+#: the "… and N more" line.
+MAX_FILL_TRIES = 8
 
 
 def _annotated(v: dict[str, Any]) -> bool:
@@ -164,6 +167,14 @@ class _Parts:
         self.hidden = len(data.variables) - len(self.visible)
         self.ranked = sorted(self.visible, key=rank_key)
         self.member_of = run_members(self.visible, data.runs)
+        #: Type -> the names outside runs, in rank order (what "… and N more" counts).
+        self.outside: dict[str, list[str]] = {}
+        self.type_of: dict[str, str] = {}
+        for v in self.ranked:
+            name = name_of(v)
+            if name not in self.member_of:
+                self.type_of[name] = type_name = str(v.get("type", "?"))
+                self.outside.setdefault(type_name, []).append(name)
         self.run_counts = [int(r.get("count") or 0) for r in data.runs]
         # Names covered by a run and listed too count once.
         in_runs = sum(self.run_counts) - len(self.member_of)
@@ -195,6 +206,7 @@ class _Parts:
                                     int(budget * HISTORY_SHARE), changed_by))
         #: Replaced from the end first by the line naming them when over budget.
         self.optional: list[Section] = [s for s in sections if s is not None]
+        self.dropped = 0  # how many of them a new stable part's text names instead
 
     def execution(self) -> str:
         ec = self.data.execution_count
@@ -232,18 +244,32 @@ class _Parts:
     def omitted(self, names: set[str], runs_shown: set[int],
                 count: int | None = None) -> str | None:
         """The "… and N more" line; ``count`` (exact) when names the probe did not send are
-        shown (an earlier stable part lists them): None when the counts disagree."""
+        shown (an earlier stable part lists them): None when the counts disagree. Costs
+        the names shown, not the namespace."""
         # A variable in a run is counted with its run (shown or not), unless shown itself.
-        omitted_vars = [v for v in self.ranked if name_of(v) not in names
-                        and name_of(v) not in self.member_of]
+        shown_by_type = Counter(self.type_of[n] for n in names if n in self.type_of)
+        groups: dict[str, tuple[int, str, str]] = {}
+        for type_name, listed in self.outside.items():
+            left = len(listed) - shown_by_type[type_name]
+            if left > 0:
+                groups[type_name] = (left, next(n for n in listed if n not in names),
+                                     next(n for n in reversed(listed) if n not in names))
+        n_vars = sum(n for n, _, _ in groups.values())
         apart = Counter(self.member_of[n] for n in names if n in self.member_of)
-        omitted_runs = [{**r, "count": self.run_counts[i] - apart[i]}
-                        for i, r in enumerate(self.data.runs) if i not in runs_shown]
-        extra = self.extra if count is None else (
-            count - len(omitted_vars) - sum(int(r["count"]) for r in omitted_runs))
+        n_runs = 0
+        for i, r in enumerate(self.data.runs):
+            left = self.run_counts[i] - apart[i]
+            if i in runs_shown or left <= 0:
+                continue
+            type_name = str(r.get("type", "?"))
+            before = groups.get(type_name)
+            groups[type_name] = ((before[0] if before else 0) + left,
+                                 before[1] if before else str(r.get("first")), str(r.get("last")))
+            n_runs += left
+        extra = self.extra if count is None else count - n_vars - n_runs
         if extra < 0:
             return None
-        return omitted_line(omitted_vars, extra, omitted_runs)
+        return omitted_line([(t, *g) for t, g in groups.items()], extra)
 
     def result(self, text: str, included: int, stable: StablePart | None,
                reused: bool = False) -> PromptResult:
@@ -344,12 +370,15 @@ def _fresh(p: _Parts) -> PromptResult:
     fixed = len(stable_text([], []))
     room = min(budget - fixed - changing, int(budget * STABLE_SHARE) - fixed)
     # Under pressure: changed, annotated and ranked kinds, then run lines, then the rest.
-    # (A changed name inside a run is named by the change line and covered by the run.)
+    # A name inside a run is left to its run line (the change line names it when it
+    # changed) unless it is annotated, or listed by the stable part being renewed.
+    kept = data.stable.lines if data.stable is not None else {}
     first = [_first_class(v) and (name_of(v) not in p.member_of or _annotated(v))
              for v in p.ranked]
     order: list[tuple[str, int]] = [("v", i) for i in range(len(p.ranked)) if first[i]]
     order += [("r", i) for i in range(len(data.runs))]
-    order += [("v", i) for i in range(len(p.ranked)) if not first[i]]
+    order += [("v", i) for i, v in enumerate(p.ranked) if not first[i]
+              and (name_of(v) not in p.member_of or name_of(v) in kept)]
     if data.stable is not None:  # a stable part renewed: keep what it listed, as far as it fits
         order = _keeping(p, data.stable, order)
     picked: list[tuple[str, int]] = []  # in rank order: the last is dropped first
@@ -382,15 +411,19 @@ def _fresh(p: _Parts) -> PromptResult:
     # (the lowest ranked first), then cut at a line; never over the budget.
     dropped = 0
     stable, text = assemble(picked, dropped)
+    p.dropped = dropped
     while len(text) > budget and dropped < len(p.optional):
         dropped += 1
         stable, text = assemble(picked, dropped)
+    p.dropped = dropped
     while len(text) > budget and picked:
         excess = len(text) - budget
         while excess > 0 and picked:
             what, i = picked.pop()
             excess -= len(line_of(i) if what == "v" else run_line(data.runs[i])) + 1
         stable, text = assemble(picked, dropped)
+    if len(picked) < len(order):
+        picked, stable, text = _fill(p, order, picked, (stable, text), assemble, line_of)
     shown, runs = shown_of(picked)
     included = p.covered([p.ranked[i] for i in shown], runs)
     if len(text) > budget:
@@ -410,6 +443,39 @@ def _fresh(p: _Parts) -> PromptResult:
                                              for v in members]
                for r, members in apart_members.items() if r in runs},
     ))
+
+
+def _fill(p: _Parts, order: list[tuple[str, int]], picked: list[tuple[str, int]],
+          built: tuple[str, str], assemble: Any, line_of: Any,
+          ) -> tuple[list[tuple[str, int]], str, str]:
+    """A few more lines in the room the reserve for the "… and N more" line left (or
+    instead of that line, when listing a name is shorter than counting it). Each is tried
+    on the whole text, so the budget holds; a new stable part stays within its share once
+    it has one line."""
+    stable, text = built
+    in_runs = {i for w, i in picked if w == "r"}
+    chosen, tries = set(picked), 0
+    for candidate in order:
+        what, i = candidate
+        if tries >= MAX_FILL_TRIES:
+            break
+        if candidate in chosen or (what == "v"
+                                   and p.member_of.get(name_of(p.ranked[i])) in in_runs):
+            continue
+        omitted = next((x for x in text.split("\n") if x.startswith("- … and ")), "")
+        line = line_of(i) if what == "v" else run_line(p.data.runs[i])
+        if len(text) - len(omitted) + len(line) + 1 > p.budget:
+            continue  # cannot fit even if nothing were left to count
+        tries += 1
+        trial = [*picked, candidate]
+        trial_stable, trial_text = assemble(trial, p.dropped)
+        if len(trial_text) <= p.budget and (
+                not picked or len(trial_stable) <= p.budget * STABLE_SHARE):
+            picked, stable, text = trial, trial_stable, trial_text
+            chosen.add(candidate)
+            if what == "r":
+                in_runs.add(i)
+    return picked, stable, text
 
 
 def _keeping(p: _Parts, stable: StablePart,

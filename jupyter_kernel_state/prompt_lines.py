@@ -9,7 +9,6 @@ only the rest. ``prompt`` chooses and assembles the lines; see docs/prompt-forma
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any
 
 from .prompt_text import (
@@ -209,32 +208,22 @@ def run_signature(run: dict[str, Any]) -> tuple[str, str, int, str]:
             str(run.get("type")))
 
 
-def omitted_line(omitted: list[dict[str, Any]], extra: int,
-                 runs: list[dict[str, Any]] | None = None) -> str:
-    """What did not fit: ``omitted`` variables, ``runs`` (each many names) and ``extra``
-    names never seen (counted only), grouped by type."""
-    runs = runs or []
-    count = len(omitted) + extra + sum(int(r.get("count") or 0) for r in runs)
+def omitted_line(groups: list[tuple[str, int, str, str]], extra: int) -> str:
+    """What did not fit: ``groups`` of names by type (``(type, count, first name, last
+    name)``, variables and runs alike) and ``extra`` names never seen (counted only):
+    ``- … and 1,234 more variables: int ×1,200 (v0 … v1199), str ×34 (a … z), …``."""
+    count = sum(g[1] for g in groups) + extra
     if count <= 0:
         return ""
-    types: Counter[str] = Counter()
-    ends: dict[str, list[str]] = {}
-    for v in omitted:
-        type_name = str(v.get("type", "?"))
-        types[type_name] += 1
-        ends.setdefault(type_name, []).append(str(v.get("name")))
-    for r in runs:
-        type_name = str(r.get("type", "?"))
-        types[type_name] += int(r.get("count") or 0)
-        ends.setdefault(type_name, []).extend((str(r.get("first")), str(r.get("last"))))
-    groups = []
-    for type_name, n in types.most_common(3):
-        names = ends[type_name]
-        sample = f" ({names[0]} … {names[-1]})" if n > 1 else f" ({names[0]})"
-        groups.append(f"{type_name} ×{fmt_count(n)}{sample}")
-    if len(types) > 3 or (extra > 0 and groups):
-        groups.append(ELLIPSIS)
+    # The largest groups first (the first seen first among equals).
+    ranked = sorted(groups, key=lambda g: -g[1])
+    parts = []
+    for type_name, n, first, last in ranked[:3]:
+        sample = f" ({first} … {last})" if n > 1 else f" ({first})"
+        parts.append(f"{type_name} ×{fmt_count(n)}{sample}")
+    if len(groups) > 3 or (extra > 0 and parts):
+        parts.append(ELLIPSIS)
     head = f"- … and {fmt_count(count)} more variable{'s' if count != 1 else ''}"
     # The count is never cut: the groups are, after a whole group.
-    detail = cut_prose(escape(", ".join(groups)), MAX_LINE_CHARS - len(head) - 2)
-    return f"{head}: {detail}" if groups and detail != ELLIPSIS else head
+    detail = cut_prose(escape(", ".join(parts)), MAX_LINE_CHARS - len(head) - 2)
+    return f"{head}: {detail}" if parts and detail != ELLIPSIS else head

@@ -233,8 +233,8 @@ def test_under_pressure_tables_then_runs_then_scalars() -> None:
     assert "- sales: DataFrame 99,870×3 — region:object, units:int64, price:float64" in body
     assert "- w0 … w999999: 1,000,000 ints" in body
     assert "- v5: int — -7" not in body
-    tight = at_scale(600)  # (the state line after the list takes ~60 of them)
-    assert tight.chars <= 600
+    tight = at_scale(450)  # (the state and change lines after the list take ~200 of them)
+    assert tight.chars <= 450
     assert "- sales: DataFrame" in tight.text and "- w0 … w999999" not in tight.text
     assert f"- … and {tight.variables_omitted:,} more variables: int ×" in tight.text
 

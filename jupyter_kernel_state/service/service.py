@@ -342,6 +342,8 @@ class KernelStateService:
             generation=generation,
             since_label=(f"execution {state.tracker.execution_count_at(changes_from) or 0}"
                          if changes_from is not None else None),
+            since_execution=(state.tracker.execution_count_at(changes_from) or 0
+                             if changes_from is not None else None),
             restarted=since is not None and state.epoch > 0 and since < state.epoch_started_at,
             stale=bool(digest and digest.get("stale")),
             images=state.images.since_generation(image_from) if options.images else [],
