@@ -90,8 +90,10 @@ def cmd_kernels(client: KernelStateClient, args: argparse.Namespace) -> str:
                           "IMAGES"])
     if len(kernels) == 1:
         return table
-    return (table + f"\nwithout --kernel, commands read {kernel_label(pick_kernel(kernels, None))}"
-            " (the kernel a cell last ran in)")
+    default = pick_kernel(kernels, None)
+    why = ("the kernel a cell last ran in" if default.get("last_execution_at")
+           else "the first listed: no cell has run in any")
+    return table + f"\nwithout --kernel, commands read {kernel_label(default)} ({why})"
 
 
 def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:

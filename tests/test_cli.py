@@ -288,6 +288,8 @@ async def test_cli_names_the_kernel_it_reads_and_takes_id_prefix_or_path(  # typ
         cli, notebook_kernel):
     first = await notebook_kernel("reports/sales.ipynb", FIRST_ID)
     second = await notebook_kernel("drafts/sales.ipynb", SECOND_ID)
+    code, out, _ = await cli("kernels")
+    assert out.splitlines()[-1].endswith("(the first listed: no cell has run in any)")
     await first.run("import pandas as pd\nsales = pd.DataFrame({'price': [1.5, 2.5]})")
     await second.run("notes = 'draft'")  # the most recent: a cell ran there last
 
