@@ -45,6 +45,8 @@ CHARS_PER_TOKEN = 4
 CHANGES_SHARE = 0.25
 HISTORY_SHARE = 0.35
 TIMELINE_SHARE = 0.15
+#: Room kept for the "… and N more" line while the list is chosen: this much, at most a
+#: sixth of the budget (the lines filled in afterwards use what it did not).
 OMITTED_LINE_RESERVE = 160
 #: A new stable part takes at most this share of the budget: the rest is room for the
 #: lines later turns add after it.
@@ -366,7 +368,8 @@ def _fresh(p: _Parts) -> PromptResult:
         return stable, "\n".join([stable, *p.changing(omitted, state, [], dropped)])
 
     widest_state = p.state_line(p.all_names)
-    changing = len("\n".join(["", *p.changing("", widest_state, [])])) + OMITTED_LINE_RESERVE
+    changing = (len("\n".join(["", *p.changing("", widest_state, [])]))
+                + min(OMITTED_LINE_RESERVE, budget // 6))
     fixed = len(stable_text([], []))
     room = min(budget - fixed - changing, int(budget * STABLE_SHARE) - fixed)
     # Under pressure: changed, annotated and ranked kinds, then run lines, then the rest.
@@ -409,21 +412,24 @@ def _fresh(p: _Parts) -> PromptResult:
             apart[run] = apart.get(run, 0) + 1
     # Safety net: name the optional sections instead of showing them, then drop lines
     # (the lowest ranked first), then cut at a line; never over the budget.
-    dropped = 0
-    stable, text = assemble(picked, dropped)
-    p.dropped = dropped
-    while len(text) > budget and dropped < len(p.optional):
-        dropped += 1
-        stable, text = assemble(picked, dropped)
-    p.dropped = dropped
+    stable, text = assemble(picked, p.dropped)
+    while len(text) > budget and p.dropped < len(p.optional):
+        p.dropped += 1
+        stable, text = assemble(picked, p.dropped)
     while len(text) > budget and picked:
         excess = len(text) - budget
         while excess > 0 and picked:
             what, i = picked.pop()
             excess -= len(line_of(i) if what == "v" else run_line(data.runs[i])) + 1
-        stable, text = assemble(picked, dropped)
+        stable, text = assemble(picked, p.dropped)
     if len(picked) < len(order):
         picked, stable, text = _fill(p, order, picked, (stable, text), assemble, line_of)
+        # Not one line listed: the optional sections give way to the variables.
+        for dropped in range(p.dropped + 1, len(p.optional) + 1 if not picked else 0):
+            trial = _fill(p, order, [], assemble([], dropped), assemble, line_of, dropped)
+            if trial[0]:
+                p.dropped, (picked, stable, text) = dropped, trial
+                break
     shown, runs = shown_of(picked)
     included = p.covered([p.ranked[i] for i in shown], runs)
     if len(text) > budget:
@@ -446,7 +452,7 @@ def _fresh(p: _Parts) -> PromptResult:
 
 
 def _fill(p: _Parts, order: list[tuple[str, int]], picked: list[tuple[str, int]],
-          built: tuple[str, str], assemble: Any, line_of: Any,
+          built: tuple[str, str], assemble: Any, line_of: Any, dropped: int | None = None,
           ) -> tuple[list[tuple[str, int]], str, str]:
     """A few more lines in the room the reserve for the "… and N more" line left (or
     instead of that line, when listing a name is shorter than counting it). Each is tried
@@ -468,7 +474,7 @@ def _fill(p: _Parts, order: list[tuple[str, int]], picked: list[tuple[str, int]]
             continue  # cannot fit even if nothing were left to count
         tries += 1
         trial = [*picked, candidate]
-        trial_stable, trial_text = assemble(trial, p.dropped)
+        trial_stable, trial_text = assemble(trial, p.dropped if dropped is None else dropped)
         if len(trial_text) <= p.budget and (
                 not picked or len(trial_stable) <= p.budget * STABLE_SHARE):
             picked, stable, text = trial, trial_stable, trial_text

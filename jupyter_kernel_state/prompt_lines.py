@@ -75,7 +75,7 @@ def preview_text(v: dict[str, Any]) -> str:
     preview = str(v.get("preview") or "")
     if v.get("kind") == "dataframe" and " — " in preview:
         preview = preview.split(" — ", 1)[1]  # the shape is in the head already
-    if v.get("truncated") or preview.endswith(ELLIPSIS):
+    if v.get("truncated"):  # the probe cut it (maybe inside a token)
         preview = repair_value(preview)
     # Masked after the repair (which only drops whole elements, so never half a secret).
     return escape(mask_values(preview))
