@@ -79,11 +79,7 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: IBriefQuery,
     kernelId?: string
   ): Promise<IBriefSnapshot> {
-    return getVariableBriefs(
-      this.target(kernelId),
-      query,
-      this.serverSettings
-    );
+    return getVariableBriefs(this.target(kernelId), query, this.serverSettings);
   }
 
   async inspect(

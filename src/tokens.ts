@@ -162,7 +162,11 @@ export interface IKernelStateRequests {
    * `GET variables/{name}/rows`: a window of a table, series or array (400 not a
    * table, 409 a lazy value, 422 the value's own code raised).
    */
-  rows(name: string, query?: IRowsQuery, kernelId?: string): Promise<IRowsWindow>;
+  rows(
+    name: string,
+    query?: IRowsQuery,
+    kernelId?: string
+  ): Promise<IRowsWindow>;
   /**
    * `GET variables/{name}/timeline`: the last `limit` changes of a name, oldest first.
    */
@@ -189,7 +193,11 @@ export interface IKernelStateRequests {
    * `GET images`: the images captured with `seq > since` (all when omitted), oldest
    * first; pass `next_since` back to get only new ones.
    */
-  images(since?: number, limit?: number, kernelId?: string): Promise<IImageList>;
+  images(
+    since?: number,
+    limit?: number,
+    kernelId?: string
+  ): Promise<IImageList>;
   /**
    * `GET images/{id}`: one image's bytes (typed with its MIME type). Show it through
    * `<img src=URL.createObjectURL(blob)>` — never as HTML: SVG from a kernel is

@@ -285,7 +285,9 @@ describe('KernelStatePanel', () => {
     );
     Simulate.change(toggles[1]);
     expect(shown.toggleInclude).toHaveBeenCalledWith('modules');
-    React.act(() => host.querySelector<HTMLElement>('.jp-KernelState-refresh')!.click());
+    React.act(() =>
+      host.querySelector<HTMLElement>('.jp-KernelState-refresh')!.click()
+    );
     expect(shown.refresh).toHaveBeenCalled();
     React.act(() => {
       rows()[0].dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));

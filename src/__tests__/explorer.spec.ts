@@ -5,7 +5,11 @@
 import './canvasStub';
 
 import { ServerConnection } from '@jupyterlab/services';
-import { nullTranslator } from '@jupyterlab/translation';
+import {
+  ITranslator,
+  nullTranslator,
+  TranslationBundle
+} from '@jupyterlab/translation';
 import { DataModel } from '@lumino/datagrid';
 
 import { BlockCache } from '../explorer/blocks';
@@ -14,7 +18,12 @@ import { isNumeric, nullText } from '../explorer/grid';
 import { RowsDataModel } from '../explorer/model';
 import { describeError, nextSort, sortParam } from '../explorer/query';
 import { VariableWatch } from '../explorer/watch';
-import { rangeText, sizeText, staleText } from '../explorer/widget';
+import {
+  createExplorer,
+  rangeText,
+  sizeText,
+  staleText
+} from '../explorer/widget';
 import { IRowsQuery, IRowsWindow } from '../tokens';
 import { fakeService, makeSnapshot, makeVariable } from './helpers';
 
@@ -753,9 +762,7 @@ describe('VariableWatch', () => {
 
 describe('explorer texts', () => {
   it('counts rows and columns', () => {
-    expect(sizeText(trans, 1_000_000, 20)).toBe(
-      '1,000,000 rows × 20 columns'
-    );
+    expect(sizeText(trans, 1_000_000, 20)).toBe('1,000,000 rows × 20 columns');
     expect(sizeText(trans, 1, 1)).toBe('1 row × 1 column');
   });
 
@@ -855,5 +862,99 @@ describe('FilterBar', () => {
     expect(widget.node.querySelector('option')!.textContent).toBe(
       '<img src=x onerror="window.__pwned=1">'
     );
+  });
+});
+
+describe('the explorer translated', () => {
+  /**
+   * A translator that marks every string it gives: `⟦…⟧`.
+   */
+  function markingTranslator(): ITranslator {
+    const base = nullTranslator.load('jupyter_kernel_state');
+    const mark = (text: string) => `⟦${text}⟧`;
+    const bundle: TranslationBundle = {
+      __: (msgid, ...args) => mark(base.__(msgid, ...args)),
+      _n: (msgid, plural, n, ...args) =>
+        mark(base._n(msgid, plural, n, ...args)),
+      _p: (context, msgid, ...args) => mark(base._p(context, msgid, ...args)),
+      _np: (context, msgid, plural, n, ...args) =>
+        mark(base._np(context, msgid, plural, n, ...args)),
+      gettext: (msgid, ...args) => mark(base.gettext(msgid, ...args)),
+      ngettext: (msgid, plural, n, ...args) =>
+        mark(base.ngettext(msgid, plural, n, ...args)),
+      pgettext: (context, msgid, ...args) =>
+        mark(base.pgettext(context, msgid, ...args)),
+      npgettext: (context, msgid, plural, n, ...args) =>
+        mark(base.npgettext(context, msgid, plural, n, ...args)),
+      dcnpgettext: (domain, context, msgid, plural, n, ...args) =>
+        mark(base.dcnpgettext(domain, context, msgid, plural, n, ...args))
+    };
+    return { languageCode: 'xx', load: () => bundle };
+  }
+
+  /**
+   * Every text a user reads in `node` — text, titles, labels, placeholders — that
+   * did not come through the translator, leaving out the data shown (the variable's
+   * name, column names) and operator symbols.
+   */
+  function untranslated(node: HTMLElement, data: string[]): string[] {
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_ALL);
+    for (let at: Node | null = walker.currentNode; at; at = walker.nextNode()) {
+      if (at.nodeType === Node.TEXT_NODE) {
+        texts.push(at.textContent ?? '');
+      } else if (at instanceof HTMLElement) {
+        for (const name of ['title', 'aria-label', 'placeholder']) {
+          texts.push(at.getAttribute(name) ?? '');
+        }
+      }
+    }
+    return texts.filter(
+      text =>
+        /\p{L}/u.test(text) &&
+        !(text.startsWith('⟦') && text.endsWith('⟧')) &&
+        !data.includes(text)
+    );
+  }
+
+  it('puts every string it shows through the translator', async () => {
+    const table = new FakeTable(1000, 3);
+    const translator = markingTranslator();
+    const model = makeModel(table, { translator });
+    const panel = createExplorer({
+      name: 'df',
+      kernelId: 'k1',
+      model,
+      translator
+    });
+    const data = ['df', 'c0', 'c1', 'c2'];
+    const whole = () =>
+      untranslated(panel.content.node, data).concat(
+        untranslated(panel.toolbar.node, data)
+      );
+    expect(panel.title.caption).toBe('⟦df — Data Explorer⟧');
+    expect(whole()).toEqual([]); // loading
+    await model.load();
+    expect(whole()).toEqual([]); // loaded
+    model.setSort({ column: 'c1', direction: 'desc' });
+    await model.setFilter({ column: 'c0', op: 'isnull' });
+    model.markStale('changed');
+    expect(whole()).toEqual([]); // sorted, filtered, stale
+    expect(
+      panel.toolbar.node.querySelector(
+        '[data-test-id="kernel-state-explorer-sort"]'
+      )?.textContent
+    ).toBe('⟦Sorted by c1 ▼⟧');
+    panel.dispose();
+  });
+
+  it('translates why a sort was given up', async () => {
+    const table = new FakeTable(1000, 3);
+    const model = makeModel(table, { translator: markingTranslator() });
+    await model.load();
+    table.failures.push(responseError(422, 'too slow'));
+    model.setSort({ column: 'c1', direction: 'asc' });
+    await model.settled();
+    expect(model.queryError).toBe('⟦Cannot sort by c1: too slow⟧');
   });
 });

@@ -389,7 +389,11 @@ export function createExplorer(
 ): MainAreaWidget<DataExplorer> {
   const content = new DataExplorer(options);
   // A plain toolbar: the default reactive one moves items into an overflow menu.
-  const widget = new MainAreaWidget({ content, toolbar: new Toolbar() });
+  const widget = new MainAreaWidget({
+    content,
+    toolbar: new Toolbar(),
+    translator: options.translator
+  });
   widget.addClass('jp-KernelState-explorerPanel');
   widget.id = `kernel-state-explorer-${options.kernelId}-${encodeURIComponent(
     options.name

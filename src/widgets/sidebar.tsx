@@ -76,8 +76,7 @@ export class KernelStateSidebar
       options.promptModel ??
       new PromptModel({ service: this._service, query: options.promptQuery });
     this.inspector =
-      options.inspectorModel ??
-      new InspectorModel({ service: this._service });
+      options.inspectorModel ?? new InspectorModel({ service: this._service });
     this._menu = createVariableMenu({
       trans: this._trans,
       service: this._service,
