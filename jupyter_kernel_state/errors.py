@@ -55,9 +55,18 @@ class NotSupported(KernelStateError):
 
 
 class ProbeFailed(KernelStateError):
-    """The probe answered, but with an internal error: a bug of ours, not of the caller."""
+    """The probe answered, but with an internal error (or not in its own format): a bug of
+    ours, not of the caller. Raised where the reply is read, whatever the language."""
 
     status = 502
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason if reason.startswith("Probe") else f"Probe error: {reason}")
+
+
+class ProbeMissing(Exception):
+    """The kernel has no probe (a new or restarted kernel): install it and call again.
+    A signal between the reply's reader and the probe client, never an answer."""
 
 
 class KernelUnavailable(KernelStateError):

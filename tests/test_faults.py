@@ -243,7 +243,7 @@ async def test_kernel_dying_mid_request_gives_503(jp_fetch, jp_serverapp, new_ke
 
 async def test_a_lost_idle_is_recovered_on_request(jp_fetch, new_kernel, monkeypatch):  # type: ignore[no-untyped-def]
     """Under a flood ZMQ can drop a cell's final idle; the kernel must not stay busy."""
-    from jupyter_kernel_state.service import inspections
+    from jupyter_kernel_state.service import kernel_state
 
     kernel = await new_kernel()
     await kernel.run("x = 1")
@@ -256,7 +256,7 @@ async def test_a_lost_idle_is_recovered_on_request(jp_fetch, new_kernel, monkeyp
                     "parent_header": {"msg_id": "lost", "msg_type": "execute_request"},
                     "content": {"execution_state": "busy"}}, False)
     assert tracker.busy
-    monkeypatch.setattr(inspections, "SILENT_BUSY_CHECK_S", 0.0)
+    monkeypatch.setattr(kernel_state, "SILENT_BUSY_CHECK_S", 0.0)
     stale = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     assert stale["stale"] and stale["kernel_busy"]
     await kernel.wait_idle()

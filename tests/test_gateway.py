@@ -158,7 +158,10 @@ async def test_a_websocket_cut_mid_request_fails_fast_and_reconnects(
     with pytest.raises(HTTPClientError) as e:
         await pending
     assert e.value.code == 503
-    assert time.monotonic() - started < 1.5  # not the probe deadline
+    # The cut is the answer, not the probe deadline running out (a bound only on a hang).
+    message = json.loads(e.value.response.body)["message"]
+    assert "did not answer within" not in message and message.endswith("try again"), message
+    assert time.monotonic() - started < 10 * PROBE_TIMEOUT_S
     # Our connection reopens by itself, and IOPub capture resumes.
     await until(lambda: asyncio.sleep(0, state._connection.reopened >= 1))
     user = await user_client(kid)  # the notebook reconnects too

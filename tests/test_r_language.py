@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from jupyter_kernel_state.service.languages import ProbeError, ProbeMissing, for_language, r
+from jupyter_kernel_state.errors import ProbeFailed, ProbeMissing
+from jupyter_kernel_state.service.languages import for_language, r
 
 
 def test_names_never_become_code() -> None:
@@ -33,9 +34,9 @@ def test_reply_from_outputs() -> None:
     missing = {"content": {"data": {r.REPLY_MIME: '{"missing":true}'}}}
     with pytest.raises(ProbeMissing):
         support.parse_reply({"status": "ok"}, [missing])
-    with pytest.raises(ProbeError, match="no reply"):
+    with pytest.raises(ProbeFailed, match="no reply"):
         support.parse_reply({"status": "ok"}, [])
-    with pytest.raises(ProbeError, match="not JSON"):
+    with pytest.raises(ProbeFailed, match="not JSON"):
         support.parse_reply({}, [{"content": {"data": {r.REPLY_MIME: "{"}}}])
 
 

@@ -1,10 +1,14 @@
-"""Everything the server knows about one kernel, and the only path to its probe.
+"""Everything the server knows about one kernel, and the operations on its variables.
 
 - ``epoch`` counts restarts; ``generation`` (from the tracker) counts user executions.
-- Snapshots are cached by (epoch, generation, options); a GET for an unchanged kernel
-  costs a dict lookup and sends nothing to the kernel.
-- At most one probe request is in flight; identical concurrent requests share it.
-- A busy kernel gets no request: the last snapshot comes back marked stale.
+- ``probe`` (``ProbeClient``) is the only path to the kernel's probe: its language, its
+  installation, its calls under one lock, every failure as its domain error.
+- ``Answers`` (one per kind of answer) cache by (epoch, generation, query), keep the last
+  answer for a busy kernel, and share one probe request between identical queries; each
+  runs ``now`` (the preamble: take in IOPub, check the wire, let its first status
+  arrive) once per request.
+- Each operation below builds one probe request (``probe/protocol.py``) and shapes its
+  reply.
 """
 
 from __future__ import annotations
@@ -12,24 +16,39 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from typing import Any
+import time
+from typing import Any, cast
 
-from ..errors import (
-    KernelNotFound,
-    KernelUnreachable,
-)
+from ..errors import Conflict, KernelNotFound, KernelUnavailable, KernelUnreachable
+from .answers import Answer, Answers, Moment, busy_error, stale_or
 from .channels import is_remote
 from .connection import KernelConnection
 from .history import HistoryLog
 from .images import ImageStore
-from .inspections import LRU
 from .languages import for_language
 from .limits import Limits
+from .presenter import fragments_of
+from .probe_client import ProbeClient
+from .queries import DetailOptions, SnapshotOptions
+from .replies import DetailReply, DigestReply, RowsReply, SnapshotReply, TimelineReply
 from .tracker import ExecutionTracker
-from .variable_calls import VariableCalls
+from .variable_queries import RowsOptions, TimelineOptions
+
+# A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
+SILENT_BUSY_CHECK_S = 2.0
+# Longest wait for the first status after connecting (see _settle).
+SETTLE_WAIT_S = 2.0
+#: How long a delete waits for a busy kernel to finish its cell before answering 409.
+DELETE_GRACE_S = 1.0
+BUSY = "Kernel is busy; try again when the cell has finished"
+BUSY_NO_SNAPSHOT = "Kernel is busy and no snapshot was taken yet"
 
 
-class KernelState(VariableCalls):
+def _now_iso() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+class KernelState:
     def __init__(
         self,
         kernel_id: str,
@@ -39,31 +58,27 @@ class KernelState(VariableCalls):
         kernel_specs: Any = None,
     ) -> None:
         self.kernel_id = kernel_id
-        self._kernel_specs = kernel_specs  # the server's kernelspec manager
         self._km = kernel_manager
         self._limits = limits
         self._log = log
-        self.language = self._language()
         self.epoch = 0
         self.epoch_started_at = 0  # the generation at which the current epoch began
         self._fresh_epoch = True  # no execution and no probe reply in this epoch yet
         self.tracker = ExecutionTracker(getattr(kernel_manager, "execution_state", None))
         self.probe_id: str | None = None
+        self.probe = ProbeClient(self, kernel_manager, kernel_specs, limits)
         # Images and history outlive restarts: each image says the epoch it came from.
         self.images = ImageStore(limits.images)
         self.history = HistoryLog(limits.history)
         self.variables_total: int | None = None
         self._connection: KernelConnection | None = None
-        self._snapshots = LRU(limits.snapshot_cache_size)
-        self._last_snapshot: dict[tuple[object, ...], dict[str, Any]] = {}
-        self._details = LRU(limits.detail_cache_size)
-        self._rows = LRU(limits.rows_cache_size)  # windows by (epoch, generation, query)
-        self._last_rows = LRU(limits.rows_cache_size)  # the last window of each query
-        self._inflight: dict[tuple[object, ...], asyncio.Future[dict[str, Any]]] = {}
-        self._probe_lock = asyncio.Lock()
+        lock = self.probe.lock
+        self._snapshots = Answers(limits.snapshot_cache_size, self.now, lock)
+        self._digests = Answers(limits.snapshot_cache_size, self.now, lock)
+        self._details = Answers(limits.detail_cache_size, self.now, lock)  # and timelines
+        self._rows = Answers(limits.rows_cache_size, self.now, lock)
         self._after_gap = False  # the wire opening replaces a closed one
         self._last_busy_check = 0.0
-        self.probe_requests = 0  # counted for tests and benchmarks
         self.prepared = asyncio.Event()  # set once the early probe install has finished
         self._removed = False  # the kernel was shut down (see remove)
         # Our wire to a gateway kernel was let go while no one else was connected
@@ -71,6 +86,32 @@ class KernelState(VariableCalls):
         self.released = False
 
     # -- kernel facts ------------------------------------------------------------------
+
+    @property
+    def language(self) -> str:
+        return self.probe.language
+
+    @property
+    def probe_requests(self) -> int:
+        """Probe requests sent to this kernel (counted for tests and benchmarks)."""
+        return self.probe.requests
+
+    @property
+    def execution_count(self) -> int | None:
+        return self.tracker.execution_count
+
+    async def know_language(self) -> str:
+        return await self.probe.know_language()
+
+    def new_probe(self, probe_id: object) -> None:
+        """A reply from probe ``probe_id``: a new probe instance means a new kernel process
+        that we did not see restart."""
+        if self.probe_id is not None and probe_id != self.probe_id:
+            self.restarted()
+        self.probe_id = probe_id if isinstance(probe_id, str) else None
+        self._fresh_epoch = False
+
+    # -- the wire ----------------------------------------------------------------------
 
     def _check_link(self) -> None:
         """Nothing cached is current while the wire is down: cells may be running unseen."""
@@ -97,7 +138,8 @@ class KernelState(VariableCalls):
             self._connection = KernelConnection(
                 self._km, self._on_iopub, self._log,
                 connect_timeout=self._limits.probe_timeout, on_open=self._opened,
-                on_reply=self._on_reply, max_iopub_bytes=self._limits.iopub_message_bytes(),
+                on_reply=self.probe.on_reply,
+                max_iopub_bytes=self._limits.iopub_message_bytes(),
             )
         self._connection.start()
         return self._connection
@@ -140,6 +182,39 @@ class KernelState(VariableCalls):
         if self._connection is not None:
             self._connection.flush_iopub()
 
+    async def _settle(self) -> None:
+        """Just after (re)connecting, our kernel_info's status is on its way: wait for it
+        briefly rather than answer "busy" for a kernel that is most likely idle."""
+        deadline = time.monotonic() + min(SETTLE_WAIT_S, self._limits.probe_timeout)
+        while self.tracker.awaiting_status and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+            self.sync()
+
+    async def now(self) -> Moment:
+        """The preamble of every request about variables: IOPub taken in, the wire checked,
+        a new wire's first status awaited; a busy kernel silent for a while is asked once
+        whether it still is."""
+        self.sync()
+        self._check_link()
+        await self._settle()
+        if self.tracker.busy:
+            self._check_still_busy()
+        return Moment(self.epoch, self.tracker.generation, self.tracker.busy)
+
+    def _check_still_busy(self, *, force: bool = False) -> None:
+        """A kernel silent for a while may have finished with its `idle` lost (ZMQ drops
+        messages under a flood). Ask once, on a client's request, never by polling: a
+        kernel_info_request queues behind a running cell and its statuses settle it."""
+        now = time.monotonic()
+        if not force and (now - self.tracker.last_message_at < SILENT_BUSY_CHECK_S
+                          or now - self._last_busy_check < SILENT_BUSY_CHECK_S):
+            return
+        self._last_busy_check = now
+        try:
+            self.connection().send_kernel_info()
+        except Exception:  # a closed or broken connection: the next request reconnects
+            self._log.debug("jupyter_kernel_state: busy check failed", exc_info=True)
+
     def restarted(self, *, reconnect: bool = False) -> None:
         """The kernel process was replaced: nothing from before is current any more.
 
@@ -157,17 +232,21 @@ class KernelState(VariableCalls):
         self.probe_id = None
         self.tracker.reset()
         self.epoch_started_at = self.tracker.generation
-        self._snapshots.clear()
-        self._last_snapshot.clear()
-        self._details.clear()
-        self._rows.clear()
-        self._last_rows.clear()
+        for answers in self._all_answers:
+            answers.clear()
+
+    @property
+    def _all_answers(self) -> tuple[Answers, ...]:
+        return (self._snapshots, self._digests, self._details, self._rows)
 
     def close(self) -> None:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
             self._after_gap = True  # cells may run before the next wire opens
+
+    def _in_use(self) -> bool:
+        return self.probe.lock.locked() or any(a.pending for a in self._all_answers)
 
     async def release_if_alone(self, timeout: float) -> bool:
         """A gateway kernel whose only client is our wire: let the wire go, so that the
@@ -176,12 +255,12 @@ class KernelState(VariableCalls):
         Images and history stay; the next request, or another client, reopens the wire."""
         connection = self._connection
         if (connection is None or not connection.is_open or not is_remote(self._km)
-                or self._probe_lock.locked() or self._inflight):
+                or self._in_use()):
             return False
         model = await asyncio.wait_for(self._km.refresh_model(), timeout)
         if not model or int(model.get("connections") or 0) > 1:
             return False
-        if self._connection is not connection or self._probe_lock.locked() or self._inflight:
+        if self._connection is not connection or self._in_use():
             return False  # a request started meanwhile
         self.close()
         self.released = True
@@ -216,8 +295,6 @@ class KernelState(VariableCalls):
         self._removed = True
         self.close()
 
-    # -- probe round trips -------------------------------------------------------------
-
     async def prepare(self) -> None:
         """Install the probe ahead of time so change tracking covers every execution."""
         try:
@@ -226,14 +303,206 @@ class KernelState(VariableCalls):
                 # probe whose reply comes on IOPub (R) would wait for messages it missed.
                 self.connection()
                 await self._settle()
-                async with self._probe_lock:
-                    await self.call_probe({"op": "ping"})
+                async with self.probe.lock:
+                    await self.probe.call("ping")
         except Exception as e:  # best effort: the first real request installs it too
             self._log.debug("jupyter_kernel_state: early probe install failed: %s", e)
         finally:
             self.prepared.set()
 
-    # -- snapshots ---------------------------------------------------------------------
+    # -- operations --------------------------------------------------------------------
+
+    def _since_ec(self, since: int | None) -> int | None:
+        """The execution count at generation ``since`` (what the probe dates changes by)."""
+        if since is None:
+            return None
+        count = self.tracker.execution_count_at(since)
+        return 0 if count is None else count
+
+    def _can_tell_changes_since(self, since: int | None) -> bool:
+        """A delta from generation ``since`` is possible: in this epoch (no restart since),
+        not in the future, and its execution count still known."""
+        return (since is not None and since >= self.epoch_started_at
+                and self.tracker.knows(since))
+
+    def _moved_on(self) -> tuple[int, int]:
+        return self.epoch, self.tracker.generation
+
+    def _reply_count(self, reply: SnapshotReply | DigestReply) -> int | None:
+        """The last user execution count (the probe's is the next one)."""
+        ec = reply.get("execution_count")
+        return ec - 1 if isinstance(ec, int) and ec > 0 else None
+
+    async def snapshot(self, options: SnapshotOptions) -> Answer:
+        """A page (or the changes since a generation) of the namespace's variables, each as
+        the probe encoded it (``fragments``: passed through, never decoded here)."""
+        await self.probe.support()
+        moment = await self.now()
+        if options.delta and not self._can_tell_changes_since(options.since):
+            options = options.as_page()
+
+        def stale(_last: Answer | None) -> Answer:
+            return self._stale(options.as_page(), BUSY_NO_SNAPSHOT)
+
+        async def take(moment: Moment) -> Answer:
+            return await self._take_snapshot(moment, options)
+
+        return await self._snapshots.give(options.key, take, when_busy=stale,
+                                          current=self._moved_on, moment=moment)
+
+    async def _take_snapshot(self, moment: Moment, options: SnapshotOptions) -> Answer:
+        started = time.perf_counter()
+        try:
+            reply = await self._probe_snapshot(options)
+            if self.epoch != moment.epoch and reply.get("delta"):
+                # The kernel turned out to be a new process: its changes are relative to
+                # the old one.
+                options = options.as_page()
+                reply = await self._probe_snapshot(options)
+        except KernelUnreachable:
+            raise
+        except KernelUnavailable as e:  # no answer now: the last one, marked stale
+            return self._stale(options.as_page(), e.message)
+        fragments = reply.get("fragments")
+        if fragments is None:  # a probe that sends decoded variables (R)
+            fragments = fragments_of(reply.get("variables") or [])
+        total = reply.get("total", len(fragments))
+        snapshot: Answer = {
+            "kernel_id": self.kernel_id,
+            "language": self.language,
+            "epoch": self.epoch,
+            "generation": self._moved_on()[1] if self.epoch != moment.epoch
+            else moment.generation,
+            "execution_count": self._reply_count(reply),
+            "stale": False,
+            "kernel_busy": False,
+            "taken_at": _now_iso(),
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "total": total,
+            "offset": options.offset,
+            "limit": options.limit,
+            "fragments": fragments,  # each variable's JSON, passed through
+            "removed": reply.get("removed") or [],
+            "delta": reply.get("delta") is True,
+            "schema": reply.get("schema") or {},  # table columns for detail=schema
+        }
+        if options.filter is None and not options.include:  # the namespace's own count
+            self.variables_total = total
+        return snapshot
+
+    async def _probe_snapshot(self, options: SnapshotOptions) -> SnapshotReply:
+        return cast(SnapshotReply, await self.probe.call(
+            "snapshot",
+            include=sorted(options.include), offset=options.offset, limit=options.limit,
+            sort=options.sort, since_ec=self._since_ec(options.since), filter=options.filter,
+            delta=options.delta, schema=options.detail == "schema",
+            framing="lines",  # variables as JSON lines after the reply (not decoded here)
+            preview_chars=options.preview_chars, time_guard_ms=self._limits.time_guard_ms,
+            budget_ms=self._limits.probe_budget_ms,
+        ))
+
+    def _stale(self, options: SnapshotOptions, message: str) -> Answer:
+        """The last snapshot taken with these options, marked stale. A delta request gets
+        the last page with its options (``since`` aside: a sidebar's pages have none)."""
+        last = self._snapshots.last(options.key)
+        if last is None and options.since is not None:
+            last = self._snapshots.last(SnapshotOptions(**{
+                **options.__dict__, "since": None}).key)
+        if last is None:
+            raise KernelUnavailable(message, retry_after=1)
+        return {**last, "stale": True, "kernel_busy": self.tracker.busy, "delta": False}
+
+    async def digest(self, *, since: int | None, limit: int, preview_chars: int,
+                     pinned: tuple[str, ...] = ()) -> Answer:
+        """The probe's ``digest`` (what a prompt needs): exact counts, up to ``limit``
+        changed, ``pinned`` and notable variables (decoded) and runs."""
+        await self.probe.require("digest", "Digests")
+
+        async def take(moment: Moment) -> Answer:
+            reply = cast(DigestReply, await self.probe.call(
+                "digest", since_ec=self._since_ec(since), limit=limit,
+                preview_chars=preview_chars, pinned=list(pinned),
+                time_guard_ms=self._limits.time_guard_ms,
+                budget_ms=self._limits.probe_budget_ms))
+            digest: Answer = {**reply, "epoch": self.epoch, "stale": False, "kernel_busy": False,
+                      "execution_count": self._reply_count(reply)}
+            self.variables_total = digest.get("total")
+            return digest
+
+        return await self._digests.give(
+            (since, limit, preview_chars, pinned), take,
+            when_busy=stale_or(BUSY_NO_SNAPSHOT))
+
+    async def detail(self, options: DetailOptions) -> Answer:
+        """One variable, or a child reached by access keys."""
+        (await self.probe.support()).check_name(options.name)
+
+        async def take(moment: Moment) -> Answer:
+            reply = cast(DetailReply, await self.probe.call(
+                "detail", options.name, name=options.name, path=list(options.path),
+                max_chars=options.max_chars, time_guard_ms=self._limits.time_guard_ms,
+                budget_ms=self._limits.probe_budget_ms))
+            return reply["variable"]
+
+        return await self._details.give(("detail", *options.key), take,
+                                        when_busy=busy_error(BUSY), cached_when_busy=True)
+
+    async def timeline(self, options: TimelineOptions) -> Answer:
+        """When ``options.name`` was new, modified or removed, and how."""
+        await self.probe.require("timeline", "Timelines", options.name)
+
+        async def take(moment: Moment) -> Answer:
+            reply = cast(TimelineReply, await self.probe.call(
+                "timeline", options.name, name=options.name, limit=options.limit))
+            return reply["timeline"]
+
+        return await self._details.give(options.key, take, when_busy=busy_error(BUSY),
+                                        cached_when_busy=True)
+
+    async def rows(self, options: RowsOptions) -> Answer:
+        """A window of a table or array, maybe sorted and filtered in the kernel; a busy
+        kernel gets the last window of the same query, marked stale."""
+        await self.probe.require("rows", "Rows", options.name)
+        limits = self._limits
+
+        async def take(moment: Moment) -> Answer:
+            columns: dict[str, Any] = (
+                {"columns": list(options.columns)} if options.columns is not None
+                else {"column_start": options.column_start, "column_stop": options.column_stop})
+            reply = cast(RowsReply, await self.probe.call(
+                "rows", options.name, name=options.name, offset=options.offset,
+                limit=options.limit, view=options.view, **columns,
+                max_rows=limits.rows_max_rows, max_columns=limits.rows_max_columns,
+                cell_chars=limits.rows_cell_chars, time_guard_ms=limits.rows_read_ms,
+                sort_ms=limits.rows_sort_ms, cell_guard_ms=limits.time_guard_ms,
+                # within the reply deadline, leaving it room to travel back
+                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
+            return {**reply["rows"], "generation": moment.generation, "epoch": self.epoch,
+                    "stale": False, "kernel_busy": False}
+
+        return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
+
+    async def delete_variable(self, name: str) -> None:
+        """Remove ``name`` (the exact key) from the user namespace. A busy kernel is not
+        asked (409): the cell running may be using the variable."""
+        await self.probe.require("delete", "Deleting variables", name)
+        moment = await self.now()
+        # A cell finishing as the user confirms: its idle may be a moment behind.
+        deadline = time.monotonic() + DELETE_GRACE_S
+        while moment.busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            self.sync()
+            moment = Moment(self.epoch, self.tracker.generation, self.tracker.busy)
+        if moment.busy:
+            self._check_still_busy()
+            raise Conflict(f"Kernel is busy: {name} was not deleted; try again when the "
+                           "cell has finished")
+        async with self.probe.lock:
+            await self.probe.call("delete", name, name=name)
+            # Snapshots, details and windows of the old namespace are stale now.
+            self.tracker.edited()
+
+    # -- summary for the kernels list --------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
         self.sync()
@@ -256,3 +525,4 @@ class KernelState(VariableCalls):
                 if self.tracker.last_execution_at else None
             ),
         }
+

@@ -15,6 +15,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from ..errors import ProbeFailed, ProbeMissing
 from ..probe import MODULES
 
 MODULE_NAME = "_jupyter_kernel_state_probe"
@@ -56,14 +57,6 @@ def _bootstrap(sources, order, name):
 
 _bootstrap(SOURCES, ORDER, NAME)
 '''
-
-
-class ProbeMissing(Exception):
-    """The kernel has no probe (new or restarted kernel): install it and retry."""
-
-
-class ProbeFailed(Exception):
-    """The call expression failed in the kernel (message: ename and a short evalue)."""
 
 
 def probe_sources() -> dict[str, str]:

@@ -308,18 +308,18 @@ class KernelStateService:
         # Changes since the stable part at the latest: the lines after it bring it up to date.
         changes_from = changes_since(stable, since, generation)
         try:
-            language = await state.know_language()
+            support = for_language(await state.know_language())
         except KernelUnavailable:
-            language = None
+            support = None
         digest: dict[str, Any] | None = None
         variables: list[dict[str, Any]] = []
-        if language is not None and for_language(language) is not None:
+        if support is not None:
             notes = self.annotations.for_scope(await self.scope(kernel_id))
             # Annotated variables are ranked high: the probe sends them whatever their kind.
             pinned = tuple(sorted(name for name, note in notes.items()
                                   if note.get("description") or note.get("constraints")))
             try:
-                if language == "python":
+                if "digest" in support.operations:
                     digest = await state.digest(
                         since=changes_from, limit=prompt_limit(options.budget),
                         preview_chars=self.limits.preview_chars,

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 
 from ..errors import InvalidRequest
+from ..probe.protocol import EMPTY_VIEW, FILTER_OPS, BadRequest, View, parse_sort
 from .limits import Limits
 from .queries import MAX_OFFSET, Getter, bounded, parse_int, validate_name
 
@@ -17,7 +18,8 @@ MAX_TIMELINE_ENTRIES = 100
 
 @dataclass(frozen=True)
 class RowsOptions:
-    """``GET variables/{name}/rows``: a window of a table or array, maybe sorted."""
+    """``GET variables/{name}/rows``: a window of a table or array, maybe sorted and
+    filtered (its ``view``)."""
 
     name: str
     offset: int = 0
@@ -25,21 +27,12 @@ class RowsOptions:
     columns: tuple[int, ...] | None = None  # listed positions, else the range below
     column_start: int = 0
     column_stop: int = 100
-    sort_column: str | None = None
-    sort_desc: bool = False
-    #: (column, op, value): rows kept, computed in the kernel (see probe/filters.py).
-    filter: tuple[str, str, str | None] | None = None
+    view: View = EMPTY_VIEW
 
     @property
     def key(self) -> tuple[object, ...]:
         return ("rows", self.name, self.offset, self.limit, self.columns, self.column_start,
-                self.column_stop, self.sort_column, self.sort_desc, self.filter)
-
-    @property
-    def sort(self) -> str | None:
-        if self.sort_column is None:
-            return None
-        return f"{self.sort_column}:{'desc' if self.sort_desc else 'asc'}"
+                self.column_stop, self.view)
 
     @classmethod
     def create(
@@ -48,14 +41,13 @@ class RowsOptions:
     ) -> RowsOptions:
         width = limits.rows_max_columns
         listed, start, stop = parse_columns(columns, width)
-        column, desc = parse_sort(sort)
         return cls(
             name=validate_name(name),
             offset=bounded(offset, "offset", default=0, minimum=0, maximum=MAX_OFFSET ** 2),
             limit=bounded(limit, "limit", default=min(100, limits.rows_max_rows), minimum=1,
                           maximum=limits.rows_max_rows),
             columns=listed, column_start=start, column_stop=stop,
-            sort_column=column, sort_desc=desc, filter=parse_filter(filter),
+            view=parse_view(sort, filter),
         )
 
     @classmethod
@@ -92,46 +84,35 @@ def parse_columns(raw: str | None, width: int) -> tuple[tuple[int, ...] | None, 
     return listed, 0, 0
 
 
-FILTER_OPS = ("contains", "eq", "ne", "lt", "le", "gt", "ge", "isnull", "notnull")
-
-
-def parse_filter(raw: str | None) -> tuple[str, str, str | None] | None:
-    """``{"column": …, "op": …, "value": …}`` as JSON (``isnull``/``notnull`` take no
-    value); the probe reads the value as the column's type."""
-    if raw is None or raw.strip() == "":
-        return None
-    problem = ('filter must be JSON like {"column": "price", "op": "gt", "value": "10"} '
-               f"with op one of {', '.join(FILTER_OPS)}")
-    if len(raw) > 3000:
-        raise InvalidRequest(problem)
-    try:
-        spec = json.loads(raw)
-    except ValueError:
-        raise InvalidRequest(problem) from None
-    if not isinstance(spec, dict) or set(spec) - {"column", "op", "value"}:
-        raise InvalidRequest(problem)
-    column, op, value = spec.get("column"), spec.get("op"), spec.get("value")
-    if not isinstance(column, str) or not column or op not in FILTER_OPS:
-        raise InvalidRequest(problem)
-    if op in ("isnull", "notnull"):
-        return column, op, None
-    if not isinstance(value, str) or len(value) > 1000:
-        raise InvalidRequest(f"filter {op} needs a value: text of at most 1,000 characters")
-    return column, op, value
-
-
-def parse_sort(raw: str | None) -> tuple[str | None, bool]:
-    """``<column name>:asc|desc`` (the last colon splits; a bare name sorts ascending)."""
-    if raw is None or raw == "":
-        return None, False
-    if len(raw) > 1000:
-        raise InvalidRequest("sort must be <column name>:asc or :desc, at most 1,000 characters")
-    column, colon, direction = raw.rpartition(":")
-    if colon and direction in ("asc", "desc"):
-        if not column:
+def parse_view(sort: str | None, filter: str | None) -> View:
+    """The sort (``<column>:asc|desc``) and the filter (JSON: one condition
+    ``{"column", "op", "value"}``) as one ``View``, checked by the protocol's own rules
+    (``probe/protocol.py``); the probe reads the filter's value as the column's type."""
+    keys = []
+    if sort:
+        if len(sort) > 1000:
+            raise InvalidRequest("sort must be <column name>:asc or :desc, at most 1,000 "
+                                 "characters")
+        key = parse_sort(sort)
+        if sort.rpartition(":")[0] == "" and sort.rpartition(":")[2] in ("asc", "desc"):
             raise InvalidRequest("sort must name a column, e.g. price:desc")
-        return column, direction == "desc"
-    return raw, False
+        keys.append(key.to_json())
+    condition = None
+    if filter is not None and filter.strip():
+        problem = ('filter must be JSON like {"column": "price", "op": "gt", "value": "10"} '
+                   f"with op one of {', '.join(FILTER_OPS)}")
+        if len(filter) > 3000:
+            raise InvalidRequest(problem)
+        try:
+            condition = json.loads(filter)
+        except ValueError:
+            raise InvalidRequest(problem) from None
+        if not isinstance(condition, dict) or condition.get("op") not in FILTER_OPS:
+            raise InvalidRequest(problem)
+    try:
+        return View.from_json({"sort": keys, "filter": condition})
+    except BadRequest as e:
+        raise InvalidRequest(str(e)) from None
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 
-class ProbeMissing(Exception):
-    """The kernel has no probe (new or restarted kernel): install it and retry."""
-
-
-class ProbeError(Exception):
-    """The probe call failed in the kernel (message: a short reason)."""
-
-
 @dataclass(frozen=True)
 class ProbeCall:
     """One silent execute_request: its code and how its answer comes back.
@@ -40,7 +32,8 @@ class LanguageSupport(Protocol):
     #: Whether requests carry the last user execution count (``ec``): for probes that
     #: cannot read it in the kernel.
     needs_execution_count: bool
-    #: The probe operations beyond snapshot and detail ("rows", "delete", "timeline").
+    #: The probe operations beyond snapshot and detail ("digest", "rows", "delete",
+    #: "timeline"; see ``probe/protocol.py``).
     operations: frozenset[str]
 
     def install_call(self) -> ProbeCall:
@@ -54,7 +47,8 @@ class LanguageSupport(Protocol):
     ) -> dict[str, Any]:
         """The probe's reply from the execute_reply content and the collected outputs.
 
-        Raises ProbeMissing when the kernel has no probe, ProbeError otherwise.
+        Raises ``errors.ProbeMissing`` when the kernel has no probe, ``errors.ProbeFailed``
+        otherwise.
         """
 
     def check_name(self, name: str) -> None:
@@ -69,4 +63,4 @@ def for_language(language: str) -> LanguageSupport | None:
     return support.get(language.lower())
 
 
-__all__ = ["LanguageSupport", "ProbeCall", "ProbeError", "ProbeMissing", "for_language"]
+__all__ = ["LanguageSupport", "ProbeCall", "for_language"]

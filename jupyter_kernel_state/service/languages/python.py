@@ -8,7 +8,7 @@ from typing import Any
 
 from ...errors import InvalidRequest
 from .. import probe_loader
-from . import ProbeCall, ProbeError, ProbeMissing
+from . import ProbeCall
 
 EXPRESSION_KEY = "r"
 
@@ -16,7 +16,7 @@ EXPRESSION_KEY = "r"
 class PythonSupport:
     display_name = "python"
     needs_execution_count = False
-    operations = frozenset({"rows", "delete", "timeline"})
+    operations = frozenset({"digest", "rows", "delete", "timeline"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(probe_loader.install_code())
@@ -28,12 +28,7 @@ class PythonSupport:
         self, content: dict[str, Any], outputs: list[dict[str, Any]]
     ) -> dict[str, Any]:
         entry = (content.get("user_expressions") or {}).get(EXPRESSION_KEY)
-        try:
-            return probe_loader.parse_reply(entry or {})
-        except probe_loader.ProbeMissing:
-            raise ProbeMissing() from None
-        except probe_loader.ProbeFailed as e:
-            raise ProbeError(str(e)) from None
+        return probe_loader.parse_reply(entry or {})
 
     def check_name(self, name: str) -> None:
         if not name.isidentifier() or keyword.iskeyword(name):

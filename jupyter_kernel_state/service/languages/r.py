@@ -19,8 +19,8 @@ import re
 from importlib import resources
 from typing import Any
 
-from ...errors import InvalidRequest
-from . import ProbeCall, ProbeError, ProbeMissing
+from ...errors import InvalidRequest, ProbeFailed, ProbeMissing
+from . import ProbeCall
 
 #: The probe's files, evaluated in this order into one private environment.
 PROBE_FILES = ("json.R", "probe.R", "tracking.R", "detail.R", "rows.R", "entry.R")
@@ -118,13 +118,13 @@ class RSupport:
         text = reply_text(outputs)
         if text is None:
             # An error in a silent request is dropped by IRkernel: nothing to say but this.
-            raise ProbeError("the R probe published no reply")
+            raise ProbeFailed("the R probe published no reply")
         try:
             reply = json.loads(text)
         except ValueError:
-            raise ProbeError("probe reply is not JSON") from None
+            raise ProbeFailed("probe reply is not JSON") from None
         if not isinstance(reply, dict):
-            raise ProbeError("probe reply is not an object")
+            raise ProbeFailed("probe reply is not an object")
         if reply.get("missing") is True:
             raise ProbeMissing()
         return reply

@@ -1,16 +1,18 @@
-"""The kernel's language and the round trips to its probe, for ``KernelState``.
+"""The one path to a kernel's probe: its language, its installation, its calls.
 
 Which probe a kernel gets is decided once per language by ``languages.for_language``: the
 support says how to install the probe, how to call it and where its reply comes back
 (``user_expressions`` for IPython, the request's own output for IRkernel). Everything
-else here is language-neutral: deadlines, liveness, shutdowns, the probe id.
+else here is language-neutral: the one lock (at most one probe request in a kernel),
+deadlines, liveness, shutdowns, the probe id, and turning every failure into the domain
+error that says it (``errors.py`` maps each to its HTTP status).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from jupyter_core.utils import ensure_async
 
@@ -25,16 +27,26 @@ from ..errors import (
     NotFound,
     NotSupported,
     ProbeFailed,
+    ProbeMissing,
     Unprocessable,
 )
+from ..probe import protocol
 from .channels import is_remote
 from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
-from .languages import LanguageSupport, ProbeCall, ProbeError, ProbeMissing, for_language
+from .languages import LanguageSupport, ProbeCall, for_language
 from .limits import Limits
-from .tracker import ExecutionTracker
 
 # How long an interrupted probe request waits to learn whether a shutdown follows.
 INTERRUPT_GRACE_S = 1.0
+
+#: A probe's refusal (protocol.refusal's kind) and the domain error that says it.
+_REFUSALS: dict[str, type[KernelStateError]] = {
+    "not_found": NotFound,
+    "bad_request": InvalidRequest,
+    "lazy": Conflict,
+    "unprocessable": Unprocessable,
+    "unsupported": NotSupported,
+}
 
 
 def normal_language(name: str) -> str:
@@ -43,57 +55,40 @@ def normal_language(name: str) -> str:
     return support.display_name if support is not None else name.lower()
 
 
-def _raise_refusal(reply: dict[str, Any], name: str) -> None:
-    """Turn a probe's refusal into the matching domain error."""
-    if reply.get("ok", True):
-        return
-    message = str(reply.get("error") or "")
-    if reply.get("not_found"):
-        raise NotFound(message or f"Variable not found: {name}")
-    if reply.get("bad_request"):
-        raise InvalidRequest(message or "Invalid request")
-    if reply.get("lazy"):
-        raise Conflict(message)
-    if reply.get("unprocessable"):
-        raise Unprocessable(message)
-    if reply.get("interrupted"):
-        raise InspectionInterrupted()
-    raise ProbeFailed(f"Probe error: {message or 'unknown'}")
-
-
-class ProbeCalls:
-    """Mixed into KernelState: the attributes below are KernelState's."""
+class ProbeHost(Protocol):
+    """What the probe client needs of the kernel it calls (``KernelState``)."""
 
     kernel_id: str
-    language: str
-    probe_id: str | None
-    probe_requests: int
-    tracker: ExecutionTracker
-    _km: Any
-    _kernel_specs: Any
-    _limits: Limits
-    _fresh_epoch: bool
 
-    def connection(self) -> KernelConnection:
-        raise NotImplementedError
-
-    def restarted(self, *, reconnect: bool = False) -> None:
-        raise NotImplementedError
-
-    def _overdue_message(self) -> str | None:
-        raise NotImplementedError
+    def connection(self) -> KernelConnection: ...
 
     @property
-    def gone(self) -> bool:
-        raise NotImplementedError
+    def gone(self) -> bool: ...
 
     @property
-    def removed(self) -> bool:
-        raise NotImplementedError
+    def removed(self) -> bool: ...
+
+    @property
+    def execution_count(self) -> int | None: ...
+
+    def new_probe(self, probe_id: object) -> None:
+        """A reply came from probe ``probe_id`` (a new one: a process we did not see start)."""
+
+
+class ProbeClient:
+    def __init__(self, host: ProbeHost, km: Any, kernel_specs: Any, limits: Limits) -> None:
+        self._host = host
+        self._km = km
+        self._kernel_specs = kernel_specs  # the server's kernelspec manager
+        self._limits = limits
+        #: At most one probe request is in a kernel at a time: every call holds this.
+        self.lock = asyncio.Lock()
+        self.requests = 0  # counted for tests and benchmarks
+        self.language = self._spec_language()
 
     # -- the kernel's language ---------------------------------------------------------
 
-    def _language(self) -> str:
+    def _spec_language(self) -> str:
         """The kernelspec's language for a local kernel; "" (ask the kernel) otherwise."""
         if is_remote(self._km):  # its spec lives on the gateway, not here
             return ""
@@ -103,16 +98,12 @@ class ProbeCalls:
         except Exception:
             return ""
 
-    def _on_reply(self, msg: dict[str, Any]) -> None:
+    def on_reply(self, msg: dict[str, Any]) -> None:
         """Our own kernel_info replies tell the kernel's language when its spec did not."""
         if not self.language and msg.get("header", {}).get("msg_type") == "kernel_info_reply":
             name = ((msg.get("content") or {}).get("language_info") or {}).get("name")
             if isinstance(name, str) and name:
                 self.language = normal_language(name)
-
-    @property
-    def is_python(self) -> bool:
-        return self.language == "python"
 
     async def _remote_spec_language(self) -> str:
         """A gateway kernel's language, from the gateway's kernelspec of its name."""
@@ -147,14 +138,14 @@ class ProbeCalls:
             self.language = await self._remote_spec_language()
         if not self.language:
             try:
-                content = await self.connection().request(
+                content = await self._host.connection().request(
                     "kernel_info_request", {}, timeout=self._limits.probe_timeout)
             except RequestTimeout:
                 raise KernelUnavailable("Kernel did not say its language in time",
                                         retry_after=2) from None
             except (KernelDied, LinkDown, KernelGone) as e:
                 raise self._unavailable(e) from None
-            self._on_reply({"header": {"msg_type": "kernel_info_reply"}, "content": content})
+            self.on_reply({"header": {"msg_type": "kernel_info_reply"}, "content": content})
         return self.language
 
     async def support(self) -> LanguageSupport:
@@ -167,13 +158,58 @@ class ProbeCalls:
             )
         return support
 
-    # -- probe round trips -------------------------------------------------------------
+    async def require(self, operation: str, what: str, name: str | None = None) -> None:
+        """501 when the kernel's probe has no ``operation``; 400 for a name its language
+        cannot have."""
+        support = await self.support()
+        if name is not None:
+            support.check_name(name)
+        if operation not in support.operations:
+            raise NotSupported(f"{what} are not available for {self.language} kernels yet")
+
+    # -- calls -------------------------------------------------------------------------
+
+    async def call(self, op: str, subject: str = "", **fields: Any) -> dict[str, Any]:
+        """One probe operation (``protocol.OPERATIONS[op]``), the caller holding ``lock``.
+
+        A refusal or an interruption is raised as its domain error (``subject`` names what
+        was asked about); no answer within the deadline is a 503. Installs the probe first
+        when the kernel has none (new or restarted)."""
+        try:
+            request = protocol.request(op, **fields)
+        except protocol.BadRequest as e:
+            raise InvalidRequest(str(e)) from None
+        support = await self.support()
+        if support.needs_execution_count:  # the probe cannot read it (R): it dates changes
+            request["ec"] = self._host.execution_count
+        call = support.probe_call(request)
+        for _attempt in range(2):
+            try:
+                content, outputs = await self._execute(call)
+            except RequestTimeout:
+                raise KernelUnavailable(
+                    f"Kernel did not answer within {self._limits.probe_timeout:g} s",
+                    retry_after=2) from None
+            try:
+                reply = support.parse_reply(content, outputs)
+            except ProbeMissing:
+                await self.install()
+                continue
+            self._host.new_probe(reply.get("probe_id"))
+            await self._raise_refusal(reply, subject)
+            return reply
+        raise ProbeFailed("Probe could not be installed in the kernel")
+
+    async def install(self) -> None:
+        support = await self.support()
+        await self._execute(support.install_call())
 
     async def _execute(self, call: ProbeCall) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        connection = self.connection()
-        overdue = self._overdue_message()
-        if overdue is not None:  # never queue a second request behind our own
-            raise KernelUnavailable(overdue, retry_after=2)
+        connection = self._host.connection()
+        if connection.waiting_on:  # never queue a second request behind our own
+            raise KernelUnavailable(
+                "An earlier inspection is still running in the kernel (no answer within "
+                f"{self._limits.probe_timeout:g} s); try again later", retry_after=2)
         timeout = self._limits.probe_timeout
         outputs: list[dict[str, Any]] = []
         try:
@@ -186,11 +222,11 @@ class ProbeCalls:
             # A process found dead may be a shutdown still finishing (its event not yet
             # seen): then the kernel is gone, not unavailable.
             if await self._ended_by_shutdown(grace_s=0.0):
-                raise KernelNotFound(self.kernel_id) from None
+                raise KernelNotFound(self._host.kernel_id) from None
             raise self._unavailable(e) from None
         except (LinkDown, KernelGone) as e:
             raise self._unavailable(e) from None
-        self.probe_requests += 1
+        self.requests += 1
         status = content.get("status")
         if status in ("aborted", "abort"):
             raise KernelUnavailable("Kernel aborted the request; try again", retry_after=1)
@@ -203,63 +239,38 @@ class ProbeCalls:
             raise ProbeFailed(f"Probe request failed: {content.get('ename', 'error')}")
         return content, outputs
 
-    async def _raise_for_reply(self, reply: dict[str, Any], name: str) -> None:
-        """A probe's refusal as a domain error. An interruption may be a shutdown on its way
-        (jupyter_server and gateways interrupt a kernel before shutting it down): give it a
-        moment, and answer that the kernel is gone (404) if it was."""
-        try:
-            _raise_refusal(reply, name)
-        except InspectionInterrupted:
+    async def _raise_refusal(self, reply: dict[str, Any], subject: str) -> None:
+        """A probe's refusal as its domain error. An interruption may be a shutdown on its
+        way (jupyter_server and gateways interrupt a kernel before shutting it down): give
+        it a moment, and answer that the kernel is gone (404) if it was."""
+        if reply.get("ok", True):
+            return
+        message = str(reply.get("error") or "")
+        if reply.get("interrupted"):
             if await self._ended_by_shutdown(grace_s=INTERRUPT_GRACE_S):
-                raise KernelNotFound(self.kernel_id) from None
-            raise
+                raise KernelNotFound(self._host.kernel_id)
+            raise InspectionInterrupted()
+        for kind, error in _REFUSALS.items():
+            if reply.get(kind):
+                if kind == "not_found" and not message:
+                    message = f"Variable not found: {subject}"
+                raise error(message or "Invalid request")
+        raise ProbeFailed(f"Probe error: {message or 'unknown'}")
 
     async def _ended_by_shutdown(self, *, grace_s: float) -> bool:
         """Whether the kernel turns out to be gone: waits ``grace_s``, and for as long as a
         shutdown is in progress (within the probe deadline), for it to be removed."""
         grace = time.monotonic() + grace_s
         deadline = time.monotonic() + self._limits.probe_timeout
-        while not self.gone and time.monotonic() < deadline and (
+        while not self._host.gone and time.monotonic() < deadline and (
                 time.monotonic() < grace or getattr(self._km, "shutting_down", False)):
             await asyncio.sleep(0.02)
-        return self.gone
+        return self._host.gone
 
     def _unavailable(self, error: Exception) -> KernelStateError:
         """The domain error for a kernel we cannot reach."""
-        if isinstance(error, KernelGone) or self.removed:
-            return KernelNotFound(self.kernel_id)
+        if isinstance(error, KernelGone) or self._host.removed:
+            return KernelNotFound(self._host.kernel_id)
         if isinstance(error, LinkDown):
             return KernelUnreachable(f"{error}; try again", retry_after=2)
         return KernelUnavailable("Kernel is not running (it died or restarted)", retry_after=2)
-
-    async def install_probe(self) -> None:
-        support = await self.support()
-        content, _outputs = await self._execute(support.install_call())
-        if content.get("status") != "ok":  # pragma: no cover - _execute raised already
-            raise ProbeFailed("Probe could not be installed")
-
-    async def call_probe(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One probe call; installs the probe first when the kernel has none."""
-        support = await self.support()
-        if support.needs_execution_count:  # the probe cannot read it (R): it dates changes
-            request = {**request, "ec": self.tracker.execution_count}
-        call = support.probe_call(request)
-        for _attempt in range(2):
-            content, outputs = await self._execute(call)
-            try:
-                reply = support.parse_reply(content, outputs)
-            except ProbeMissing:
-                await self.install_probe()
-                continue
-            except ProbeError as e:
-                raise ProbeFailed(f"Probe error: {e}") from None
-            self._check_probe_id(reply.get("probe_id"))
-            return reply
-        raise ProbeFailed("Probe could not be installed in the kernel")
-
-    def _check_probe_id(self, probe_id: Any) -> None:
-        if self.probe_id is not None and probe_id != self.probe_id:
-            # A new probe instance means a new kernel process that we did not see restart.
-            self.restarted()
-        self.probe_id = probe_id
-        self._fresh_epoch = False
