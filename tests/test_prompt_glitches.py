@@ -171,6 +171,23 @@ def test_a_kept_stable_part_keeps_a_name_once_when_a_run_appears(renewed: bool) 
         assert "- v0 … v4 except 4 listed apart" not in later.text  # 1 left: not a run line
 
 
+@pytest.mark.parametrize("sent", [True, False])
+def test_a_kept_run_line_keeps_its_exceptions(sent: bool) -> None:
+    """A kept stable part lists v7 apart (annotated) and the run less v7: the next turn
+    keeps both lines, whether the digest sends v7 again or not (its preview is kept)."""
+    noted = var("v7", preview="7", description="the threshold")
+    cfg = var("cfg", "mapping", "dict", "{'a': 1}", size=1)
+    first = prompt([noted, cfg], total=301, runs=[run(0, 299)], budget=3000)
+    assert "- v0 … v299 except v7: 299 ints, 0–299" in first.text.splitlines()
+    later = prompt([*([noted] if sent else []), cfg, var("z", change="new", changed_at=15)],
+                   total=302, runs=[run(0, 299)], budget=3000, stable=first.stable,
+                   execution_count=15)
+    assert later.stable_reused and later.text.startswith(first.stable.text)  # type: ignore[union-attr]
+    assert later.text.split(UPDATES_TITLE)[1].splitlines()[1:2] == ["- z: int — 1"]
+    assert later.variables_included + later.variables_omitted == 302
+    assert_each_name_once(later.text)
+
+
 # -- 2. cuts at element boundaries ----------------------------------------------------
 
 WEIGHTS = ("[[0.12573, -0.132105, 0.640423, 0.1049, -0.535669, 0.361595, 1.304, 0.947081, "
