@@ -119,8 +119,11 @@ rows_op <- function(request) {
     if (is.na(at)) stop("No column named '", substr(wanted, 1L, 100L), "'", call. = FALSE)
     at
   }
-  sort_column <- request$sort_column
-  spec <- request$filter
+  # The view: the sort and the filter as one structure (probe/protocol.py's View).
+  view <- request$view
+  first_key <- if (length(view$sort)) view$sort[[1L]] else NULL
+  sort_column <- first_key$column
+  spec <- view$filter
   order_rows <- NULL
   sort <- NULL
   filtered <- NULL
@@ -138,7 +141,7 @@ rows_op <- function(request) {
       list(by = by, where = where)
     }, error = function(e) e)
     if (inherits(prepared, "error")) return(refuse("bad_request", conditionMessage(prepared)))
-    desc <- isTRUE(request$sort_desc)
+    desc <- isTRUE(first_key$desc)
     key <- paste(name, ec_arg(request, "ec"), t$n, prepared$by, desc,
                  paste(unlist(prepared$where), collapse = "\u0001"), sep = "\u0002")
     if (identical(state$rows_key, key)) {
