@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from jupyter_kernel_state.prompt import PromptInput, build_prompt
+from jupyter_kernel_state.prompt import build_prompt
 from jupyter_kernel_state.prompt_lines import run_line, variable_line
+from jupyter_kernel_state.prompt_model import PromptInput
 from jupyter_kernel_state.prompt_text import escape
 from jupyter_kernel_state.secrets import mask_values, secret_reason
 

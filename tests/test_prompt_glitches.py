@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.prompt import PromptInput, PromptResult, build_prompt
+from jupyter_kernel_state.prompt import build_prompt
 from jupyter_kernel_state.prompt_lines import MAX_LINE_CHARS, run_line, variable_line
+from jupyter_kernel_state.prompt_model import UPDATES_TITLE, PromptInput, PromptResult
 from jupyter_kernel_state.prompt_sections import accumulate, history_section
 from jupyter_kernel_state.prompt_text import ELLIPSIS, fit_value, repair_value
 
@@ -56,7 +57,6 @@ def prompt(variables: list[dict[str, Any]], budget: int = 6000, **extra: Any) ->
 
 VARIABLE_LINE = re.compile(r"- (\S+): ")
 RUN_LINE = re.compile(r"- (\D*)(\d+) … \1(\d+)(?: except (.+?))?: ([\d,]+) ")
-UPDATES_TITLE = "Lines that replace or add to the list above:"
 
 
 def assert_each_name_once(text: str) -> tuple[list[str], list[tuple[str, int, int]]]:
@@ -455,8 +455,8 @@ def test_the_smallest_budgets(budget: int, count: int) -> None:
 
 PACKAGE = Path(__file__).parent.parent / "jupyter_kernel_state"
 #: Lowest first: a module imports only the ones before it.
-LAYERS = ["secrets", "prompt_text", "prompt_lines", "prompt_sections", "prompt",
-          "service.prompt_stable"]
+LAYERS = ["secrets", "prompt_text", "prompt_lines", "prompt_sections", "prompt_model",
+          "prompt", "service.prompt_stable"]
 
 
 def package_imports(module: str) -> set[str]:

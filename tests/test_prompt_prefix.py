@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.prompt import PromptInput, PromptResult, StablePart, build_prompt
+from jupyter_kernel_state.prompt import build_prompt
+from jupyter_kernel_state.prompt_model import PromptInput, PromptResult, StablePart
 
 from .kernel_utils import get_json
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Hashable
 
-from ..prompt import StablePart
+from ..prompt_model import StablePart
 
 #: Stable parts kept server-wide (kernels × budgets), and the characters they may hold in
 #: all (each holds its text twice: as one string and line by line).

@@ -16,7 +16,8 @@ import time
 from typing import Any
 
 from ..errors import InvalidRequest, KernelNotFound, KernelUnavailable, NotFound
-from ..prompt import PromptInput, PromptResult, build_prompt
+from ..prompt import build_prompt
+from ..prompt_model import PromptInput, PromptResult
 from .annotations import AnnotationStore
 from .channels import is_remote
 from .images import StoredImage
