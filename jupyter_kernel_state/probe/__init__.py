@@ -1,46 +1,63 @@
 """The kernel-side probe.  Standard library only; imports nothing from the package.
 
 Runs inside the user's kernel (shipped as source by ``service/probe_loader.py``) and is
-importable normally for plain REPLs::
+importable normally for plain REPLs.  The core (``protocol``, ``guard``, ``quiet``,
+``wire``, ``entry``) and four families: ``inspect`` (values), ``namespace`` (names),
+``changes`` (change tracking), ``windows`` (tables as rows), and the operations
+(``ops``)::
 
     from jupyter_kernel_state.probe import summarize, format_card
 """
 
 from .entry import call, detail, format_card, install, probe_id, snapshot, summarize, uninstall
 
-#: Submodules in dependency order: the loader executes them in this order.
+#: The probe's modules (dotted, from the package) in dependency order: the loader creates
+#: each sub-package before its first module and executes the modules in this order.
 MODULES = (
+    # the core: the protocol, the time guard, quiet calls, the reply on the wire
     "protocol",
     "guard",
-    "display",
-    "inspectors",
-    "scalar_types",
-    "builtin_types",
-    "objects",
-    "arrays",
-    "tables",
-    "third_party",
-    "namespace",
-    "ordering",
-    "fragments",
-    "static",
-    "summary",
-    "changes",
-    "changelog",
-    "timeline",
-    "records",
-    "bindings",
-    "tracking",
-    "snapshot",
-    "digest",
-    "detail",
-    "cells",
-    "frames",
-    "tabular",
-    "filters",
-    "variable_ops",
-    "rows",
     "quiet",
+    "wire",
+    # what a value is and how it reads
+    "inspect.display",
+    "inspect.base",
+    "inspect.scalars",
+    "inspect.containers",
+    "inspect.objects",
+    "inspect.arrays",
+    "inspect.tables",
+    "inspect.third_party",
+    "inspect.static",
+    "inspect.fragments",
+    "inspect.summary",
+    "inspect.cache",
+    "inspect.in_depth",
+    # the user namespace: visible names and their order
+    "namespace.visibility",
+    "namespace.ordering",
+    # change tracking
+    "changes.fingerprints",
+    "changes.logs",
+    "changes.records",
+    "changes.bindings",
+    "changes.tracker",
+    "changes.since",
+    # windows of tables and arrays
+    "windows.cells",
+    "windows.adapters",
+    "windows.frames",
+    "windows.ndarrays",
+    "windows.records",
+    "windows.adapt",
+    "windows.filters",
+    "windows.order",
+    # the operations, and the entry points
+    "ops.snapshot",
+    "ops.digest",
+    "ops.detail",
+    "ops.rows",
+    "ops.variables",
     "entry",
 )
 

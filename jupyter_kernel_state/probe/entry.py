@@ -8,27 +8,20 @@ import sys
 import time
 import uuid
 
-from . import (  # noqa: F401 (register inspectors)
-    builtin_types,
-    guard,
-    objects,
-    ordering,
-    quiet,
-    summary,
-    tables,
-    third_party,
-    tracking,
-    variable_ops,
-)
-from . import detail as detail_op
-from . import digest as digest_op
-from . import namespace as visibility
-from . import rows as rows_op
-from . import snapshot as snapshot_op
-from .inspectors import MISSING
+from . import guard, quiet
+from .changes.tracker import ChangeTracker, register, unregister_all
+from .inspect import containers, objects, summary, third_party  # noqa: F401 (register inspectors)
+from .inspect.base import MISSING
+from .inspect.cache import SummaryCache
+from .namespace import visibility
+from .namespace.ordering import Sorter
+from .ops import detail as detail_op
+from .ops import digest, rows, variables
+from .ops import snapshot as snapshot_op
 from .protocol import DEFAULT_BUDGET_MS, DEFAULT_GUARD_MS, DEFAULT_PREVIEW, BadRequest, refusal
 from .protocol import check as check_request
-from .snapshot import dumps
+from .windows.order import RowOrders
+from .wire import dumps, dumps_lines
 
 
 class ProbeState:
@@ -37,10 +30,10 @@ class ProbeState:
     def __init__(self, shell=None):
         self.probe_id = uuid.uuid4().hex
         self.shell = shell
-        self.cache = summary.SummaryCache()
-        self.sorter = ordering.Sorter()
+        self.cache = SummaryCache()
+        self.sorter = Sorter()
         self.visibility = visibility.Visibility()
-        self.sorts = rows_op.Sorts()
+        self.row_orders = RowOrders()
         self.tracker = None
         self.hook = None
 
@@ -70,9 +63,9 @@ def install(shell=MISSING):
     visibility.reset_caches()
     state = ProbeState(shell)
     if shell is not None and getattr(shell, "user_ns", None) is not None:
-        state.tracker = tracking.Tracker(shell, on_change=state.cache.discard_many)
+        state.tracker = ChangeTracker(shell, on_change=state.cache.discard_many)
         if getattr(shell, "events", None) is not None:
-            state.hook = tracking.register(shell, state.tracker)
+            state.hook = register(shell, state.tracker)
     _state = state
     return state.probe_id
 
@@ -80,7 +73,7 @@ def install(shell=MISSING):
 def uninstall():
     shell = _state.shell
     if shell is not None and getattr(shell, "events", None) is not None:
-        tracking.unregister_all(shell)
+        unregister_all(shell)
     _state.hook = None
 
 
@@ -134,7 +127,7 @@ def call(encoded):
         reply["execution_count"] = _state.execution_count()
         reply["duration_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
         if fields.get("framing") == "lines":
-            return Reply(snapshot_op.dumps_lines(reply))
+            return Reply(dumps_lines(reply))
         return Reply(dumps(reply))
     except BaseException as exc:
         return Reply('{"ok":false,"failed":true,"error":"probe error: %s"}' % type(exc).__name__)
@@ -144,7 +137,7 @@ def call(encoded):
 
 
 def _failed(exc):
-    """The reply to a request that raised: a real interrupt (the stop button, see guard.py:
+    """The reply to a request that raised: a real interrupt (the stop button, see ``guard``:
     a ProbeInterrupted, or a KeyboardInterrupt outside any guard session) ends it."""
     kind = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
     return refusal(kind, "probe error: " + type(exc).__name__)
@@ -160,11 +153,11 @@ def ping(state, fields, ns, hidden, tracker):
 HANDLERS = {
     "ping": ping,
     "snapshot": snapshot_op.take,
-    "digest": digest_op.take,
+    "digest": digest.take,
     "detail": detail_op.take,
-    "rows": rows_op.take,
-    "delete": variable_ops.delete,
-    "timeline": variable_ops.timeline,
+    "rows": rows.take,
+    "delete": variables.delete,
+    "timeline": variables.timeline,
 }
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..probe import entry as _entry
 from ..probe import guard as _guard
-from ..probe import inspectors as _inspectors
-from ..probe import namespace as _namespace
+from ..probe.inspect import base as _inspectors
+from ..probe.namespace import visibility as _namespace
 from ..secrets import mask_values
 
 # The probe is untyped (it runs inside kernels, stdlib only): its entry points, typed.

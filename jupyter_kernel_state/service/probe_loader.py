@@ -19,40 +19,65 @@ from ..errors import ProbeFailed, ProbeMissing
 from ..probe import MODULES
 
 MODULE_NAME = "_jupyter_kernel_state_probe"
-#: Probe submodules in dependency order (``probe.MODULES`` is the one list).
+#: Probe modules (dotted, from the package) in dependency order (``probe.MODULES`` is the
+#: one list); each sub-package is created before its first module.
 PROBE_MODULES = MODULES
 #: Longest evalue kept in a ProbeFailed message.
 MAX_ERROR_CHARS = 200
 
+# Runs in the kernel: creates the package, each sub-package (``__path__``, ``__package__``,
+# its ``__init__`` executed) before its first module, and each module registered before
+# its source runs, so that relative imports resolve through ``sys.modules``.  Everything
+# is local to ``_bootstrap``; a failure leaves no half-installed probe behind.
 _BOOTSTRAP = '''
 def _bootstrap(sources, order, name):
     import sys, types
+
+    def forget():
+        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+            del sys.modules[key]
+
+    def run(module, key, path):
+        code = compile(sources[key], "<jupyter_kernel_state probe " + path + ">", "exec")
+        exec(code, module.__dict__)
+
+    def package(full):
+        module = types.ModuleType(full)
+        module.__path__ = []
+        module.__package__ = full
+        sys.modules[full] = module
+        return module
+
     old = sys.modules.get(name)
     if old is not None:
         try:
             old.uninstall()
         except Exception:
             pass
-    for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
-        del sys.modules[key]
-    package = types.ModuleType(name, "jupyter_kernel_state probe (installed by the server)")
-    package.__path__ = []
-    package.__package__ = name
-    sys.modules[name] = package
+    forget()
+    root = package(name)
+    root.__doc__ = "jupyter_kernel_state probe (installed by the server)"
     try:
-        for mod in order:
-            module = types.ModuleType(name + "." + mod)
-            module.__package__ = name
+        for dotted in order:
+            parts = dotted.split(".")
+            parent = root
+            for depth in range(1, len(parts)):
+                inner = ".".join(parts[:depth])
+                sub = sys.modules.get(name + "." + inner)
+                if sub is None:
+                    sub = package(name + "." + inner)
+                    run(sub, inner + ".__init__", inner.replace(".", "/") + "/__init__.py")
+                    setattr(parent, parts[depth - 1], sub)
+                parent = sub
+            module = types.ModuleType(name + "." + dotted)
+            module.__package__ = parent.__name__
             sys.modules[module.__name__] = module
-            code = compile(sources[mod], "<jupyter_kernel_state probe " + mod + ".py>", "exec")
-            exec(code, module.__dict__)
-            setattr(package, mod, module)
-        code = compile(sources["__init__"], "<jupyter_kernel_state probe __init__.py>", "exec")
-        exec(code, package.__dict__)
-        package.install()
+            run(module, dotted, dotted.replace(".", "/") + ".py")
+            setattr(parent, parts[-1], module)
+        run(root, "__init__", "__init__.py")
+        root.install()
     except BaseException:
-        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
-            del sys.modules[key]
+        forget()
         raise
 
 _bootstrap(SOURCES, ORDER, NAME)
@@ -60,9 +85,19 @@ _bootstrap(SOURCES, ORDER, NAME)
 
 
 def probe_sources() -> dict[str, str]:
-    package = resources.files("jupyter_kernel_state.probe")
-    sources = {m: (package / f"{m}.py").read_text(encoding="utf-8") for m in PROBE_MODULES}
-    sources["__init__"] = (package / "__init__.py").read_text(encoding="utf-8")
+    """Each module's source by its dotted name, each sub-package's ``__init__`` as
+    ``<package>.__init__``, the package's own as ``__init__``."""
+    root = resources.files("jupyter_kernel_state.probe")
+    sources = {"__init__": (root / "__init__.py").read_text(encoding="utf-8")}
+    for dotted in PROBE_MODULES:
+        *packages, leaf = dotted.split(".")
+        where = root
+        for depth, part in enumerate(packages, start=1):
+            where = where / part
+            key = ".".join(packages[:depth]) + ".__init__"
+            if key not in sources:
+                sources[key] = (where / "__init__.py").read_text(encoding="utf-8")
+        sources[dotted] = (where / f"{leaf}.py").read_text(encoding="utf-8")
     return sources
 
 

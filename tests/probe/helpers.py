@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 
 from jupyter_kernel_state.probe import summarize
-from jupyter_kernel_state.probe.summary import SERVER_KEYS, VARIABLE_KEYS
+from jupyter_kernel_state.probe.inspect.fragments import SERVER_KEYS, VARIABLE_KEYS
 
 _SCHEMA = json.loads(
     resources.files("jupyter_kernel_state").joinpath("schema/rest-v1.json").read_text()

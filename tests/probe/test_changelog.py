@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jupyter_kernel_state.probe.changelog import ChangeLog
+from jupyter_kernel_state.probe.changes.logs import ChangeLog
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,9 @@ def test_install_then_call_in_plain_python():  # type: ignore[no-untyped-def]
     assert parse_reply(quoted)["variable"]["preview"] == "\"it's\""
     assert parse_reply(injection)["bad_request"] is True
     assert parse_reply(ping2)["probe_id"] != ping["probe_id"]
-    assert modules == ["_jupyter_kernel_state_probe"] + [f"_jupyter_kernel_state_probe.{m}" for m in sorted(probe_loader.PROBE_MODULES)]
+    packages = {m.rsplit(".", 1)[0] for m in probe_loader.PROBE_MODULES if "." in m}
+    expected = ["", *(f".{m}" for m in (*packages, *probe_loader.PROBE_MODULES))]
+    assert modules == sorted(f"_jupyter_kernel_state_probe{m}" for m in expected)
 
 
 def test_probe_missing_in_plain_python():  # type: ignore[no-untyped-def]
@@ -111,12 +113,18 @@ def test_call_expression_never_splices_names(name):  # type: ignore[no-untyped-d
 
 
 def test_module_list_matches_the_package():  # type: ignore[no-untyped-def]
-    files = {p.stem for p in PROBE_DIR.glob("*.py")} - {"__init__"}
-    assert set(probe_loader.PROBE_MODULES) == files
+    files = {".".join(p.relative_to(PROBE_DIR).with_suffix("").parts) for p in PROBE_DIR.rglob("*.py")}
+    modules = {m for m in files if m != "__init__" and not m.endswith(".__init__")}
+    assert set(probe_loader.PROBE_MODULES) == modules
+    assert len(probe_loader.PROBE_MODULES) == len(modules)
     assert probe_loader.PROBE_MODULES == probe.MODULES
+    # every sub-package's __init__ is shipped with it
+    packages = {m[: -len(".__init__")] for m in files if m.endswith(".__init__")}
+    assert packages == {m.rsplit(".", 1)[0] for m in modules if "." in m}
+    assert set(probe_loader.probe_sources()) == modules | {f"{p}.__init__" for p in packages} | {"__init__"}
 
 
-@pytest.mark.parametrize("path", sorted(PROBE_DIR.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(PROBE_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(PROBE_DIR)))
 def test_probe_imports_only_the_standard_library(path):  # type: ignore[no-untyped-def]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):

@@ -190,12 +190,12 @@ def test_a_sort_is_kept_for_paging_and_dropped_after_a_cell() -> None:
     state = entry._state
     request = {"op": "rows", "name": "v", **view("a"), "limit": 10}
     first = entry.dispatch(request, ns)["rows"]
-    assert first["rows"][0] == ["0"] and len(state.sorts.orders) == 1
+    assert first["rows"][0] == ["0"] and len(state.row_orders.orders) == 1
     entry.dispatch({**request, "offset": 10}, ns)
-    assert len(state.sorts.orders) == 1  # the same order, reused
+    assert len(state.row_orders.orders) == 1  # the same order, reused
     entry.dispatch({**request, **view("a", desc=True)}, ns)
     entry.dispatch({**request, **view("a"), "offset": 20}, ns)
-    assert len(state.sorts.orders) == 2  # bounded: the two last sorts
+    assert len(state.row_orders.orders) == 2  # bounded: the two last sorts
 
 
 class SlowRepr:
@@ -207,7 +207,7 @@ class SlowRepr:
 def test_slow_cells_are_marked_and_the_window_ends_in_time() -> None:
     started = time.monotonic()
     got = window([SlowRepr(), 1] * 50, cell_guard_ms=20, budget_ms=500, limit=100)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 5  # a hang guard: 10x the budget
     assert got["rows"][0][0] == "<SlowRepr object: repr timed out>"
     assert got["rows"][1] == ["1"]  # plain values need no time
     assert got["cells_unread"] == 50

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.probe import entry, namespace
-from jupyter_kernel_state.probe.records import MAX_REMOVED
+from jupyter_kernel_state.probe import entry
+from jupyter_kernel_state.probe.changes.records import MAX_REMOVED
+from jupyter_kernel_state.probe.namespace import visibility as namespace
 
 from .stand_in import DELETE, Shell
 

@@ -61,7 +61,7 @@ def test_filtering(include, expected):  # type: ignore[no-untyped-def]
 
 
 def test_hidden_shell_names_are_not_shown():  # type: ignore[no-untyped-def]
-    from jupyter_kernel_state.probe import namespace
+    from jupyter_kernel_state.probe.namespace import visibility as namespace
 
     ns = {"a": 1, "b": 2}
     assert namespace.visible(ns, (), {"a": ns["a"], "b": object()}) == [("b", 2)]
@@ -149,12 +149,17 @@ def test_one_hostile_object_does_not_empty_the_list():  # type: ignore[no-untype
 
 
 def test_time_budget_bounds_the_whole_call():  # type: ignore[no-untyped-def]
+    """20 values each worth its 100 ms guard, 300 ms for the call: at most the values the
+    budget holds (3, and one cut short) run their repr; the others are marked, not run."""
     ns = {f"s{i}": hostile.ReprSleeps() for i in range(20)}
     t0 = time.perf_counter()
     reply = snap(ns, time_guard_ms=100, budget_ms=300)
-    assert time.perf_counter() - t0 < 1.5
     errors = [v["error"] for v in reply["variables"]]
-    assert len(errors) == 20 and "not inspected: probe time budget exhausted" in errors
+    assert len(errors) == 20
+    timed_out = errors.count("repr timed out")
+    exhausted = errors.count("not inspected: probe time budget exhausted")
+    assert 1 <= timed_out <= 4 and timed_out + exhausted == 20, errors
+    assert time.perf_counter() - t0 < 10.0  # a hang guard only (without a budget: 2 s)
 
 
 # --- detail -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from jupyter_kernel_state.probe import entry
-from jupyter_kernel_state.probe.timeline import Timeline
+from jupyter_kernel_state.probe.changes.logs import Timeline
 
 from .stand_in import DELETE
 

@@ -11,17 +11,13 @@ from typing import Any
 
 import pytest
 
-from jupyter_kernel_state.probe import (
-    builtin_types,
-    display,
-    entry,
-    guard,
-    namespace,
-    summary,
-    tracking,
-)
-from jupyter_kernel_state.probe.changes import describe_changes, fingerprint
-from jupyter_kernel_state.probe.inspectors import inspector_for
+from jupyter_kernel_state.probe import entry, guard
+from jupyter_kernel_state.probe.changes import tracker as tracking
+from jupyter_kernel_state.probe.changes.fingerprints import describe_changes, fingerprint
+from jupyter_kernel_state.probe.inspect import containers, display, fragments, summary
+from jupyter_kernel_state.probe.inspect.base import inspector_for
+from jupyter_kernel_state.probe.inspect.cache import HELD_TEXT, HELD_TYPES
+from jupyter_kernel_state.probe.namespace import visibility as namespace
 
 from . import hostile
 from .stand_in import DELETE, Shell
@@ -39,7 +35,7 @@ def by_name(reply: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {v["name"]: v for v in reply["variables"]}
 
 
-def tracker() -> tracking.Tracker:
+def tracker() -> tracking.ChangeTracker:
     return entry._state.tracker
 
 
@@ -244,8 +240,8 @@ def test_hook_runs_no_user_code(shell):  # type: ignore[no-untyped-def]
 def test_snapshot_variables_leave_the_server_fields_out(shell):  # type: ignore[no-untyped-def]
     shell.run(x=1)
     v = snap()["variables"][0]
-    assert not set(summary.SERVER_KEYS) & set(v)
-    assert set(summary.SERVER_KEYS) <= set(entry.summarize("x", 1))
+    assert not set(fragments.SERVER_KEYS) & set(v)
+    assert set(fragments.SERVER_KEYS) <= set(entry.summarize("x", 1))
 
 
 def test_small_values_are_not_fingerprinted_again(shell, monkeypatch):  # type: ignore[no-untyped-def]
@@ -304,14 +300,14 @@ def test_plain_fast_path_matches_the_general_path():  # type: ignore[no-untyped-
 
 def _general_preview(insp: Any, value: Any, limit: int) -> tuple[str, bool]:
     """The element-by-element path, with the fast path switched off."""
-    saved = builtin_types.SequenceInspector.plain_preview, builtin_types.MappingInspector.plain_preview, builtin_types.SetInspector.plain_preview
+    saved = containers.SequenceInspector.plain_preview, containers.MappingInspector.plain_preview, containers.SetInspector.plain_preview
     try:
-        for cls in (builtin_types.SequenceInspector, builtin_types.MappingInspector, builtin_types.SetInspector):
+        for cls in (containers.SequenceInspector, containers.MappingInspector, containers.SetInspector):
             cls.plain_preview = lambda self, *a, **k: None  # type: ignore[method-assign]
         return insp.preview(value, limit, 0, display.Ctx())
     finally:
-        (builtin_types.SequenceInspector.plain_preview, builtin_types.MappingInspector.plain_preview,
-         builtin_types.SetInspector.plain_preview) = saved
+        (containers.SequenceInspector.plain_preview, containers.MappingInspector.plain_preview,
+         containers.SetInspector.plain_preview) = saved
 
 
 def test_turn_wraps_around():  # type: ignore[no-untyped-def]
@@ -337,10 +333,10 @@ def test_fragments_are_the_json_of_the_summary():  # type: ignore[no-untyped-def
         hostile.LenHuge(), math, print, Spy(),
     ]
     summaries = [summary.build(f"v{i}", v, 80) for i, v in enumerate(values)]
-    for s, fragment in zip(summaries, summary.encode_fragments(summaries), strict=True):
-        expected = {k: s[k] for k in summary.FRAGMENT_KEYS}
+    for s, fragment in zip(summaries, fragments.encode_fragments(summaries), strict=True):
+        expected = {k: s[k] for k in fragments.FRAGMENT_KEYS}
         got = json.loads(fragment + "}")
-        assert list(got) == list(summary.FRAGMENT_KEYS)
+        assert list(got) == list(fragments.FRAGMENT_KEYS)
         if not any(isinstance(x, float) and x != x for x in expected.values()):
             assert got == expected
             assert fragment + "}" == json.dumps(expected, separators=(",", ":"), ensure_ascii=True)
@@ -368,7 +364,7 @@ class Reference:
             if namespace.name_category(name) == namespace.INTERNAL_NAME or name in hidden:
                 continue
             t = type(value)
-            held = t in tracking.HELD_TYPES or (t in tracking.HELD_TEXT and len(value) <= 4096)
+            held = t in HELD_TYPES or (t in HELD_TEXT and len(value) <= 4096)
             fp = None if held else fingerprint(value, t)
             rec = self.records.get(name)
             if rec is None:
@@ -403,7 +399,7 @@ def test_tracker_matches_the_plain_reference(seed):  # type: ignore[no-untyped-d
 
     rng = random.Random(seed)
     sh = Shell()
-    new, ref = tracking.Tracker(sh), Reference(sh)
+    new, ref = tracking.ChangeTracker(sh), Reference(sh)
     names = [f"n{i}" for i in range(12)]
     makers = [
         lambda: rng.randint(0, 5), lambda: rng.random(), lambda: "s" * rng.randint(0, 5),

@@ -1,0 +1,4 @@
+"""Change tracking: the ``post_run_cell`` hook (``tracker``), the namespace against the
+last scan (``bindings``), the facts kept per name (``records``), fingerprints and the
+words for how a value changed (``fingerprints``), the bounded logs of what each
+execution stamped (``logs``), and what changed since an execution (``since``)."""

@@ -1,0 +1,344 @@
+"""Change tracking: a ``post_run_cell`` hook that keeps, per visible name, cheap facts
+about its value and the execution count at which the name was last bound or changed.
+
+No user code runs in the hook: ids and types are read with C-level ``map``; ``len`` only
+of exact builtin types; deeper fingerprints only through the inspectors' ``fingerprint``
+(base methods, known attributes).  Silent executions (the probe's own) do not fire
+``post_run_cell``.
+
+What is compared after each user cell, and what that guarantees:
+
+* every name's ``id`` (C-level, ``bindings``): binding, rebinding and deleting a name
+  are changes at that cell, exactly, whatever the size of the namespace;
+* small immutable values (numbers, bool, None, str/bytes up to 4 KiB) are *held*, so
+  their id cannot be reused: an unchanged id is the same value, and binding an equal
+  value again (re-running ``x = 1``) is no change;
+* the ``len`` of exact builtin containers and of long str/bytes (``LEN_TYPES``), for
+  every one of them, every cell (C-level, after checking their type): ``append``,
+  ``pop``, ``update`` … are changes at that cell, described ``len a → b``;
+* deeper fingerprints (``fingerprints``: first item ids of containers; shape/dtype/data
+  pointer of arrays; shape/columns/dtypes of tables; attribute count and ids of objects)
+  cost Python time, so at most ``DEEP_BUDGET`` values are fingerprinted per cell: values
+  bound in that cell first, then the others in turn, objects before containers (whose
+  len was already compared).  With up to ``DEEP_BUDGET`` such values — nearly every
+  notebook — each one is fingerprinted after every cell.  Above that, a change only a
+  deep fingerprint shows (``a[0] = 9``; a column added in place to one of 1,000 tables)
+  is seen by the turn that reaches it (``changed_at`` = that later cell) or by a
+  snapshot that shows the name (:meth:`ChangeTracker.observe`: ``changed_at`` = the last
+  cell), whichever comes first.  The same holds for a name rebound within one cell to a
+  new object of the same type that happens to get the old one's id (the old one freed
+  first).  A change made after the last cell (a silent execution, a comm handler) is
+  recorded by the next cell's hook; snapshots show the current value in any case.
+
+The tracker also keeps a *shape version* for ``namespace.visibility.Visibility``: bumped when a
+visible-able name appears or disappears, a tracked name's type changes, or the set of
+names IPython hides changes — what can change which names a snapshot lists.
+
+The summary cache (``inspect.cache.SummaryCache``) and the tracker, as ``entry`` wires them:
+
+* tracker → cache: ``on_change(names)`` (``entry.install`` passes the cache's
+  ``discard_many``) is called by the hook with the names whose non-held value was
+  rebound, changed len or deep fingerprint, or disappeared; their cached summaries are
+  dropped.  Held values are not reported: the cache checks them by identity.
+* cache → tracker: when a snapshot looks a non-held value up in the cache, the cache
+  fingerprints it and hands the fingerprint to :meth:`ChangeTracker.observe` (the ``observe``
+  argument of ``SummaryCache.entry``): that is how a snapshot records a deep change
+  the hook's budget has not reached yet.
+* Both follow the same held rule (``inspect.cache.HELD_TYPES``, ``HELD_TEXT``,
+  ``MAX_HELD_TEXT``) and the same fingerprints (``fingerprints.fingerprint``), so they agree
+  on what is unchanged.  The cache does not need ``on_change`` to be right (before
+  reusing an entry it compares id, type, fingerprint and a weak reference, or the held
+  value); ``on_change`` drops entries that cannot be reused, at once.
+"""
+
+import itertools
+import operator
+import time
+
+from ..inspect.base import MISSING
+from ..namespace.visibility import last_key
+from .bindings import Bindings
+from .fingerprints import describe_changes, describe_len, fingerprint
+from .records import LEN_DESCRIBED, MAX_REMOVED, DeepBudget, NameRecords
+
+#: Marks the probe's ``post_run_cell`` callbacks (so that a new probe removes old ones).
+HOOK_MARK = "_jupyter_kernel_state_hook"
+#: Deep fingerprints computed per cell at most (see the module docstring).
+DEEP_BUDGET = 128
+
+
+class ChangeTracker:
+    """Per-name change records (``records``), updated after every user cell from a
+    comparison of the namespace with the last scan (``bindings``)."""
+
+    def __init__(self, shell, on_change=None):
+        self.shell = shell
+        self.on_change = on_change  # called with a list of names whose value changed
+        self.records = NameRecords()
+        self.bindings = Bindings()
+        # name -> execution count last bound or changed (a dict's get: sorting calls it per name)
+        self.changed_at = self.records.changed_at.get
+        # name -> execution count it disappeared at, oldest first (at most MAX_REMOVED)
+        self.removed = self.records.removed
+        self.change_log = self.records.log  # what was stamped at each execution
+        self.last_ec = None  # execution count of the last user cell scanned
+        self.last_hook_ms = None  # how long the last scan took
+        self.turn_objects = 0  # where the next turn over deep candidates starts
+        self.turn_containers = 0  # where the next turn over containers starts
+        self.shape_version = 0
+        self.scan_count = 0
+        self.scan_shape = None  # (len, last key) of the namespace at the last scan
+        self.deep_checks = 0  # deep fingerprints taken by the last scan (tests count them)
+        self.scan(None)
+
+    # -- the hook --------------------------------------------------------------------
+
+    def post_run_cell(self, result=None):
+        ec = getattr(result, "execution_count", None)
+        if type(ec) is not int:
+            ec = (getattr(self.shell, "execution_count", 1) or 1) - 1
+        self.scan(ec)
+
+    def scan(self, ec):
+        """Record what the cell with execution count ``ec`` (None: before any) changed."""
+        t0 = time.perf_counter()
+        ns = self.shell.user_ns
+        budget = DeepBudget(DEEP_BUDGET)
+        shape_changed = self._rebound(ns, ec, budget)
+        shape_changed |= self._same_objects(ns, ec, budget)
+        shape_changed |= self._turns(ns, ec, budget)
+        self.scan_count += 1
+        self.scan_shape = (len(ns), last_key(ns))
+        if shape_changed:
+            self.shape_version += 1
+        if ec is not None:
+            self.last_ec = ec
+        self.deep_checks = budget.taken
+        self.last_hook_ms = (time.perf_counter() - t0) * 1000.0
+
+    def _rebound(self, ns, ec, budget):
+        """Names bound, rebound or deleted since the last scan are recorded; True when
+        a trackable name appeared, went or changed type, or the hidden names changed."""
+        records = self.records
+        hidden_ns = getattr(self.shell, "user_ns_hidden", None)
+        rebinding = self.bindings.compare(ns, hidden_ns, records.value_id)
+        shape_changed = rebinding.shape_changed
+        if rebinding.keys_shrank:
+            gone = records.forget_gone(self.bindings.keys, ec)
+            self._notify(gone)
+            shape_changed = shape_changed or bool(gone)
+        if rebinding.names:
+            names, values, ids = rebinding.names, rebinding.values, rebinding.ids
+            shape_changed |= self._record(names, values, ids, ec, budget)
+        return shape_changed
+
+    def _same_objects(self, ns, ec, budget):
+        """Names still bound to the same id: a container with a new len is a change at
+        ``ec``; another type under that id (the old object freed) is recorded anew (True)."""
+        resized, retyped = self._length_changes(ns)
+        shape_changed = False
+        if retyped:
+            values = [ns[n] for n in retyped]
+            shape_changed = self._record(retyped, values, list(map(id, values)), ec, budget)
+        if resized:
+            self._resized(ns, resized, ec, budget)
+        return shape_changed
+
+    def _notify(self, names):
+        if self.on_change is not None and names:
+            self.on_change(names)
+
+    def _record(self, names, values, ids, ec, budget):
+        """Record rebound and new names; True when one appeared or changed type."""
+        shape_changed, unheld_changed = self.records.record(names, values, ids, ec, budget)
+        self._notify(unheld_changed)  # held values are checked by identity by the cache
+        return shape_changed
+
+    def _length_changes(self, ns):
+        """``(resized, retyped)``: ``(name, len before, len now)`` of LEN_TYPES values
+        whose len changed, and names whose type changed under the same id (another
+        object took it).  C-level: a few ``map`` calls over every such value."""
+        lengths = self.records.lengths
+        if not lengths:
+            return (), ()
+        names = list(lengths)
+        try:
+            values = list(map(ns.__getitem__, names))
+        except KeyError:  # a name vanished without the keys changing: check one by one
+            values = [ns.get(n, MISSING) for n in names]
+        types = list(map(type, values))
+        same = list(map(operator.is_, types, self.records.length_types.values()))
+        retyped = ()
+        if not all(same):
+            retyped = [n for n, ok in zip(names, same) if not ok and n in ns]
+            names = list(itertools.compress(names, same))
+            values = list(itertools.compress(values, same))
+            before = [lengths[n] for n in names]
+        else:
+            before = list(lengths.values())
+        now = list(map(len, values))  # exact builtin types only: C code
+        if now == before:
+            return (), retyped
+        resized = [(n, b, a) for n, b, a in zip(names, before, now) if a != b]
+        return resized, retyped
+
+    def _resized(self, ns, resized, ec, budget):
+        """The same containers with a new len: a change at this cell, described for
+        containers (not text); their deep fingerprint is retaken while the budget allows."""
+        records = self.records
+        lengths, length_types = records.lengths, records.length_types
+        for name, before, after in resized:
+            lengths[name] = after
+            t = length_types[name]
+            records.mark_changed(
+                name, ec, (describe_len(before, after),) if t in LEN_DESCRIBED else ()
+            )
+            records.fingerprints.pop(name, None)
+            if budget.take():
+                records.fingerprints[name] = fingerprint(ns[name], t)
+                records.verified_at[name] = ec
+        self._notify([name for name, _, _ in resized])
+
+    def _turns(self, ns, ec, budget):
+        """Deep fingerprints of values bound before, in turn, while the budget allows:
+        objects, then containers (a value fingerprinted earlier at ``ec`` is skipped).
+        True when one turned out to have another type (see ``_deep``)."""
+        records, shape_changed = self.records, False
+        if budget.left > 0 and records.deep_candidates:
+            names, self.turn_objects = _turn(
+                list(records.deep_candidates), self.turn_objects, budget.left
+            )
+            shape_changed = self._deep(ns, self._unverified(names, ec), ec, budget)
+        if budget.left > 0 and records.lengths:
+            names, self.turn_containers = _turn(
+                list(records.lengths), self.turn_containers, budget.left
+            )
+            shape_changed |= self._deep(ns, self._unverified(names, ec), ec, budget)
+        return shape_changed
+
+    def _unverified(self, names, ec):
+        if ec is None:
+            return names
+        verified_at = self.records.verified_at
+        return [n for n in names if verified_at.get(n) != ec]
+
+    def _deep(self, ns, names, ec, budget):
+        """Retake the deep fingerprints of ``names``; one that differs is a change at
+        ``ec``.  A value of another type under the same id is recorded anew (True)."""
+        records, changed, shape_changed = self.records, [], False
+        fingerprints, value_type = records.fingerprints, records.value_type
+        for name in names:
+            value = ns.get(name, MISSING)
+            if value is MISSING:
+                continue
+            t = type(value)
+            if value_type.get(name) is not t:  # another object took the old one's id
+                shape_changed |= self._record([name], [value], [id(value)], ec, budget)
+                continue
+            if not budget.take():
+                break  # the rest in a later turn
+            fp = fingerprint(value, t)
+            old = fingerprints.get(name, MISSING)
+            fingerprints[name] = fp
+            records.verified_at[name] = ec
+            if fp is None:
+                records.deep_candidates.pop(name, None)
+            if old is MISSING or old == fp:
+                continue
+            records.mark_changed(name, ec, describe_changes(t, old, t, fp))
+            changed.append(name)
+        self._notify(changed)
+        return shape_changed
+
+    # -- snapshot time ---------------------------------------------------------------
+
+    def observe(self, name, value, t, fp):
+        """A snapshot fingerprinted ``value`` (still bound to ``name``): a deep change the
+        hook has not fingerprinted since the last cell is a change at the last cell."""
+        records = self.records
+        old = records.fingerprints.get(name, MISSING)
+        if old == fp:
+            return  # the usual case: as the hook saw it
+        if (
+            records.value_id.get(name) != id(value)
+            or records.value_type.get(name) is not t
+            or name in records.held_value
+        ):
+            return  # rebound outside a cell (change_of says so) or held: nothing to add
+        last = self.last_ec
+        if old is MISSING:  # no baseline yet: this one is it
+            if name in records.deep_candidates or name in records.lengths:
+                records.fingerprints[name] = fp
+                records.verified_at[name] = last
+            return
+        if last is None or records.verified_at.get(name) == last:
+            return  # changed since the last cell: the next hook records it
+        before = records.lengths.get(name)
+        if before is not None and len(value) != before:
+            return  # its len changed after the last cell: the next hook records it
+        records.fingerprints[name] = fp
+        records.verified_at[name] = last
+        records.mark_changed(name, last, describe_changes(t, old, t, fp))
+
+    # -- queries ---------------------------------------------------------------------
+
+    def resolve_since(self, since_ec):
+        """``since_ec`` or, when None, the count before the most recent execution."""
+        if since_ec is not None:
+            return since_ec
+        if self.last_ec is None:
+            return None
+        return self.last_ec - 1
+
+    def change_of(self, name, value, since):
+        """``(change, changed_at, changes)`` of ``name`` relative to ``since``."""
+        kinds, ats, described = self.records.change_of_many([name], [value], since)
+        return kinds[0], ats[0], list(described[0])
+
+    def change_of_many(self, names, values, since):
+        """``change_of`` for a page: three lists (change, changed_at, changes as a tuple,
+        empty when none), no tuple per name."""
+        return self.records.change_of_many(names, values, since)
+
+    def removed_since(self, since, limit=MAX_REMOVED):
+        """Names removed after ``since``, newest first (up to ``limit``), and their count."""
+        return self.records.removed_since(since, limit)
+
+
+def _turn(names, start, budget):
+    """``budget`` names from ``start`` on, wrapping around; the next start."""
+    n = len(names)
+    if n <= budget:
+        return names, 0
+    start %= n
+    chunk = names[start : start + budget]
+    if len(chunk) < budget:
+        chunk += names[: budget - len(chunk)]
+    return chunk, (start + budget) % n
+
+
+def register(shell, tracker):
+    """Register ``tracker``'s hook, first removing any earlier probe's hook."""
+    unregister_all(shell)
+
+    def _jks_post_run_cell(result=None):
+        try:
+            tracker.post_run_cell(result)
+        except Exception:
+            pass  # never disturb the user's cell
+
+    setattr(_jks_post_run_cell, HOOK_MARK, True)
+    shell.events.register("post_run_cell", _jks_post_run_cell)
+    return _jks_post_run_cell
+
+
+def unregister_all(shell):
+    """Remove every probe hook (of this probe or an earlier one) from ``shell``."""
+    events = getattr(shell, "events", None)
+    callbacks = getattr(events, "callbacks", {}).get("post_run_cell", [])
+    for cb in list(callbacks):
+        if getattr(cb, HOOK_MARK, False):
+            try:
+                events.unregister("post_run_cell", cb)
+            except ValueError:
+                pass
