@@ -84,7 +84,17 @@ class KernelStateApp(ExtensionApp):
         help="Data explorer windows kept per kernel.")
     max_images = Int(
         _D.images.max_images, min=1, config=True,
-        help="Images kept per kernel; the oldest are dropped.")
+        help="The latest images kept per kernel (besides the first keep_first_images); "
+        "past it the oldest of them are dropped and counted.")
+    keep_first_images = Int(
+        _D.images.keep_first, min=0, config=True,
+        help="The first images of each kernel kept whatever comes after them, so a loop "
+        "that floods max_images drops the images in between, not the session's first "
+        "plots (0: keep only the latest).")
+    image_code_chars = Int(
+        _D.images.code_chars, min=0, max=100_000, config=True,
+        help="Characters of the displaying cell's code kept with each image (longer code "
+        "is cut and marked code_truncated).")
     max_image_bytes = Int(
         _D.images.max_image_bytes, min=1, config=True,
         help="Largest image kept; larger ones are rejected."
@@ -152,6 +162,8 @@ class KernelStateApp(ExtensionApp):
                 max_images=self.max_images,
                 max_image_bytes=self.max_image_bytes,
                 max_total_bytes=self.max_image_total_bytes,
+                keep_first=self.keep_first_images,
+                code_chars=self.image_code_chars,
             ),
             history=HistoryLimits(
                 max_entries=self.history_entries,

@@ -259,8 +259,11 @@ async def get_images(
     limit: int = 4,
 ) -> Any:  # a ToolResult: content blocks, no structured output (fastmcp 3 and 4 alike)
     """Images (plots) the kernel produced since your last call (or since `since`), newest
-    last, tagged with the execution count that drew them. PNG and JPEG come back as images;
-    other formats are described."""
+    last. Each is numbered (`seq`: its ordinal in the kernel, 1-based, never reused) and
+    tagged with the execution count of the cell that drew it; `cells` gives each such
+    cell's code once (cut at 2,000 characters, `code_truncated`). PNG and JPEG come back as
+    images; other formats are described. `dropped` counts images the kernel's store let go
+    (it keeps the first ones and the latest ones)."""
     # Present wherever jupyter-server-mcp is (it depends on fastmcp and the MCP SDK).
     from fastmcp.tools import ToolResult
     from fastmcp.utilities.types import Image
@@ -276,8 +279,9 @@ async def get_images(
     _image_cursors[kid] = listing["next_since"]
     content: list[Any] = [TextContent(type="text", text=json.dumps({
         **kernel,
-        "images": [{k: i[k] for k in ("id", "mime", "width", "height", "execution_count")}
-                   for i in listing["images"]],
+        "images": [{k: i[k] for k in ("id", "seq", "mime", "width", "height",
+                                      "execution_count")} for i in listing["images"]],
+        "cells": _cells(listing["images"]),
         "next_since": listing["next_since"],
         "more": listing["more"],
         "dropped": listing["dropped"],
@@ -288,6 +292,18 @@ async def get_images(
         if fmt is not None:
             content.append(Image(data=image.data, format=fmt).to_image_content())
     return ToolResult(content=content)
+
+
+def _cells(images: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cells that drew ``images``, each once (a loop's sixty plots name one cell)."""
+    cells: dict[tuple[Any, str], dict[str, Any]] = {}
+    for image in images:
+        code = image.get("code")
+        if code is not None:
+            cells.setdefault((image["execution_count"], code), {
+                "execution_count": image["execution_count"], "code": code,
+                "code_truncated": bool(image.get("code_truncated"))})
+    return list(cells.values())
 
 
 async def kernel_state_prompt(

@@ -139,25 +139,29 @@ class TestSmallCaps:
     def jp_server_config(self, gateway_url):  # type: ignore[no-untyped-def]
         return server_config(gateway_url, KernelStateApp={
             "max_images": 10, "max_image_bytes": 20_000, "max_image_total_bytes": 1_000_000,
-            "history_entries": 3, "history_output_chars": 100,
+            "history_entries": 3, "history_output_chars": 100, "keep_first_images": 3,
+            "image_code_chars": 100,
         })
 
     async def test_flood_is_bounded_and_counted(self, jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
         kernel = await new_kernel()
         await kernel.run(
-            MAKE_PNG + "for i in range(300):\n"
+            MAKE_PNG + "for i in range(250):  # distinct images (salt < 256)\n"
             "    publish({'image/png': base64.b64encode(make_png(2, 2, salt=i)).decode()})\n"
             "publish({'image/png': base64.b64encode(make_png(200, 200, salt=7) + b'0' * 30000)"
             ".decode()})"
         )
         listing = await images(jp_fetch, kernel.kernel_id)
-        assert len(listing["images"]) == 10
-        assert listing["dropped"] == 290
+        assert len(listing["images"]) == 13 and listing["total"] == 13
+        assert listing["dropped"] == 237
+        assert (listing["keep_first"], listing["keep_last"]) == (3, 10)
         assert listing["rejected"] == 1, "the oversized image is rejected"
         assert kernel.state.images.total_bytes <= 1_000_000
-        # Nothing was lost below the caps: the newest ten are the last ten published.
-        seqs = [i["seq"] for i in listing["images"]]
-        assert seqs == sorted(seqs) and seqs[-1] - seqs[0] == 9
+        # The first three and the newest ten: the rest of the flood is dropped in between.
+        assert [i["seq"] for i in listing["images"]] == [1, 2, 3, *range(241, 251)]
+        code = MAKE_PNG + "for i in range(250):  # distinct images (salt < 256)"
+        assert {(i["code"], i["code_truncated"]) for i in listing["images"]} == {
+            (code[:100], True)}
 
     async def test_history_is_bounded(self, jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
         kernel = await new_kernel()
@@ -170,6 +174,35 @@ class TestSmallCaps:
         assert entry["output"].startswith("line 4 line 4")
         assert "more characters]" in entry["output"]
         assert len(entry["output"].split("\n… [")[0]) == 100
+
+
+async def test_a_loop_of_plots_keeps_the_sessions_first_images(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    first_cell = (MAKE_PNG + "publish({'image/png': base64.b64encode(make_png(9, 9)).decode()})\n"
+                  "from IPython.display import SVG, display\n"
+                  "display(SVG('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" "
+                  "height=\"3\"/>'))")
+    await kernel.run(first_cell)
+    loop = ("for i in range(60):\n"
+            "    publish({'image/png': base64.b64encode(make_png(3, 3, salt=i)).decode()})")
+    await kernel.run(loop)
+    listing = await images(jp_fetch, kernel.kernel_id)
+    assert listing["more"] == 0 and listing["total"] == 60 == len(listing["images"])
+    assert listing["dropped"] == 2 and (listing["keep_first"], listing["keep_last"]) == (10, 50)
+    # The first cell's plot and SVG are still there, with their cell and ordinal.
+    png, svg = listing["images"][:2]
+    assert (png["seq"], png["width"], png["execution_count"]) == (1, 9, 1)
+    assert (svg["seq"], svg["mime"], svg["execution_count"]) == (2, "image/svg+xml", 1)
+    assert png["code"] == svg["code"] == first_cell and not png["code_truncated"]
+    # Then the loop's first eight, a gap of two, and its last fifty.
+    seqs = [i["seq"] for i in listing["images"]]
+    assert seqs == [*range(1, 11), *range(13, 63)]
+    assert {i["code"] for i in listing["images"][2:]} == {loop}
+    assert {i["execution_count"] for i in listing["images"][2:]} == {2}
+    # A page at a time, through the cursor, gives the same images.
+    page = await images(jp_fetch, kernel.kernel_id, limit=25)
+    rest = await images(jp_fetch, kernel.kernel_id, since=page["next_since"])
+    assert [i["seq"] for i in page["images"] + rest["images"]] == seqs
 
 
 async def test_history_records_steps_errors_and_durations(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]

@@ -196,13 +196,17 @@ def build_openapi() -> dict[str, Any]:
         },
         f"{BASE}/kernels/{{kernel_id}}/images": {"get": {
             "summary": "Images the kernel produced (captured from IOPub)",
-            "description": "Needs `read` on `kernels`.",
+            "description": "Needs `read` on `kernels`. Each image has its ordinal in the "
+            "kernel (`seq`, 1-based, never reused), the execution count and the code of the "
+            "cell that displayed it. The store keeps the first `keep_first_images` (10) and "
+            "the latest `max_images` (50); `dropped` counts the images dropped in between.",
             "parameters": [
                 KERNEL,
                 _param("since", "query", "Only images with `seq` greater than this.",
                        {"type": "integer", "minimum": 0}),
-                _param("limit", "query", "At most this many (default and max: the buffer "
-                       "size, 50).", {"type": "integer", "minimum": 1}),
+                _param("limit", "query", "At most this many (default and max: all the store "
+                       "holds, `keep_first_images` + `max_images`, 60).",
+                       {"type": "integer", "minimum": 1}),
             ],
             "responses": {"200": _json("ImageList", "Images, oldest first."), **ERRORS},
         }},

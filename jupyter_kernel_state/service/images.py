@@ -2,8 +2,12 @@
 
 Sources: ``display_data``, ``execute_result`` and ``update_display_data`` carrying
 image/png, image/jpeg, image/gif, image/webp or image/svg+xml, from any client's
-executions (never from our probe's). Oldest images are dropped past the count or total
-byte caps; oversized, undecodable or mislabelled data is rejected; both are counted.
+executions (never from our probe's). Each image keeps the execution count and the code
+(cut to ``code_chars``) of the cell that displayed it. The store holds the first
+``keep_first`` images and the latest ``max_images``: when a loop floods it, the images
+between are dropped (oldest first), so the first plots of a session stay findable. The
+total byte cap drops the oldest of the latest first, then the first ones. Oversized,
+undecodable or mislabelled data is rejected; drops and rejections are counted.
 
 A message too large for any consumer reaches us with its content never decoded
 (``channels.py``): an empty ``content`` and ``UNDECODED_KEY`` giving the size of what was
@@ -17,6 +21,7 @@ import binascii
 import collections
 import datetime
 import hashlib
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +29,10 @@ from . import image_formats
 
 # Parent requests whose execution count we remember to tag their images.
 MAX_PARENTS_REMEMBERED = 1024
+# Parent requests whose code (cut to ``code_chars``) we remember: images come while their
+# cell runs, so the latest few are enough (a display updated long after its cell gets
+# its execution count but no code).
+MAX_CODES_REMEMBERED = 32
 # Set on an IOPub message whose content was too large to decode: the bytes dropped
 # (content frame plus buffers). Its ``content`` is then an empty dict.
 UNDECODED_KEY = "kernel_state_undecoded_bytes"
@@ -35,9 +44,14 @@ MESSAGE_MARGIN_BYTES = 1024 * 1024
 
 @dataclass(frozen=True)
 class ImageLimits:
+    #: The latest images kept (besides the first ``keep_first``).
     max_images: int = 50
     max_image_bytes: int = 5 * 1024 * 1024
     max_total_bytes: int = 50 * 1024 * 1024
+    #: The first images of the kernel kept whatever comes after them (0: none).
+    keep_first: int = 10
+    #: Characters of the displaying cell's code kept with each image.
+    code_chars: int = 2000
 
     def largest_message(self) -> int:
         """Bytes of IOPub content (plus buffers) past which no image of it can be kept:
@@ -61,6 +75,9 @@ class StoredImage:
     created_at: str
     epoch: int
     generation: int
+    #: The code of the cell that displayed it (cut to ``code_chars``), None when unknown.
+    code: str | None = None
+    code_truncated: bool = False
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -77,6 +94,8 @@ class StoredImage:
             "created_at": self.created_at,
             "epoch": self.epoch,
             "generation": self.generation,
+            "code": self.code,
+            "code_truncated": self.code_truncated,
         }
 
 
@@ -118,6 +137,7 @@ class ImageStore:
         self.rejected_undecoded = 0  # of which: displays too large to be decoded at all
         self.deduplicated = 0
         self._execution_counts: collections.OrderedDict[str, int] = collections.OrderedDict()
+        self._codes: collections.OrderedDict[str, tuple[str, bool]] = collections.OrderedDict()
 
     def __len__(self) -> int:
         return len(self._images)
@@ -145,6 +165,7 @@ class ImageStore:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
         if msg_type == "execute_input":
             self._remember_count(parent_id, content.get("execution_count"))
+            self._remember_code(parent_id, content.get("code"))
             return []
         if msg_type not in DISPLAY_TYPES:
             return []
@@ -166,10 +187,13 @@ class ImageStore:
         count = content.get("execution_count")
         if not isinstance(count, int):
             count = self._execution_counts.get(parent_id) if isinstance(parent_id, str) else None
+        code = self._codes.get(parent_id) if isinstance(parent_id, str) else None
         # A bundle may carry the same picture in several formats: keep the first we accept.
         for mime in mimes:
             image = self._add(mime, data[mime], count, msg, display_id, epoch, generation)
             if image is not None:
+                if code is not None:
+                    image.code, image.code_truncated = code
                 return [image.id]
         return []
 
@@ -178,6 +202,14 @@ class ImageStore:
             self._execution_counts[parent_id] = count
             while len(self._execution_counts) > MAX_PARENTS_REMEMBERED:
                 self._execution_counts.popitem(last=False)
+
+    def _remember_code(self, parent_id: Any, code: Any) -> None:
+        if not isinstance(parent_id, str) or not isinstance(code, str):
+            return
+        cap = max(0, self.limits.code_chars)
+        self._codes[parent_id] = (code[:cap], len(code) > cap)
+        while len(self._codes) > MAX_CODES_REMEMBERED:
+            self._codes.popitem(last=False)
 
     def _add(
         self, mime: str, value: Any, count: int | None, msg: dict[str, Any],
@@ -229,12 +261,16 @@ class ImageStore:
             self._discard(image_id)
 
     def _evict(self) -> None:
+        """Past a cap, drop the oldest image after the first ``keep_first`` (the first
+        ones too when only they are left and the bytes are still too many)."""
+        keep_first = max(0, self.limits.keep_first)
         while self._images and (
-            len(self._images) > self.limits.max_images
+            len(self._images) > keep_first + self.limits.max_images
             or self._total_bytes > self.limits.max_total_bytes
         ):
-            oldest = next(iter(self._images))
-            self._discard(oldest)
+            held = iter(self._images)
+            victim = next(itertools.islice(held, keep_first, None), None)
+            self._discard(victim if victim is not None else next(iter(self._images)))
             self.dropped += 1
 
     # -- reading -----------------------------------------------------------------------
@@ -247,7 +283,9 @@ class ImageStore:
         return [i.meta() for i in self._images.values() if i.generation >= generation]
 
     def listing(self, since: int = 0, limit: int = 50) -> dict[str, Any]:
-        """Images with seq > since, oldest first, at most ``limit``; a cursor for the rest."""
+        """Images with seq > since, oldest first, at most ``limit``; a cursor for the rest,
+        the counters and what the store keeps (the first ``keep_first``, the latest
+        ``keep_last``)."""
         newer = [image for image in self._images.values() if image.seq > since]
         page = newer[:limit]
         next_since = page[-1].seq if len(page) < len(newer) else max(since, self._seq)
@@ -258,4 +296,6 @@ class ImageStore:
             "more": len(newer) - len(page),
             "dropped": self.dropped,
             "rejected": self.rejected,
+            "keep_first": max(0, self.limits.keep_first),
+            "keep_last": self.limits.max_images,
         }

@@ -288,7 +288,7 @@ class ImagesOptions:
     @classmethod
     def create(cls, limits: Limits, *, since: int | None = None,
                limit: int | None = None) -> ImagesOptions:
-        cap = limits.images.max_images
+        cap = limits.images.max_images + max(0, limits.images.keep_first)  # all it holds
         return cls(since=bounded(since, "since", default=0, minimum=0),
                    limit=bounded(limit, "limit", default=cap, minimum=1, maximum=cap))
 
