@@ -29,6 +29,18 @@ _SECRET_VALUES = [
 
 MASK = "[masked]"
 
+#: Any text in which ``secret_reason`` could find something: a name or a value pattern
+#: anywhere. Not matching it proves there is nothing to mask; matching it asks for the
+#: precise check (see ``service/presenter.py``).
+_ANY_SECRET = re.compile("|".join(
+    [_SECRET_NAME.pattern] + [pattern.pattern for _label, pattern in _SECRET_VALUES]),
+    re.IGNORECASE)
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether ``text`` (say, a variable's JSON) could name or hold a likely credential."""
+    return _ANY_SECRET.search(text) is not None
+
 
 def secret_reason(name: str, preview: str | None) -> str | None:
     """Why this variable looks like a credential, or None."""
