@@ -2,23 +2,11 @@
 # Access keys: "i:<n>" (the n-th element of a list or column of a data.frame),
 # "n:<name>" (a binding of an environment), "@:<slot>" (a slot of an S4 object).
 
-detail <- function(request) {
-  name <- request$name
-  if (!is.character(name) || length(name) != 1L || !nzchar(name)) return(bad("name"))
-  path <- request$path
-  if (is.null(path)) path <- list()
-  if (!is.list(path) || !all(vapply(path, function(k) is.character(k) && length(k) == 1L,
-                                      TRUE))) {
-    return(bad("path"))
-  }
-  parsed <- tryCatch(list(
-    max_chars = int_arg(request, "max_chars", 10000L, 1L, MAX_DETAIL_CHARS),
-    preview = int_arg(request, "preview_chars", DEFAULT_PREVIEW, 10L, MAX_PREVIEW),
-    guard_ms = int_arg(request, "time_guard_ms", DEFAULT_GUARD_MS, 1L, MAX_GUARD_MS)
-  ), error = function(e) e)
-  if (inherits(parsed, "error")) return(bad(conditionMessage(parsed)))
+detail <- function(fields, ec) {
+  name <- fields$name
+  path <- fields$path
   if (!exists(name, envir = globalenv(), inherits = FALSE)) {
-    return(list(ok = FALSE, not_found = TRUE, error = paste0("Variable not found: ", name)))
+    return(refusal("not_found", paste0("Variable not found: ", name)))
   }
   if (bindingIsActive(name, globalenv())) {
     out <- active_entry(name)
@@ -28,20 +16,17 @@ detail <- function(request) {
     out$children <- list()
     return(list(variable = out))
   }
-  ec <- ec_arg(request, "ec")
-  observe(ls(globalenv(), all.names = TRUE, sorted = FALSE), ec, parsed$guard_ms)
+  observe(ls(globalenv(), all.names = TRUE, sorted = FALSE), ec, fields$time_guard_ms)
   target <- get(name, envir = globalenv(), inherits = FALSE)
-  for (key in unlist(path)) {
+  for (key in path) {
     target <- child(target, key)
     if (inherits(target, "ks_missing")) {
-      return(list(ok = FALSE, not_found = TRUE,
-                  error = paste0("Child not found: ", substr(key, 1L, 200L))))
+      return(refusal("not_found", paste0("Child not found: ", substr(key, 1L, 200L))))
     }
   }
-  out <- complete(entry(name, target, parsed$preview, parsed$guard_ms))
-  out <- c(out, describe_detail(target, parsed$max_chars, parsed$guard_ms))
-  since <- ec_arg(request, "since_ec")
-  if (is.null(since) && !is.null(ec)) since <- ec - 1L
+  out <- complete(entry(name, target, fields$preview_chars, fields$time_guard_ms))
+  out <- c(out, describe_detail(target, fields$max_chars, fields$time_guard_ms))
+  since <- since_of(fields$since_ec, ec)
   if (!length(path)) {
     ch <- change_of(name, since)
     out["change"] <- ch$change

@@ -20,8 +20,14 @@ json_str <- function(s) {
   out
 }
 
+# Numbers as the shortest text that reads back the same (integers in full, never 1e+07).
 json_num <- function(x) {
-  out <- as.character(x)
+  x <- as.numeric(x)
+  out <- sprintf("%.15g", x)
+  inexact <- is.finite(x) & as.numeric(out) != x
+  out[inexact] <- sprintf("%.17g", x[inexact])
+  whole <- is.finite(x) & x == trunc(x) & abs(x) < 2^53
+  out[whole] <- sprintf("%.0f", x[whole])
   out[!is.finite(x)] <- "null"
   out
 }

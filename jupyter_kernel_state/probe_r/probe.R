@@ -13,14 +13,7 @@
 
 REPLY_MIME <- "application/x-jupyter-kernel-state"
 REPLY_MARKER <- "@@jupyter_kernel_state_reply@@ "
-DEFAULT_PREVIEW <- 200L
-MAX_PREVIEW <- 2000L
-DEFAULT_LIMIT <- 500L
-MAX_LIMIT <- 10000L
 DEFAULT_GUARD_MS <- 100L
-MAX_GUARD_MS <- 10000L
-DEFAULT_BUDGET_MS <- 2000L
-MAX_FILTER_CHARS <- 200L
 HEAD_ITEMS <- 20L            # elements formatted for a preview
 ITEM_CHARS <- 80L            # a string element is cut to this before it is quoted
 CHEAP_STRINGS <- 100000L     # object.size of longer character vectors is O(n): skipped
@@ -36,20 +29,19 @@ REPR_ITEMS <- 1000L
 REPR_ROWS <- 20L
 MAX_REMOVED <- 1000L
 MAX_CHANGES <- 5L
-MAX_DETAIL_CHARS <- 65536L
-GROUPS <- c("private", "modules", "callables", "classes")
-SORTS <- c("name", "type", "size", "changed", "memory")
-SORT_DIRECTIONS <- c("", "asc", "desc")
 
 state <- new.env(parent = emptyenv())
 
-install <- function() {
+# `spec`: probe/protocol.py's operations and constants as JSON (check.R reads them).
+install <- function(spec) {
+  state$spec <- jsonlite::fromJSON(spec, simplifyVector = FALSE)
   # No random numbers: they would create or move the user's .Random.seed.
   state$probe_id <- paste0(format(Sys.time(), "%Y%m%d%H%M%OS6"), "-", Sys.getpid())
   state$seen <- new.env(hash = TRUE, parent = emptyenv())
   state$names <- character(0)
   state$observed_ec <- -1L
   state$removed <- integer(0)  # named: the execution count at which each name went
+  timeline_reset()
   invisible(state$probe_id)
 }
 
@@ -107,10 +99,28 @@ cheap_nbytes <- function(x) {
   as.numeric(utils::object.size(x))
 }
 
-# The first `k` items of a plain atomic vector as short texts (no dispatch: not an object).
+# Whether any of `s` (text) is longer than `n` characters: its bytes first (O(1)), its
+# characters only where the bytes say it may be.
+longer_than <- function(s, n) {
+  s <- s[!is.na(s)]
+  maybe <- nchar(s, type = "bytes") > n
+  any(maybe) && any(nchar(s[maybe], type = "chars", allowNA = TRUE) > n, na.rm = TRUE)
+}
+
+# `s` cut to ITEM_CHARS characters each, marked (attribute "cut") when one was longer.
+cut_items <- function(s) {
+  out <- substr(s, 1L, ITEM_CHARS)
+  if (longer_than(s, ITEM_CHARS)) attr(out, "cut") <- TRUE
+  out
+}
+
+# The first `k` items of a plain atomic vector as short texts (no dispatch: not an object);
+# attribute "cut" when a string was cut to ITEM_CHARS before it was quoted.
 plain_items <- function(x, k) {
   h <- x[seq_len(min(length(x), k))]
+  cut <- FALSE
   if (is.character(h)) {
+    cut <- longer_than(h, ITEM_CHARS)
     out <- encodeString(substr(h, 1L, ITEM_CHARS), quote = "\"")
     out[is.na(h)] <- "NA"
   } else if (is.double(h)) {
@@ -122,15 +132,18 @@ plain_items <- function(x, k) {
   }
   nm <- attr(h, "names")
   if (!is.null(nm)) out <- paste0(substr(nm, 1L, ITEM_CHARS), "=", out)
+  if (cut) attr(out, "cut") <- TRUE
   out
 }
 
-join_items <- function(items, total, limit) {
-  text <- paste(items, collapse = " ")
+# Items joined by `sep` within `limit` characters; truncated when the text was cut, items
+# were left out, or an item was itself cut (attribute "cut").
+join_items <- function(items, total, limit, sep = " ") {
+  text <- paste(items, collapse = sep)
   more <- total > length(items)
-  if (more) text <- paste(text, "\u2026")
+  if (more) text <- paste0(text, if (length(items)) sep, "\u2026")
   r <- cut_text(text, limit)
-  r$truncated <- r$truncated || more
+  r$truncated <- r$truncated || more || isTRUE(attr(items, "cut"))
   r
 }
 
@@ -267,10 +280,13 @@ factor_entry <- function(e, x, limit) {
   e$size <- length(x)
   e$shape <- I(length(x))
   e$nbytes <- cheap_nbytes(x)
-  shown <- encodeString(substr(levels[seq_len(min(n, 5L))], 1L, ITEM_CHARS), quote = "\"")
+  first <- levels[seq_len(min(n, 5L))]
+  shown <- encodeString(substr(first, 1L, ITEM_CHARS), quote = "\"")
   head <- paste0("Factor w/ ", n, " level", if (n != 1L) "s", " ",
                  paste(shown, collapse = ","), if (n > 5L) ",\u2026", ":")
-  r <- join_items(c(head, substr(labels, 1L, ITEM_CHARS)), length(x) + 1L, limit)
+  items <- c(head, substr(labels, 1L, ITEM_CHARS))
+  if (longer_than(c(first, labels), ITEM_CHARS)) attr(items, "cut") <- TRUE
+  r <- join_items(items, length(x) + 1L, limit)
   e$preview <- r$text
   e$truncated <- r$truncated
   e
@@ -303,12 +319,16 @@ list_entry <- function(e, x, limit) {
   e$kind <- if (named) "mapping" else "sequence"
   e$size <- n
   items <- character(0)
+  cut <- FALSE
   for (i in seq_len(min(n, 10L))) {
     item <- short_preview(.subset2(x, i))
-    items <- c(items, if (is.null(nm) || !nzchar(nm[i])) item else paste0(nm[i], "=", item))
+    cut <- cut || isTRUE(attr(item, "cut"))
+    items <- c(items, if (is.null(nm) || !nzchar(nm[i])) item else paste0(nm[i], " = ", item))
   }
-  r <- join_items(items, n, limit)
-  e$preview <- paste0(if (named) "list(" else "[", r$text, if (named) ")" else "]")
+  if (cut) attr(items, "cut") <- TRUE
+  # As R writes it: list(a = 1, b = "two"), the closing parenthesis kept when cut.
+  r <- join_items(items, n, limit - 6L, sep = ", ")
+  e$preview <- paste0("list(", r$text, ")")
   e$truncated <- r$truncated
   e
 }
@@ -317,7 +337,10 @@ list_entry <- function(e, x, limit) {
 short_preview <- function(x) {
   if (is.null(x)) return("NULL")
   if (is_plain(x) && is.atomic(x) && length(x) == 1L && is.null(attr(x, "dim"))) {
-    return(cut_text(plain_items(x, 1L), 40L)$text)
+    item <- plain_items(x, 1L)
+    r <- cut_text(item, 40L)
+    return(if (r$truncated || isTRUE(attr(item, "cut"))) structure(r$text, cut = TRUE)
+           else r$text)
   }
   if (is.data.frame(x)) {
     return(paste0("<", type_name(x), " ", .row_names_info(x, 2L), "\u00d7",
@@ -341,7 +364,7 @@ object_entry <- function(e, x, limit, guard_ms, cheap) {
     if (is.atomic(x)) {
       h <- user_eval(quote(x[seq_len(min(base::length(x), 20L))]), x)
       items <- user_eval(quote(base::format(x)), h)
-      list(n = n, text = join_items(substr(items, 1L, ITEM_CHARS), n, limit))
+      list(n = n, text = join_items(cut_items(items), n, limit))
     } else if (has_method("format", cls)) {
       list(n = n, text = cut_text(paste(user_eval(quote(base::format(x)), x), collapse = " "),
                                   limit))

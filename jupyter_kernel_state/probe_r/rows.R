@@ -1,21 +1,14 @@
 # The R probe's `rows` and `delete` operations.
 #
 # rows: a window of a data.frame (tibbles too), a matrix or an atomic vector / factor;
-# only the window's rows are formatted. A sort (`order`, NA last) and a filter run under
-# their own time limit and are kept (the last one, for the execution count it was made
-# at) so paging costs a window. Cells are text: numbers as as.character gives them (15
-# significant digits, the same for a value wherever it is), dates and times compact,
-# factors by level, NA as null.
+# only the window's rows are formatted. The view (protocol.View: sort keys and a filter)
+# is one plan (view_plan) shared with `profile` and `code`: sort keys ranked by
+# order(..., na.last = TRUE, method = "radix") -- stable, missing values last in both
+# directions -- and the filter's R code (filter.R). Both run under `sort_ms` and are kept
+# (the last one, for the execution count it was made at) so paging costs a window. Cells
+# are text: numbers as as.character gives them (15 significant digits, the same for a
+# value wherever it is), dates and times compact, factors by level, NA as null.
 # delete: removes the exact binding from the global environment.
-
-ROWS_MAX <- 100000L
-ROWS_OPS <- c("contains", "eq", "ne", "lt", "le", "gt", "ge", "isnull", "notnull")
-
-refuse <- function(reason, message) {
-  out <- list(ok = FALSE, error = message)
-  out[[reason]] <- TRUE
-  out
-}
 
 table_of <- function(x) {
   if (is.data.frame(x)) {
@@ -35,13 +28,27 @@ table_of <- function(x) {
   NULL
 }
 
+# The table of a global variable, or the refusal that says why there is none.
+table_named <- function(name, what = "rows") {
+  if (!exists(name, envir = globalenv(), inherits = FALSE) ||
+      bindingIsActive(name, globalenv())) {
+    return(list(refusal = refusal("not_found", paste0("Variable not found: ", name))))
+  }
+  x <- get(name, envir = globalenv(), inherits = FALSE)
+  t <- table_of(x)
+  if (is.null(t)) {
+    return(list(refusal = refusal("bad_request", paste0(
+      name, " is a ", type_name(x), ": ", what, " show data.frames, matrices and vectors"))))
+  }
+  t$x <- x
+  t
+}
+
 cell_text <- function(col, limit) {
   out <- if (inherits(col, "POSIXt")) {
     text <- format(col, "%Y-%m-%d %H:%M:%S")
     present <- text[!is.na(text)]
     if (length(present) && all(endsWith(present, " 00:00:00"))) substr(text, 1L, 10L) else text
-  } else if (is.factor(col) || is.character(col)) {
-    as.character(col)
   } else {
     as.character(col)
   }
@@ -51,138 +58,140 @@ cell_text <- function(col, limit) {
   list(text = out, cut = sum(long))
 }
 
-row_mask <- function(col, op, value) {
-  if (op == "isnull") return(is.na(col))
-  if (op == "notnull") return(!is.na(col))
-  if (op == "contains") {
-    return(!is.na(col) & grepl(tolower(value), tolower(as.character(col)), fixed = TRUE))
+# -- the view ---------------------------------------------------------------------------------
+
+# The position (from 1) of a column named, or at a position (from 0); bad_request otherwise.
+column_at <- function(t, wanted) {
+  ncols <- length(t$names)
+  if (is.numeric(wanted)) {
+    if (wanted < ncols) return(as.integer(wanted) + 1L)
+    bad_request(paste0("column ", commas(wanted), " is out of range: the value has ",
+                       commas(ncols), if (ncols == 1L) " column" else " columns"))
   }
-  target <- if (is.numeric(col) && !is.object(col)) suppressWarnings(as.numeric(value))
-            else if (inherits(col, "Date")) tryCatch(as.Date(value), error = function(e) NA)
-            else if (inherits(col, "POSIXt")) tryCatch(as.POSIXct(value, tz = attr(col, "tzone") %||% ""), error = function(e) NA)
-            else if (is.logical(col)) as.logical(toupper(value))
-            else value
-  if (length(target) != 1L || is.na(target)) stop("filter value ", value, " is not a ",
-                                                  class(col)[1L], " value", call. = FALSE)
-  if (is.factor(col)) col <- as.character(col)
-  keep <- switch(op, eq = col == target, ne = col != target, lt = col < target,
-                 le = col <= target, gt = col > target, ge = col >= target)
-  !is.na(keep) & keep
+  at <- match(wanted, t$names)
+  if (is.na(at)) bad_request(paste0("No column named ", py_repr(substr(wanted, 1L, 100L), 110L)))
+  at
 }
 
-`%||%` <- function(a, b) if (is.null(a)) b else a
+# What a view asks of table `t`: sort keys (positions from 1, desc) and the filter's code
+# over the columns it names. Reads no data (column classes only).
+view_plan <- function(t, view) {
+  keys <- lapply(view$sort, function(k) list(at = column_at(t, k$column), desc = k$desc))
+  code <- NULL
+  used <- integer(0)
+  if (!is.null(view$filter)) {
+    resolve <- function(column) {
+      at <- column_at(t, column)
+      used <<- c(used, at)
+      list(name = t$names[at], col = t$column(at))
+    }
+    code <- filter_code(view$filter, resolve)
+  }
+  list(keys = keys, filter = code, used = unique(used))
+}
 
-rows_op <- function(request) {
-  name <- request$name
-  if (!is.character(name) || length(name) != 1L || !nzchar(name)) return(bad("name"))
-  parsed <- tryCatch(list(
-    max_rows = int_arg(request, "max_rows", 1000L, 1L, ROWS_MAX),
-    max_columns = int_arg(request, "max_columns", 100L, 1L, 10000L),
-    offset = int_arg(request, "offset", 0L, 0L, .Machine$integer.max),
-    limit = int_arg(request, "limit", 100L, 1L, ROWS_MAX),
-    cell_chars = int_arg(request, "cell_chars", 200L, 10L, 10000L),
-    sort_ms = int_arg(request, "sort_ms", 2000L, 1L, 60000L)
-  ), error = function(e) e)
-  if (inherits(parsed, "error")) return(bad(conditionMessage(parsed)))
-  if (parsed$limit > parsed$max_rows) return(bad("limit"))
-  if (!exists(name, envir = globalenv(), inherits = FALSE) ||
-      bindingIsActive(name, globalenv())) {
-    return(list(ok = FALSE, not_found = TRUE, error = paste0("Variable not found: ", name)))
-  }
-  x <- get(name, envir = globalenv(), inherits = FALSE)
-  t <- table_of(x)
-  if (is.null(t)) {
-    return(refuse("bad_request", paste0(name, " is a ", type_name(x),
-                                        ": rows show data.frames, matrices and vectors")))
-  }
-  ncols <- length(t$names)
-  listed <- request$columns
-  positions <- if (!is.null(listed)) {
-    p <- unlist(listed)
-    if (!is.numeric(p) || !length(p) || length(p) > parsed$max_columns || any(p < 0)) {
-      return(bad("columns"))
-    }
-    if (any(p >= ncols)) {
-      return(refuse("bad_request", paste0("column ", p[p >= ncols][1L],
-                                          " is out of range: the value has ", ncols,
-                                          if (ncols == 1L) " column" else " columns")))
-    }
-    as.integer(p)
+# Row numbers (from 1) in the view's order, kept where its filter holds.
+plan_rows <- function(t, plan) {
+  rows <- if (length(plan$keys)) {
+    columns <- lapply(plan$keys, function(k) t$column(k$at))
+    args <- c(unname(columns), list(decreasing = vapply(plan$keys, function(k) k$desc, TRUE),
+                                    na.last = TRUE, method = "radix"))
+    do.call(order, args)
   } else {
-    start <- int_arg(request, "column_start", 0L, 0L, .Machine$integer.max)
-    stop <- min(int_arg(request, "column_stop", start + parsed$max_columns, start,
-                        .Machine$integer.max), start + parsed$max_columns, ncols)
-    if (stop > start) seq.int(start, stop - 1L) else integer(0)
+    seq_len(t$n)
   }
-  find <- function(wanted) {
-    at <- match(wanted, t$names)
-    if (is.na(at)) stop("No column named '", substr(wanted, 1L, 100L), "'", call. = FALSE)
-    at
+  if (!is.null(plan$filter)) {
+    data <- lapply(plan$used, t$column)
+    names(data) <- t$names[plan$used]
+    keep <- filter_mask(plan$filter, data, t$n)
+    rows <- rows[keep[rows]]
   }
-  # The view: the sort and the filter as one structure (probe/protocol.py's View).
-  view <- request$view
-  first_key <- if (length(view$sort)) view$sort[[1L]] else NULL
-  sort_column <- first_key$column
-  spec <- view$filter
-  order_rows <- NULL
-  sort <- NULL
-  filtered <- NULL
-  if (!is.null(sort_column) || !is.null(spec)) {
-    prepared <- tryCatch({
-      by <- if (is.null(sort_column)) NULL else find(sort_column)
-      where <- NULL
-      if (!is.null(spec)) {
-        if (!is.list(spec) || !(spec$op %in% ROWS_OPS) || !is.character(spec$column)) {
-          stop("filter op must be one of ", paste(ROWS_OPS, collapse = ", "), call. = FALSE)
-        }
-        where <- list(at = find(spec$column), op = spec$op,
-                      value = if (is.null(spec$value)) "" else spec$value)
-      }
-      list(by = by, where = where)
-    }, error = function(e) e)
-    if (inherits(prepared, "error")) return(refuse("bad_request", conditionMessage(prepared)))
-    desc <- isTRUE(first_key$desc)
-    key <- paste(name, ec_arg(request, "ec"), t$n, prepared$by, desc,
-                 paste(unlist(prepared$where), collapse = "\u0001"), sep = "\u0002")
-    if (identical(state$rows_key, key)) {
-      order_rows <- state$rows_order
-    } else {
-      made <- guarded(function() {
-        o <- if (is.null(prepared$by)) seq_len(t$n)
-             else order(t$column(prepared$by), decreasing = desc, na.last = TRUE,
-                        method = "radix")
-        if (!is.null(prepared$where)) {
-          w <- prepared$where
-          keep <- row_mask(t$column(w$at), w$op, w$value)
-          o <- o[keep[o]]
-        }
-        o
-      }, parsed$sort_ms)
-      if (!is.null(made$error)) {
-        if (startsWith(made$error, "raised simpleError: filter value")) {
-          return(refuse("bad_request", sub("^raised simpleError: ", "", made$error)))
-        }
-        return(refuse("unprocessable", paste0("Reading rows of ", name, " (", type_name(x),
-                                              ") ", made$error)))
-      }
-      order_rows <- made$value
-      state$rows_key <- key
-      state$rows_order <- order_rows
+  rows
+}
+
+# plan_rows under `ms`, the last result kept for the same value, view and execution:
+# list(rows) or list(refusal).
+view_rows <- function(name, t, plan, ec, ms) {
+  key <- paste(name, ec, t$n, paste(t$names, collapse = "\u0001"),
+               paste(vapply(plan$keys, function(k) paste(k$at, k$desc), ""), collapse = ","),
+               if (is.null(plan$filter)) "" else plan$filter, sep = "\u0002")
+  if (identical(state$rows_key, key)) return(list(rows = state$rows_order))
+  made <- guarded(function() plan_rows(t, plan), ms)
+  if (!is.null(made$error)) {
+    return(list(refusal = refusal("unprocessable", paste0(
+      "Sorting or filtering ", name, " (", type_name(t$x), ") ", made$error))))
+  }
+  state$rows_key <- key
+  state$rows_order <- made$value
+  list(rows = made$value)
+}
+
+sort_text <- function(t, view) {
+  if (!length(view$sort)) return(NULL)
+  paste(vapply(view$sort, function(k) paste0(k$column, ":", if (k$desc) "desc" else "asc"), ""),
+        collapse = ",")
+}
+
+view_json <- function(view) {
+  list(sort = I(lapply(view$sort, function(k) list(column = k$column, desc = k$desc))),
+       filter = view$filter)
+}
+
+# -- rows ---------------------------------------------------------------------------------------
+
+# The column positions (from 0) asked for: listed (each must exist) or a range.
+positions_of <- function(fields, ncols) {
+  listed <- fields$columns
+  if (!is.null(listed)) {
+    beyond <- listed[listed >= ncols]
+    if (length(beyond)) {
+      bad_request(paste0("column ", commas(beyond[1L]), " is out of range: the value has ",
+                         commas(ncols), if (ncols == 1L) " column" else " columns"))
     }
-    if (!is.null(sort_column)) sort <- paste0(sort_column, ":", if (desc) "desc" else "asc")
-    if (!is.null(spec)) filtered <- length(order_rows)
+    return(listed)
+  }
+  start <- fields$column_start
+  width <- fields$max_columns
+  stop <- if (is.null(fields$column_stop)) start + width else fields$column_stop
+  stop <- min(stop, start + width, ncols)
+  if (stop > start) seq(start, stop - 1) else numeric(0)
+}
+
+rows_op <- function(fields, ec) {
+  name <- fields$name
+  t <- table_named(name)
+  if (!is.null(t$refusal)) return(t$refusal)
+  view <- fields$view
+  prepared <- tryCatch(list(positions = positions_of(fields, length(t$names)),
+                            plan = view_plan(t, view)),
+                       ks_bad_request = function(e) e)
+  if (inherits(prepared, "ks_bad_request")) {
+    return(refusal("bad_request", conditionMessage(prepared)))
+  }
+  plan <- prepared$plan
+  positions <- prepared$positions
+  order_rows <- NULL
+  if (length(plan$keys) || !is.null(plan$filter)) {
+    made <- view_rows(name, t, plan, ec, fields$sort_ms)
+    if (!is.null(made$refusal)) return(made$refusal)
+    order_rows <- made$rows
   }
   span <- if (is.null(order_rows)) t$n else length(order_rows)
-  first <- parsed$offset + 1L
-  last <- min(span, parsed$offset + parsed$limit)
-  picked <- if (first > last) integer(0) else seq.int(first, last)
+  first <- fields$offset + 1
+  last <- min(span, fields$offset + fields$limit)
+  picked <- if (first > last) integer(0) else seq(first, last)
   if (!is.null(order_rows)) picked <- order_rows[picked]
   cut_cells <- 0L
-  columns_text <- lapply(positions, function(p) {
-    cells <- cell_text(t$column(p + 1L)[picked], parsed$cell_chars)
+  read <- guarded(function() lapply(positions, function(p) {
+    cells <- cell_text(t$column(p + 1)[picked], fields$cell_chars)
     cut_cells <<- cut_cells + cells$cut
     cells$text
-  })
+  }), fields$time_guard_ms)
+  if (!is.null(read$error)) {
+    return(refusal("unprocessable", paste0("Reading rows of ", name, " (", type_name(t$x),
+                                           ") ", read$error)))
+  }
+  columns_text <- read$value
   labels <- if (is.null(t$labels) || is.numeric(t$labels)) as.character(picked)
             else as.character(t$labels[picked])
   out_rows <- lapply(seq_along(picked), function(i) {
@@ -190,25 +199,24 @@ rows_op <- function(request) {
   })
   dtype <- function(col) if (is.factor(col)) "factor" else class(col)[1L]
   list(rows = list(
-    name = name, kind = t$kind, type = type_name(x),
-    shape = I(if (t$kind == "series") t$n else c(t$n, ncols)),
-    total_rows = t$n, offset = parsed$offset, limit = parsed$limit,
-    columns = I(lapply(positions, function(p) list(name = t$names[p + 1L],
-                                                   dtype = dtype(t$column(p + 1L)),
+    name = name, kind = t$kind, type = type_name(t$x),
+    shape = I(if (t$kind == "series") t$n else c(t$n, length(t$names))),
+    total_rows = t$n, offset = fields$offset, limit = fields$limit,
+    columns = I(lapply(positions, function(p) list(name = t$names[p + 1],
+                                                   dtype = dtype(t$column(p + 1)),
                                                    position = p))),
-    columns_total = ncols, index_name = NULL, index = I(labels), rows = I(out_rows),
-    sort = sort, filter = if (is.null(spec)) NULL else spec, filtered_rows = filtered,
+    columns_total = length(t$names), index_name = NULL, index = I(labels),
+    rows = I(out_rows), view = view_json(view), sort = sort_text(t, view),
+    filter = view$filter, filtered_rows = if (is.null(plan$filter)) NULL else length(order_rows),
     cells_truncated = cut_cells, cells_unread = 0L, changed_at = state$seen[[name]]$at
   ))
 }
 
-delete_op <- function(request) {
-  name <- request$name
-  if (!is.character(name) || length(name) != 1L || !nzchar(name)) return(bad("name"))
+delete_op <- function(fields, ec) {
+  name <- fields$name
   if (!exists(name, envir = globalenv(), inherits = FALSE)) {
-    return(list(ok = FALSE, not_found = TRUE, error = paste0("Variable not found: ", name)))
+    return(refusal("not_found", paste0("Variable not found: ", name)))
   }
-  ec <- ec_arg(request, "ec")
   observe(ls(globalenv(), all.names = TRUE, sorted = FALSE), ec, 100L)  # known before it goes
   rm(list = name, envir = globalenv())
   observe(ls(globalenv(), all.names = TRUE, sorted = FALSE), ec, 100L)

@@ -87,6 +87,8 @@ observe <- function(names, ec, guard_ms) {
   if (identical(ec, state$observed_ec) && identical(names, state$names)) return(invisible())
   seen <- state$seen
   at <- if (is.null(ec)) NA_integer_ else as.integer(ec)
+  added <- character(0)
+  modified <- list()
   for (name in names) {
     if (bindingIsActive(name, globalenv())) next  # reading it would run its function
     x <- get(name, envir = globalenv(), inherits = FALSE)
@@ -94,12 +96,17 @@ observe <- function(names, ec, guard_ms) {
     old <- seen[[name]]
     if (is.null(old)) {
       assign(name, list(fp = fp, first = at, at = at, changes = character(0)), envir = seen)
+      added <- c(added, name)
     } else if (!identical(old$fp, fp)) {
       changes <- tryCatch(describe_changes(old$fp, fp), error = function(e) character(0))
       assign(name, list(fp = fp, first = old$first, at = at, changes = changes), envir = seen)
+      modified[[name]] <- changes
     }
   }
   gone <- setdiff(state$names, names)
+  timeline_add(at, "new", added)
+  timeline_add(at, "modified", names(modified), modified)
+  timeline_add(at, "removed", gone)
   if (length(gone)) {
     rm(list = intersect(gone, ls(seen, all.names = TRUE)), envir = seen)
     removed <- state$removed
@@ -135,4 +142,103 @@ removed_since <- function(since) {
   if (!length(removed)) return(character(0))
   gone <- names(removed)[!is.na(removed) & removed > since]
   if (length(gone)) sort(gone, method = "radix") else character(0)
+}
+
+# -- timelines ----------------------------------------------------------------------------
+#
+# What observe() saw at each execution, kept by kind (new, modified, removed) with the
+# structural changes of the modified names: one record per execution (nothing per name),
+# at most TIMELINE_CELLS executions and TIMELINE_NAMES names in all (an execution with
+# more is kept as "too many"); what falls off the start moves `complete_after` forward.
+# Changes are dated at the last user execution the server had seen when it asked (`ec`):
+# when several cells ran between two questions, their changes share the last one's count.
+
+TIMELINE_CELLS <- 1000L
+TIMELINE_NAMES <- 100000L
+
+timeline_reset <- function() {
+  state$timeline <- new.env(hash = TRUE, parent = emptyenv())  # "<ec>" -> record
+  state$timeline_order <- integer(0)  # execution counts held, oldest first
+  state$timeline_held <- 0
+  state$complete_after <- NULL
+}
+
+timeline_add <- function(ec, kind, names, changes = NULL) {
+  if (is.na(ec) || !length(names)) return(invisible())
+  key <- as.character(ec)
+  cell <- state$timeline[[key]]
+  if (is.null(cell)) {
+    cell <- list(parts = list(), changes = list(), too_many = FALSE)
+    state$timeline_order <- c(state$timeline_order, ec)
+  }
+  if (cell$too_many) return(invisible())
+  if (length(names) > TIMELINE_NAMES) {
+    state$timeline_held <- state$timeline_held - cell_held(cell)
+    cell <- list(parts = list(), changes = list(), too_many = TRUE)
+  } else {
+    cell$parts[[length(cell$parts) + 1L]] <- list(kind = kind, names = names)
+    state$timeline_held <- state$timeline_held + length(names)
+    for (name in names(changes)) {
+      if (length(changes[[name]])) {
+        if (is.null(cell$changes[[name]])) state$timeline_held <- state$timeline_held + 1
+        cell$changes[[name]] <- changes[[name]]
+      }
+    }
+  }
+  assign(key, cell, envir = state$timeline)
+  timeline_trim()
+}
+
+cell_held <- function(cell) {
+  sum(vapply(cell$parts, function(p) length(p$names), 0)) + length(cell$changes)
+}
+
+timeline_trim <- function() {
+  while (length(state$timeline_order) &&
+         (length(state$timeline_order) > TIMELINE_CELLS ||
+          state$timeline_held > TIMELINE_NAMES)) {
+    ec <- state$timeline_order[1L]
+    key <- as.character(ec)
+    state$timeline_held <- state$timeline_held - cell_held(state$timeline[[key]])
+    rm(list = key, envir = state$timeline)
+    state$timeline_order <- state$timeline_order[-1L]
+    if (is.null(state$complete_after) || ec > state$complete_after) state$complete_after <- ec
+  }
+}
+
+# list(entries, total, complete_after): the last `limit` entries of `name`, oldest first.
+timeline_of <- function(name, limit) {
+  entries <- list()
+  complete_after <- state$complete_after
+  for (ec in state$timeline_order) {
+    cell <- state$timeline[[as.character(ec)]]
+    if (cell$too_many) {
+      complete_after <- ec  # what that execution did to `name` cannot be told
+      entries <- list()
+      next
+    }
+    kinds <- unlist(lapply(cell$parts, function(p) if (name %in% p$names) p$kind))
+    if (!length(kinds)) next
+    # new and modified at once is new; removed after either (a delete) is its own entry.
+    kept <- unique(kinds[kinds != "modified" | !("new" %in% kinds)])
+    for (kind in kept) {
+      changes <- if (kind == "modified" && !is.null(cell$changes[[name]])) cell$changes[[name]]
+                 else character(0)
+      entries[[length(entries) + 1L]] <- list(execution_count = ec, change = kind,
+                                              changes = I(changes))
+    }
+  }
+  total <- length(entries)
+  list(entries = utils::tail(entries, limit), total = total, complete_after = complete_after)
+}
+
+timeline_op <- function(fields, ec) {
+  name <- fields$name
+  observe(ls(globalenv(), all.names = TRUE, sorted = FALSE), ec, DEFAULT_GUARD_MS)
+  found <- timeline_of(name, fields$limit)
+  bound <- exists(name, envir = globalenv(), inherits = FALSE)
+  if (!found$total && !bound) return(refusal("not_found", paste0("Variable not found: ", name)))
+  list(timeline = list(name = name, total = found$total, limit = fields$limit,
+                       entries = I(found$entries), complete_after = found$complete_after,
+                       exists = bound))
 }

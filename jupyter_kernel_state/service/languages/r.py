@@ -20,10 +20,12 @@ from importlib import resources
 from typing import Any
 
 from ...errors import InvalidRequest, ProbeFailed, ProbeMissing
+from ...probe import protocol
 from . import ProbeCall
 
 #: The probe's files, evaluated in this order into one private environment.
-PROBE_FILES = ("json.R", "probe.R", "tracking.R", "detail.R", "rows.R", "entry.R")
+PROBE_FILES = ("json.R", "probe.R", "check.R", "tracking.R", "snapshot.R", "detail.R",
+               "filter.R", "rows.R", "entry.R")
 OPTION = "jupyter_kernel_state.probe"
 REPLY_MIME = "application/x-jupyter-kernel-state"
 REPLY_MARKER = "@@jupyter_kernel_state_reply@@ "
@@ -48,6 +50,42 @@ def probe_source() -> str:
     return "\n".join((package / f).read_text(encoding="ascii") for f in PROBE_FILES)
 
 
+def _plain(value: Any) -> Any:
+    """A spec value as JSON: views as their JSON, tuples as lists."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _constant(value: Any) -> bool:
+    kinds = (int, str)
+    return type(value) in kinds or (
+        type(value) is tuple and all(type(v) in kinds for v in value))
+
+
+@functools.lru_cache(maxsize=1)
+def spec_json() -> str:
+    """``probe/protocol.py`` as the R probe reads it (check.R): every operation's fields
+    (type, default, bounds, clamp, choices), the module's constants (its upper-case
+    names: bounds, the filter's ops ...) and the refusal kinds."""
+    operations = {
+        op.name: [
+            {"name": f.name, "type": f.type, "default": _plain(f.default),
+             "required": f.required, "nullable": f.nullable, "min": f.min, "max": f.max,
+             "clamp": f.clamp, "choices": list(f.choices)}
+            for f in op.fields
+        ]
+        for op in protocol.OPERATIONS.values()
+    }
+    constants = {name: _plain(value) for name, value in vars(protocol).items()
+                 if name.isupper() and _constant(value)}
+    return json.dumps({"operations": operations, "constants": constants,
+                       "refusals": list(protocol.REFUSALS)},
+                      ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+
+
 def _b64(text: str) -> str:
     # Standard base64: only [A-Za-z0-9+/=], safe inside a double-quoted R string.
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
@@ -64,7 +102,7 @@ def install_code() -> str:
         # Byte-compiled once here rather than by the JIT during the first calls.
         "  for (f in base::ls(env)) if (base::is.function(env[[f]])) "
         "env[[f]] <- compiler::cmpfun(env[[f]])\n"
-        "  env$install()\n"
+        f'  env$install(base::rawToChar(jsonlite::base64_dec("{_b64(spec_json())}")))\n'
         f"  base::options({OPTION} = env)\n"
         "  base::invisible(NULL)\n"
         "}, envir = base::new.env(parent = base::baseenv()))\n"
@@ -104,7 +142,7 @@ def reply_text(outputs: list[dict[str, Any]]) -> str | None:
 class RSupport:
     display_name = "R"
     needs_execution_count = True
-    operations = frozenset({"rows", "delete"})
+    operations = frozenset({"rows", "delete", "timeline"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)
