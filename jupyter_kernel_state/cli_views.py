@@ -120,8 +120,11 @@ def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
                  _one_line(_masked(v, v["preview"]), 80)] for v in variables]
     shown = f"{data['offset'] + 1:,}-{data['offset'] + len(rows):,}" if rows else "0"
     note = " (kernel busy: state before the running cell)" if data["stale"] else ""
+    total, matched = data["total"], data.get("matched", data["total"])
+    counted = (f"{total:,} variables" if matched == total  # a filter: its matches, then all
+               else f"{matched:,} matching ({total:,} variables)")
     return (_table(rows, headers)
-            + f"\n{shown} of {data['total']:,} variables, execution "
+            + f"\n{shown} of {counted}, execution "
               f"{_count(data['execution_count'])}"
             + note)
 

@@ -126,6 +126,7 @@ async def list_variables(
     offset: int = 0,
     sort: str = "name",
     filter: str | None = None,
+    changed_in: int | None = None,
 ) -> dict[str, Any]:
     """List the variables defined in a kernel. Reuse these instead of recreating data.
 
@@ -141,15 +142,20 @@ async def list_variables(
 
     include: comma list of private, modules, callables, classes (hidden by default).
     sort: name, type, size, memory or changed, optionally with :asc or :desc.
-    filter: only names or type names matching this glob (e.g. "df_*" or "DataFrame");
-    `total` then counts the matches.
+    filter: only names or type names matching this glob (e.g. "df_*" or "DataFrame").
+    changed_in: only the variables bound or changed in this execution (an execution count,
+    like `changed_at` and `execution_count`): what one cell did, however large the
+    namespace.
+    `total` is always the namespace's count; `matched` counts what filter and changed_in
+    select (offset and limit page through those).
     kernel_id: a kernel id or a unique prefix; defaults to the most recently used kernel.
     """
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     kid = kernel["kernel_id"]
     options = await _run(SnapshotOptions.create, service.limits, include=include, limit=limit,
-                         offset=offset, sort=sort, filter=filter, detail=detail)
+                         offset=offset, sort=sort, filter=filter, detail=detail,
+                         changed_in=changed_in)
     snapshot = await _run(service.snapshot, kid, options, kernel=kernel)
     if options.detail == "full":
         variables = [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]]
@@ -163,6 +169,7 @@ async def list_variables(
         "execution_count": snapshot["execution_count"],
         "stale": snapshot["stale"],
         "total": snapshot["total"],
+        "matched": snapshot.get("matched", snapshot["total"]),
         "offset": snapshot["offset"],
         "variables": variables,
         "removed": snapshot["removed"],

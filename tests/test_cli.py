@@ -376,6 +376,7 @@ async def test_cli_numbers_units_and_unknown_counts(  # type: ignore[no-untyped-
         "1,500,000", "int8", f"{memory / 1024 ** 2:.1f}", "MiB"]
     code, out, _ = await cli("variables", "--filter", "ids")
     assert out.splitlines()[1].split()[:3] == ["ids", "list", "1,234,567"]
+    assert out.splitlines()[-1] == "1-1 of 1 matching (1,202 variables), execution 1"
     code, out, _ = await cli("kernels")
     assert out.splitlines()[1].split()[4:] == ["1", "1,202", "1"]
     code, out, _ = await cli("images")

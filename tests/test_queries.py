@@ -36,6 +36,8 @@ def getter(**values: str):  # type: ignore[no-untyped-def]
         ({"since": "3", "filter": "df*"}, {"since": 3, "filter": "df*"},
          SnapshotOptions(since=3, filter="df*")),
         ({"limit": " 7 "}, {"limit": 7}, SnapshotOptions(limit=7)),
+        ({"changed_in": "4", "filter": "a*"}, {"changed_in": 4, "filter": "a*"},
+         SnapshotOptions(changed_in=4, filter="a*")),
     ],
 )
 def test_snapshot_from_strings_and_from_typed_arguments_agree(strings, typed, expected):  # type: ignore[no-untyped-def]
@@ -53,6 +55,8 @@ def test_snapshot_from_strings_and_from_typed_arguments_agree(strings, typed, ex
         ({"include": "secrets"}, "include accepts"),
         ({"since": "-5"}, "since must be ≥ 0"),
         ({"filter": "x" * 201}, "filter is longer than 200"),
+        ({"changed_in": "-1"}, "changed_in must be ≥ 0"),
+        ({"changed_in": "3", "since": "2", "delta": "1"}, "cannot be combined with delta"),
     ],
 )
 def test_bad_snapshot_values_are_refused(strings, message):  # type: ignore[no-untyped-def]
@@ -94,8 +98,9 @@ def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
         with pytest.raises(InvalidRequest, match=message):
             PromptOptions.from_query(getter(**strings), LIMITS)
 
-    assert ImagesOptions.from_query(getter(), LIMITS) == ImagesOptions(since=0, limit=50)
-    assert ImagesOptions.create(LIMITS, limit=500).limit == 50
+    # Everything the store holds: the first keep_first images and the latest max_images.
+    assert ImagesOptions.from_query(getter(), LIMITS) == ImagesOptions(since=0, limit=60)
+    assert ImagesOptions.create(LIMITS, limit=500).limit == 60
     assert HistoryOptions.from_query(getter(limit="1000"), LIMITS) == HistoryOptions(limit=100)
     assert HistoryOptions.create(LIMITS) == HistoryOptions(limit=10)
 

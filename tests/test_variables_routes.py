@@ -190,6 +190,9 @@ async def test_detail_rejects_bad_or_missing_names(jp_fetch, new_kernel, name, s
         ({"sort": "evil"}, "sort must be one of"),
         ({"include": "private,secrets"}, "include accepts"),
         ({"since": "yesterday"}, "since must be an integer"),
+        ({"changed_in": "last"}, "changed_in must be an integer"),
+        ({"changed_in": "-1"}, "changed_in must be"),
+        ({"changed_in": "2", "since": "1", "delta": "true"}, "cannot be combined with delta"),
     ],
 )
 async def test_bad_query_values_get_400(jp_fetch, new_kernel, params, fragment):  # type: ignore[no-untyped-def]
@@ -253,4 +256,55 @@ async def test_filter_by_name_or_type(jp_fetch, new_kernel, pattern, expected): 
                      "sales_2024 = [1, 2]\ncount = 3")
     snapshot = await variables(jp_fetch, kernel, filter=pattern)
     assert sorted(v["name"] for v in snapshot["variables"]) == expected
-    assert snapshot["total"] == len(expected)
+    # The filter's count apart; the total stays the namespace's.
+    assert (snapshot["matched"], snapshot["total"]) == (len(expected), 3)
+    kernels = await get_json(jp_fetch, "kernels")
+    summary = next(k for k in kernels["kernels"] if k["kernel_id"] == kernel.kernel_id)
+    assert summary["variables_total"] == 3
+
+
+async def test_changed_in_lists_one_executions_variables_whatever_the_page_and_sort(
+    jp_fetch, new_kernel
+):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("a = 1\nb = 2\nc = 3\nzz = [1]")
+    await kernel.run("b = 20\nyy = 'new'\nzz.append(2)")
+    await kernel.run("c = 30")
+    snapshot = await variables(jp_fetch, kernel, changed_in="2")
+    assert sorted(v["name"] for v in snapshot["variables"]) == ["b", "yy", "zz"]
+    assert {v["changed_at"] for v in snapshot["variables"]} == {2}
+    assert (snapshot["matched"], snapshot["total"]) == (3, 5)
+    # Paged and sorted like any list: the pages go through the matches only.
+    first = await variables(jp_fetch, kernel, changed_in="2", sort="name:desc", limit="2")
+    rest = await variables(jp_fetch, kernel, changed_in="2", sort="name:desc", limit="2",
+                           offset="2")
+    assert [v["name"] for v in first["variables"] + rest["variables"]] == ["zz", "yy", "b"]
+    assert first["matched"] == rest["matched"] == 3
+    assert [v["name"] for v in (await variables(jp_fetch, kernel, changed_in="3"))[
+        "variables"]] == ["c"]
+    assert (await variables(jp_fetch, kernel, changed_in="99"))["variables"] == []
+    # With a filter too: both select.
+    both = await variables(jp_fetch, kernel, changed_in="2", filter="y*")
+    assert [v["name"] for v in both["variables"]] == ["yy"]
+    assert (both["matched"], both["total"]) == (1, 5)
+
+
+async def test_a_new_name_is_reachable_among_100000(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("globals().update({f'v{i}': i for i in range(100_000)})")
+    await kernel.run("wide = list(range(10))")
+    # By name it sorts after the first 2,000: the first page does not show it ...
+    page = await variables(jp_fetch, kernel, limit="2000")
+    assert "wide" not in by_name(page) and page["total"] == page["matched"] == 100_001
+    # ... the execution that bound it does, and the last page of the list too.
+    changed = await variables(jp_fetch, kernel, changed_in=str(page["execution_count"]))
+    assert [v["name"] for v in changed["variables"]] == ["wide"]
+    assert changed["variables"][0]["change"] == "new"
+    assert (changed["matched"], changed["total"]) == (1, 100_001)
+    last = await variables(jp_fetch, kernel, limit="2000", offset="99001")
+    assert [v["name"] for v in last["variables"]][-1] == "wide"
+    filtered = await variables(jp_fetch, kernel, filter="wid*")
+    assert (filtered["matched"], filtered["total"]) == (1, 100_001)
+    kernels = await get_json(jp_fetch, "kernels")
+    summary = next(k for k in kernels["kernels"] if k["kernel_id"] == kernel.kernel_id)
+    assert summary["variables_total"] == 100_001

@@ -58,7 +58,7 @@ def build_openapi() -> dict[str, Any]:
             "responses": {"200": _json("KernelList", "The kernels."), "403": ERRORS["403"]},
         }},
         f"{BASE}/kernels/{{kernel_id}}/variables": {"get": {
-            "summary": "A snapshot of the kernel's variables (one page, exact total)",
+            "summary": "A snapshot of the kernel's variables (one page, exact counts)",
             "description": "Needs `execute` on `kernels`. Unchanged state is answered from "
             "cache without a kernel message; a busy kernel gets the last snapshot with "
             "`stale: true, kernel_busy: true`.",
@@ -82,10 +82,16 @@ def build_openapi() -> dict[str, Any]:
                        "the previous execution).", {"type": "integer", "minimum": 0}),
                 _param("filter", "query", "Only names or type names matching this "
                        "case-insensitive glob (`*` and `?`); plain text matches anywhere. "
-                       "`total` counts the matches.", {"type": "string", "maxLength": 200}),
+                       "`matched` counts the matches; `total` stays the namespace's count.",
+                       {"type": "string", "maxLength": 200}),
+                _param("changed_in", "query", "Only the variables last bound or changed in "
+                       "this execution (an execution count, as in `changed_at`), whatever the "
+                       "page and sort: `matched` counts them, `offset` and `limit` page through "
+                       "them. Not with `delta`. Python kernels (501 for R).",
+                       {"type": "integer", "minimum": 0}),
                 _param("delta", "query", "With `since`: only what changed since that "
                        "generation — every new or modified entry (not paged, at most `limit`) "
-                       "and the removed names, with `delta: true` and the exact `total`. When "
+                       "and the removed names, with `delta: true` and the exact `matched`. When "
                        "that cannot be told exactly (a restart since, a generation too old or "
                        "unknown, more changes than `limit`) the answer is a normal page with "
                        "`delta: false`.", {"type": "boolean"}),

@@ -19,7 +19,7 @@ import logging
 import time
 from typing import Any, cast
 
-from ..errors import Conflict, KernelNotFound, KernelUnavailable, KernelUnreachable
+from ..errors import Conflict, KernelNotFound, KernelUnavailable, KernelUnreachable, NotSupported
 from .answers import Answer, Answers, Moment, busy_error, stale_or
 from .channels import is_remote
 from .connection import KernelConnection
@@ -367,6 +367,11 @@ class KernelState:
         if fragments is None:  # a probe that sends decoded variables (R)
             fragments = fragments_of(reply.get("variables") or [])
         total = reply.get("total", len(fragments))
+        # ``total``: the names listed (with ``include``); ``matched``: those the filter and
+        # ``changed_in`` keep (a probe that sends no ``matched`` counted only those).
+        matched = reply.get("matched", total)
+        if options.changed_in is not None and "matched" not in reply:
+            raise NotSupported(f"changed_in is not available for {self.language} kernels yet")
         snapshot: Answer = {
             "kernel_id": self.kernel_id,
             "language": self.language,
@@ -379,6 +384,7 @@ class KernelState:
             "taken_at": _now_iso(),
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             "total": total,
+            "matched": matched,
             "offset": options.offset,
             "limit": options.limit,
             "fragments": fragments,  # each variable's JSON, passed through
@@ -386,8 +392,9 @@ class KernelState:
             "delta": reply.get("delta") is True,
             "schema": reply.get("schema") or {},  # table columns for detail=schema
         }
-        if options.filter is None and not options.include:  # the namespace's own count
-            self.variables_total = total
+        if not options.include and ("matched" in reply or (
+                options.filter is None and options.changed_in is None)):
+            self.variables_total = total  # the namespace's own count, whatever the filter
         return snapshot
 
     async def _probe_snapshot(self, options: SnapshotOptions) -> SnapshotReply:
@@ -395,7 +402,7 @@ class KernelState:
             "snapshot",
             include=sorted(options.include), offset=options.offset, limit=options.limit,
             sort=options.sort, since_ec=self._since_ec(options.since), filter=options.filter,
-            delta=options.delta, schema=options.detail == "schema",
+            changed_in=options.changed_in, delta=options.delta, schema=options.detail == "schema",
             framing="lines",  # variables as JSON lines after the reply (not decoded here)
             preview_chars=options.preview_chars, time_guard_ms=self._limits.time_guard_ms,
             budget_ms=self._limits.probe_budget_ms,

@@ -130,6 +130,9 @@ class SnapshotOptions:
     since: int | None = None
     preview_chars: int = 200
     filter: str | None = None
+    #: Only the variables last bound or changed in this execution count (whatever the page
+    #: and sort); ``matched`` counts them.
+    changed_in: int | None = None
     #: Only what changed since generation ``since`` (every new or modified entry, not
     #: paged, at most ``limit``), when that can be told exactly; else a normal page.
     delta: bool = False
@@ -141,7 +144,7 @@ class SnapshotOptions:
     def key(self) -> tuple[object, ...]:
         """What makes two snapshots differ, besides the kernel's generation."""
         return (tuple(sorted(self.include)), self.limit, self.offset, self.sort, self.since,
-                self.preview_chars, self.filter, self.delta, self.detail)
+                self.preview_chars, self.filter, self.delta, self.detail, self.changed_in)
 
     def as_page(self) -> SnapshotOptions:
         """The same request as a normal page (when a delta cannot be given)."""
@@ -152,7 +155,7 @@ class SnapshotOptions:
         cls, limits: Limits, *, include: str | Iterable[str] | None = None,
         limit: int | None = None, offset: int | None = None, sort: str | None = None,
         since: int | None = None, filter: str | None = None, delta: bool | None = None,
-        detail: str | None = None,
+        detail: str | None = None, changed_in: int | None = None,
     ) -> SnapshotOptions:
         level = (detail or "full").strip()
         if level not in DETAIL_LEVELS:
@@ -164,6 +167,9 @@ class SnapshotOptions:
                                  "followed by :asc or :desc")
         if filter is not None and len(filter) > MAX_FILTER_CHARS:
             raise InvalidRequest(f"filter is longer than {MAX_FILTER_CHARS} characters")
+        if changed_in is not None and delta:
+            raise InvalidRequest("changed_in lists one execution's variables as a page; it "
+                                 "cannot be combined with delta=true")
         return cls(
             include=_include(include),
             limit=bounded(limit, "limit", default=limits.page_size, minimum=1,
@@ -175,6 +181,8 @@ class SnapshotOptions:
             filter=filter or None,
             delta=bool(delta),
             detail=level,
+            changed_in=None if changed_in is None else bounded(
+                changed_in, "changed_in", default=0, minimum=0, maximum=MAX_OFFSET),
         )
 
     @classmethod
@@ -184,6 +192,7 @@ class SnapshotOptions:
             offset=parse_int(get("offset"), "offset"), sort=get("sort"),
             since=parse_int(get("since"), "since"), filter=get("filter"),
             delta=parse_bool(get("delta"), "delta"), detail=get("detail"),
+            changed_in=parse_int(get("changed_in"), "changed_in"),
         )
 
 

@@ -16,7 +16,10 @@ class ProbeReply(TypedDict, total=False):
 
 
 class SnapshotReply(ProbeReply, total=False):
+    #: The visible names (with ``include``) ...
     total: int
+    #: ... and those ``filter`` and ``changed_in`` keep (absent: ``total`` counted these).
+    matched: int
     #: Each variable's JSON text (``framing: "lines"``), passed through undecoded ...
     fragments: list[str]
     #: ... or the variables decoded (probes that answer in one JSON text: R).

@@ -1,8 +1,9 @@
 """The ``snapshot`` op: which names, which page (or which changes), and their fragments.
 
-A snapshot lists the visible names (``namespace.visibility.Visibility``), orders them
-(``namespace.ordering.Sorter``) and returns one page of JSON fragments
-(``inspect.cache.SummaryCache``).
+A snapshot lists the visible names (``namespace.visibility.Visibility``), keeps those the
+``filter`` and ``changed_in`` select, orders them (``namespace.ordering.Sorter``) and
+returns one page of JSON fragments (``inspect.cache.SummaryCache``), with ``total`` (the
+visible names) and ``matched`` (those selected: what the pages go through).
 With ``delta`` and ``since_ec`` it returns instead every visible entry bound or changed
 after ``since_ec`` (not paged) and the names removed since, when the change tracker can
 say so exactly; otherwise a normal page with ``"delta": false``.
@@ -35,13 +36,18 @@ def take(state, fields, ns, hidden, tracker):
     """The ``snapshot`` op (``variables`` is a ``Fragments``)."""
     include, matches = fields["include"], name_filter(fields["filter"])
     names = state.visibility.names(ns, include, hidden, tracker)
+    listed = len(names)
     if matches is not None:
         # type() of a value runs no user code; the pattern is data, matched as a glob.
         names = [n for n in names if matches(n.lower()) or matches(type(ns[n]).__name__.lower())]
+    changed_in = fields["changed_in"]
+    if changed_in is not None:
+        at = tracker.changed_at if tracker is not None else (lambda name: None)
+        names = [n for n in names if at(n) == changed_in]
     since_ec = fields["since_ec"]
     since = tracker.resolve_since(since_ec) if tracker is not None else since_ec
     changes = None
-    if fields["delta"]:
+    if fields["delta"] and changed_in is None:  # changed_in asks a page, never a delta
         changes = _changes_since(state, ns, hidden, tracker, fields, matches)
     if changes is not None:
         page, removed, removed_total = changes
@@ -57,7 +63,8 @@ def take(state, fields, ns, hidden, tracker):
     if len(state.cache.entries) > len(names) + 1000:
         state.cache.prune(ns)
     reply = {
-        "total": len(names),
+        "total": listed,
+        "matched": len(names),
         "variables": variables,
         "removed": removed,
         "removed_total": removed_total,
