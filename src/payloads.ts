@@ -109,6 +109,64 @@ export interface IVariable {
 }
 
 /**
+ * The fields a snapshot's list leaves out when they hold their default (the lean
+ * wire: `ListedVariable` in the schema); `qualname` is left out when it equals `type`.
+ */
+export const VARIABLE_DEFAULTS: Readonly<
+  Pick<
+    IVariable,
+    | 'size'
+    | 'shape'
+    | 'dtype'
+    | 'nbytes'
+    | 'memory'
+    | 'truncated'
+    | 'error'
+    | 'change'
+    | 'changed_at'
+    | 'changes'
+    | 'description'
+    | 'constraints'
+    | 'hidden_from_prompt'
+    | 'likely_secret'
+    | 'secret_reason'
+    | 'masked'
+  >
+> = {
+  size: null,
+  shape: null,
+  dtype: null,
+  nbytes: null,
+  memory: null,
+  truncated: false,
+  error: null,
+  change: 'unchanged',
+  changed_at: null,
+  changes: [],
+  description: null,
+  constraints: null,
+  hidden_from_prompt: false,
+  likely_secret: false,
+  secret_reason: null,
+  masked: false
+};
+
+/**
+ * A listed variable as it travels (fields at their defaults left out) made whole.
+ */
+export function withVariableDefaults(
+  listed: Pick<IVariable, 'name' | 'type' | 'kind' | 'preview'> &
+    Partial<IVariable>
+): IVariable {
+  return {
+    ...VARIABLE_DEFAULTS,
+    qualname: listed.type,
+    ...listed,
+    changes: listed.changes ?? []
+  };
+}
+
+/**
  * The body of `GET kernels/{kernel_id}/variables`.
  */
 export interface ISnapshot {

@@ -23,7 +23,8 @@ import {
   ISnapshot,
   ISnapshotQuery,
   ITimeline,
-  IVariableDetail
+  IVariableDetail,
+  withVariableDefaults
 } from './tokens';
 
 /**
@@ -113,6 +114,8 @@ export function snapshotParams(
     sort: query.sort,
     since: query.since === undefined ? undefined : String(query.since),
     filter: query.filter ? query.filter : undefined,
+    changed_in:
+      query.changed_in === undefined ? undefined : String(query.changed_in),
     delta: query.delta ? 'true' : undefined
   };
 }
@@ -160,6 +163,8 @@ export async function getSnapshot(
     throw await ServerConnection.ResponseError.create(response);
   }
   const snapshot = (await response.json()) as ISnapshot;
+  // The list travels lean (fields at their defaults left out): made whole once here.
+  snapshot.variables = snapshot.variables.map(withVariableDefaults);
   const etag = response.headers.get('ETag');
   if (cache && etag) {
     cache.set(key, { etag, snapshot });

@@ -14,6 +14,7 @@ import jsonschema
 from jupyter_client.jsonutil import json_default
 from jupyter_client.session import Session
 from jupyter_server.services.kernels.connection.base import deserialize_binary_message
+from jupyter_kernel_state.probe.protocol import with_defaults
 
 _SCHEMA = json.loads(
     resources.files("jupyter_kernel_state").joinpath("schema/rest-v1.json").read_text()
@@ -32,8 +33,17 @@ async def start_kernel(jp_fetch: Any, name: str = "python3") -> str:
 
 
 async def get_json(jp_fetch: Any, *parts: str, **kwargs: Any) -> Any:
+    """A route's JSON; a snapshot's lean list (fields at their defaults left out) made
+    whole, as every reader does (``protocol.with_defaults``), after checking it against
+    the schema as it travelled."""
     response = await jp_fetch("api", "kernel-state", *parts, **kwargs)
-    return json.loads(response.body)
+    payload = json.loads(response.body)
+    if parts and parts[-1] == "variables" and isinstance(payload, dict) \
+            and payload.get("detail", "full") == "full" and "variables" in payload:
+        validate(payload, "Snapshot")
+        for variable in payload["variables"]:
+            with_defaults(variable)
+    return payload
 
 
 class UserClient:

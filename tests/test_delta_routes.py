@@ -147,7 +147,8 @@ async def test_delta_must_be_a_boolean(jp_fetch, new_kernel, value):  # type: ig
 
 async def test_one_change_decodes_one_variable_on_the_server(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
     """Each variable's JSON passes through the server: after one change among 1,000, the
-    whole list decodes and presents one fragment; the rest come from the cache."""
+    whole list presents one new fragment (the rest come from the cache) and decodes none
+    (nothing in it needs a note or a mask)."""
     kernel = await new_kernel()
     await kernel.run("for i in range(1000): globals()['v%04d' % i] = i\ndel i\nkey = 'sk-" + "a" * 30 + "'")
     presenter = kernel.serverapp.web_app.settings["jupyter_kernel_state"]._fragments
@@ -156,11 +157,12 @@ async def test_one_change_decodes_one_variable_on_the_server(jp_fetch, new_kerne
     assert {v["name"]: v["likely_secret"] for v in first["variables"]}["key"] is True
     await kernel.run("v0006 = -1")  # every entry goes from "new" to "unchanged"
     await variables(jp_fetch, kernel, limit=2000)
-    before = presenter.decoded
+    before, decoded = presenter.presented, presenter.decoded
     await kernel.run("v0007 = -1")
     second = await variables(jp_fetch, kernel, limit=2000)
     # v0007 (modified now) and v0006 (unchanged now): two new texts, the rest cached
-    assert presenter.decoded - before == 2
+    assert presenter.presented - before == 2
+    assert presenter.decoded == decoded  # both passed through as the probe wrote them
     assert {v["name"]: v["preview"] for v in second["variables"]}["v0007"] == "-1"
     assert [v["name"] for v in second["variables"]] == [v["name"] for v in first["variables"]]
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from jupyter_kernel_state.probe.protocol import with_defaults
 from jupyter_kernel_state.service.presenter import FragmentPresenter, present
 
 
@@ -25,18 +26,34 @@ def test_presented_text_equals_presenting_dicts_under_any_bound(bound: int) -> N
     expected = [present(json.loads(f), NOTES) for f in fragments]
     for _ in range(3):
         got = presenter.present_all(fragments, NOTES, ("scope", 1))
-        assert [json.loads(g) for g in got] == expected
+        # the same variables, the fields at their defaults left out (the lean wire)
+        assert [with_defaults(json.loads(g)) for g in got] == [with_defaults(e) for e in expected]
         assert len(presenter._cache) <= max(bound, len(fragments))
     assert expected[2]["likely_secret"] is True and expected[1]["hidden_from_prompt"] is True
 
 
 def test_unchanged_fragments_are_not_decoded_again_and_new_notes_start_over() -> None:
     presenter = FragmentPresenter(100)
-    fragments = [fragment(f"v{i}", str(i)) for i in range(10)]
+    # Secret-looking values must be decoded (to be masked) ...
+    fragments = [fragment(f"v{i}", f"sk-{i:08d}-abcdefgh") for i in range(10)]
     presenter.present_all(fragments, {}, ("scope", 1))
     assert presenter.decoded == 10
-    presenter.present_all([*fragments[:9], fragment("v9", "-1")], {}, ("scope", 1))
+    presenter.present_all([*fragments[:9], fragment("v9", "sk--1-abcdefgh")], {}, ("scope", 1))
     assert presenter.decoded == 11
     got = presenter.present_all(fragments, NOTES, ("scope", 2))  # the notes changed
     assert presenter.decoded == 21
-    assert all(json.loads(g)["description"] is None for g in got)
+    assert all(json.loads(g).get("description") is None for g in got)
+    assert all(json.loads(g)["masked"] is True for g in got)
+
+
+def test_a_fragment_with_nothing_to_add_is_served_as_the_probe_wrote_it() -> None:
+    presenter = FragmentPresenter(100)
+    plain = [fragment(f"v{i}", str(i)) for i in range(10)]
+    noted = fragment("b", "2")
+    got = presenter.present_all([*plain, noted], NOTES, ("scope", 1))
+    assert got[:10] == plain and presenter.decoded == 1  # only the one a note names
+    assert json.loads(got[10])["description"] == "the b"
+    assert "likely_secret" not in got[0] and "description" not in got[0]
+    escaped = json.dumps({"name": "caf\u00e9", "type": "str", "preview": "1"})
+    presenter.present_all([escaped], NOTES, ("scope", 1))  # an escaped name: decoded
+    assert presenter.decoded == 2

@@ -18,7 +18,14 @@ from .namespace.ordering import Sorter
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
 from .ops import snapshot as snapshot_op
-from .protocol import DEFAULT_BUDGET_MS, DEFAULT_GUARD_MS, DEFAULT_PREVIEW, BadRequest, refusal
+from .protocol import (
+    DEFAULT_BUDGET_MS,
+    DEFAULT_GUARD_MS,
+    DEFAULT_PREVIEW,
+    BadRequest,
+    refusal,
+    with_defaults,
+)
 from .protocol import check as check_request
 from .windows.order import RowOrders
 from .wire import dumps, dumps_lines
@@ -197,8 +204,12 @@ def _namespace(ns):
 
 
 def snapshot(request, namespace=None):
-    """The ``snapshot`` op's reply as plain JSON values (``op`` may be left out)."""
-    return json.loads(dumps(dispatch(dict(request, op="snapshot"), namespace)))
+    """The ``snapshot`` op's reply as plain JSON values (``op`` may be left out), each
+    variable with every field (the wire leaves out those at their defaults)."""
+    reply = json.loads(dumps(dispatch(dict(request, op="snapshot"), namespace)))
+    for variable in reply.get("variables") or ():
+        with_defaults(variable)
+    return reply
 
 
 def detail(request, namespace=None):

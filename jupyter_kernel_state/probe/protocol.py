@@ -711,3 +711,39 @@ _TYPES: dict[str, Callable[[Field, Any, dict[str, Any], bool], Any]] = {
     POSITIONS: _positions,
     VIEW: _view,
 }
+
+
+# --- the lean wire ---------------------------------------------------------------------
+
+#: A listed variable's fields that are left out of the snapshot's JSON when they hold this
+#: value (most variables hold most of them: the whole list of 10,000 ints is a fifth of
+#: its full size). ``qualname`` is left out when it equals ``type``. Readers put them back
+#: with :func:`with_defaults`; the REST schema and the TypeScript types say the same.
+VARIABLE_DEFAULTS: dict[str, Any] = {
+    "size": None,
+    "shape": None,
+    "dtype": None,
+    "nbytes": None,
+    "memory": None,
+    "truncated": False,
+    "error": None,
+    "change": "unchanged",
+    "changed_at": None,
+    "changes": [],
+    "description": None,
+    "constraints": None,
+    "hidden_from_prompt": False,
+    "likely_secret": False,
+    "secret_reason": None,
+    "masked": False,
+}
+
+
+def with_defaults(variable: dict[str, Any]) -> dict[str, Any]:
+    """A listed variable with every field left out at its default put back (in place)."""
+    if "qualname" not in variable:
+        variable["qualname"] = variable.get("type")
+    for key, default in VARIABLE_DEFAULTS.items():
+        if key not in variable:
+            variable[key] = [] if key == "changes" else default
+    return variable

@@ -1,11 +1,13 @@
 """Snapshots as served: each variable's JSON from the probe, with the user's notes and
 the secret flags added, without decoding and re-encoding what did not change.
 
-The probe sends every variable as one JSON object (a *fragment*), and the server passes
-it through: a fragment seen before (the same text, under the same notes) is presented
-from a cache, so after one change among 10,000 variables one fragment is decoded and
-the response body is a join of cached strings. The decoded payload is built only for
-the callers that need dicts (the prompt, MCP tools), once per response.
+The probe sends every variable as one lean JSON object (a *fragment*: fields at their
+defaults left out, ``protocol.VARIABLE_DEFAULTS``), and the server passes it through: a
+fragment that no note names and in which no credential could hide (one regex pass,
+``secrets.may_hold_secret``) is served as the probe wrote it; the others are decoded
+once, and a fragment seen before (the same text, under the same notes) is presented from
+a cache. The decoded payload is built only for the callers that need dicts (the prompt,
+MCP tools), once per response, with every field put back.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..secrets import mask_secret, secret_reason
+from ..probe.protocol import VARIABLE_DEFAULTS, with_defaults
+from ..secrets import mask_secret, may_hold_secret, secret_reason
 
 _MARKER = '"variables":[]'
 
@@ -67,7 +70,10 @@ class FragmentPresenter:
         self.max_entries = max_entries
         self._key: tuple[object, ...] | None = None
         self._cache: dict[str, str] = {}
-        self.decoded = 0  # fragments decoded (cache misses), for tests and benchmarks
+        # For tests and benchmarks: fragments presented (cache misses), and of those, the
+        # ones decoded (a note or a possible secret: the rest pass through as they are).
+        self.presented = 0
+        self.decoded = 0
 
     def present_all(self, fragments: list[str], notes: dict[str, dict[str, Any]],
                     key: tuple[object, ...]) -> list[str]:
@@ -89,6 +95,10 @@ class FragmentPresenter:
         return out  # type: ignore[return-value]
 
     def _present_one(self, fragment: str, notes: dict[str, dict[str, Any]]) -> str:
+        self.presented += 1
+        name = _name_of(fragment)
+        if name is not None and name not in notes and not may_hold_secret(fragment):
+            return fragment  # nothing to add, nothing to mask: as the probe wrote it
         self.decoded += 1
         variable = json.loads(fragment)
         note = notes.get(variable.get("name", "")) or {}
@@ -96,21 +106,45 @@ class FragmentPresenter:
         if reason is not None:  # rare: re-encoded with its value masked
             mask_variable(variable, reason)
             fragment = json.dumps(variable, ensure_ascii=False, separators=(",", ":"))
-        added = json.dumps({
-            "description": note.get("description"),
-            "constraints": note.get("constraints"),
-            "hidden_from_prompt": bool(note.get("hidden_from_prompt")),
-            "likely_secret": reason is not None,
-            "secret_reason": reason,
-            "masked": reason is not None,
-        }, ensure_ascii=False, separators=(",", ":"))
-        return fragment[:-1] + "," + added[1:]
+        added = {key: value for key, value in (
+            ("description", note.get("description")),
+            ("constraints", note.get("constraints")),
+            ("hidden_from_prompt", bool(note.get("hidden_from_prompt"))),
+            ("likely_secret", reason is not None),
+            ("secret_reason", reason),
+            ("masked", reason is not None),
+        ) if value != VARIABLE_DEFAULTS[key]}
+        if not added:
+            return fragment
+        return fragment[:-1] + "," + json.dumps(
+            added, ensure_ascii=False, separators=(",", ":"))[1:]
+
+
+_NAME_PREFIX = '{"name":"'
+
+
+def _name_of(fragment: str) -> str | None:
+    """The variable's name from its fragment's first field, without decoding it; None
+    when the name is escaped in JSON (the slow path decodes it)."""
+    if not fragment.startswith(_NAME_PREFIX):
+        return None
+    end = fragment.find('"', len(_NAME_PREFIX))
+    name = fragment[len(_NAME_PREFIX):end]
+    return None if end < 0 or "\\" in name else name
 
 
 def fragments_of(variables: list[dict[str, Any]]) -> list[str]:
-    """Fragments for variables that arrived decoded (a probe that sends dicts)."""
-    return [json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Lean fragments for variables that arrived decoded (a probe that sends dicts: R)."""
+    return [json.dumps(lean(v), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
             for v in variables]
+
+
+def lean(variable: dict[str, Any]) -> dict[str, Any]:
+    """A variable without the fields at their defaults (``protocol.VARIABLE_DEFAULTS``)."""
+    return {key: value for key, value in variable.items()
+            if not (key in VARIABLE_DEFAULTS and value == VARIABLE_DEFAULTS[key]
+                    and type(value) is type(VARIABLE_DEFAULTS[key]))
+            and not (key == "qualname" and value == variable.get("type"))}
 
 
 @dataclass
@@ -134,8 +168,13 @@ class SnapshotResponse:
 
     @property
     def payload(self) -> dict[str, Any]:
+        """The body decoded, each variable with every field (defaults put back)."""
         if self._payload is None:
-            self._payload = json.loads(self.body())
+            payload = json.loads(self.body())
+            if payload.get("detail", "full") == "full":  # names and schema: only theirs
+                for variable in payload.get("variables") or ():
+                    with_defaults(variable)
+            self._payload = payload
         return self._payload
 
 
@@ -153,9 +192,9 @@ def project(fragments: list[str], detail: str,
     out = []
     for fragment in fragments:
         variable = json.loads(fragment)
-        brief = {k: variable.get(k) for k in fields}
+        brief = {k: variable[k] for k in fields if k in variable}
         if detail == "schema":
-            table = schema.get(brief["name"])
+            table = schema.get(variable["name"])
             if table is not None:
                 brief["columns"] = table.get("columns")
                 brief["columns_total"] = table.get("columns_total")

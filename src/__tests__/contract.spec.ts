@@ -10,6 +10,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { withVariableDefaults } from '../payloads';
 
 interface ISchemaNode {
   $ref?: string;
@@ -63,7 +64,9 @@ const OBJECTS: [string, string][] = [
  */
 const NOT_MIRRORED: Record<string, string> = {
   Kind: 'an enum: compared with VariableKind below',
-  Error: 'error bodies surface as ServerConnection.ResponseError'
+  Error: 'error bodies surface as ServerConnection.ResponseError',
+  ListedVariable:
+    'the wire form of IVariable: getSnapshot makes it whole (withVariableDefaults, checked below)'
 };
 
 /**
@@ -78,6 +81,9 @@ function schemaFields(node: ISchemaNode): Record<string, boolean> {
   const required = new Set(node.required ?? []);
   for (const name of Object.keys(node.properties ?? {})) {
     fields[name] = required.has(name);
+  }
+  for (const name of required) {
+    fields[name] = true; // a composition may require what a member leaves optional
   }
   return fields;
 }
@@ -179,6 +185,27 @@ describe('payloads.ts against schema/rest-v1.json', () => {
     );
   });
 
+  it('a listed variable left lean is made whole with the schema\'s defaults', () => {
+    const listed = schemaObject('ListedVariable');
+    const optional = Object.entries(listed.properties!).filter(
+      ([name]) => !(listed.required ?? []).includes(name)
+    );
+    const whole = withVariableDefaults({
+      name: 'v',
+      type: 'int',
+      kind: 'number',
+      preview: '1'
+    }) as unknown as Record<string, unknown>;
+    expect(Object.keys(whole).sort()).toEqual(
+      Object.keys(schemaFields(schemaObject('Variable'))).sort()
+    );
+    for (const [name, node] of optional) {
+      const expected =
+        name === 'qualname' ? 'int' : (node as { default?: unknown }).default;
+      expect([name, whole[name]]).toEqual([name, expected]);
+    }
+  });
+
   it('VariableKind lists the kinds of the schema', () => {
     expect(literals('VariableKind').sort()).toEqual(
       (schema.$defs.Kind.enum as string[]).slice().sort()
@@ -187,7 +214,7 @@ describe('payloads.ts against schema/rest-v1.json', () => {
 
   it('VariableChange lists the changes of the schema', () => {
     expect(literals('VariableChange').sort()).toEqual(
-      (schemaObject('Variable').properties!.change.enum as string[])
+      (schemaObject('ListedVariable').properties!.change.enum as string[])
         .slice()
         .sort()
     );

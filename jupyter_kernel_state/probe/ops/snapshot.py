@@ -20,7 +20,9 @@ from ..inspect.base import MISSING, inspector_for
 from ..namespace.visibility import natural_key
 from ..wire import Fragments, dumps
 
-_UNCHANGED_TAIL = ',"change":"unchanged","changed_at":null,"changes":[]}'
+#: The end of an unchanged variable's fragment: its change fields are at their defaults,
+#: left out (``protocol.VARIABLE_DEFAULTS``).
+_UNCHANGED_TAIL = "}"
 
 
 def name_filter(pattern):
@@ -162,10 +164,7 @@ def page_fragments(cache, page, ns, fields, tracker, since):
     for e, fragment, change, at, changes in zip(entries, done, kinds, ats, described):
         if changes:
             append(
-                fragment
-                + ',"change":"{}","changed_at":{},"changes":{}}}'.format(
-                    change, "null" if at is None else int(at), dumps(list(changes))
-                )
+                fragment + _tail(change, at)[:-1] + ',"changes":' + dumps(list(changes)) + "}"
             )
             continue
         if e[sent_change] is change and e[sent_at] == at:  # as last sent, same change
@@ -173,9 +172,13 @@ def page_fragments(cache, page, ns, fields, tracker, since):
             continue
         tail = tails.get((change, at))
         if tail is None:
-            tail = tails[(change, at)] = ',"change":"{}","changed_at":{},"changes":[]}}'.format(
-                change, "null" if at is None else int(at)
-            )
+            tail = tails[(change, at)] = _tail(change, at)
         e[sent_change], e[sent_at], e[sent] = change, at, fragment + tail
         append(e[sent])
     return out
+
+
+def _tail(change, at):
+    """The end of a fragment: its change fields that are not at their defaults."""
+    text = "" if change == "unchanged" else ',"change":"' + change + '"'
+    return text + ("" if at is None else ',"changed_at":' + str(int(at))) + "}"
