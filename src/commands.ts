@@ -24,9 +24,40 @@ export namespace CommandIDs {
    */
   export const inspectSelected = 'kernel-state:inspect-selected';
   /**
+   * Open the followed kernel's images in a main-area tab (the gallery).
+   */
+  export const openGallery = 'kernel-state:open-gallery';
+  /**
+   * Open the assistant view (the whole text an assistant gets) in a main-area tab.
+   */
+  export const openAssistant = 'kernel-state:open-assistant';
+  /**
    * Open a variable in the Data Explorer: `{name, kernelId?}`.
    */
   export const openExplorer = 'kernel-state:open-explorer';
+
+  /**
+   * Open the variable a notebook cell shows as a table (its last expression) in the
+   * Data Explorer: the notebook cell's context menu.
+   */
+  export const openExplorerFromCell = 'kernel-state:open-explorer-from-cell';
+
+  // The Data Explorer's commands, on the current explorer tab (its grid's context
+  // menu, the palette, keyboard shortcuts).
+  export const explorerFilterToValue = 'kernel-state:explorer-filter-to-value';
+  export const explorerExcludeValue = 'kernel-state:explorer-exclude-value';
+  export const explorerSortAscending = 'kernel-state:explorer-sort-ascending';
+  export const explorerSortDescending = 'kernel-state:explorer-sort-descending';
+  export const explorerPinColumn = 'kernel-state:explorer-pin-column';
+  export const explorerUnpinColumn = 'kernel-state:explorer-unpin-column';
+  export const explorerHideColumn = 'kernel-state:explorer-hide-column';
+  export const explorerShowAllColumns = 'kernel-state:explorer-show-all-columns';
+  export const explorerCopy = 'kernel-state:explorer-copy';
+  export const explorerCopyWithHeaders =
+    'kernel-state:explorer-copy-with-headers';
+  export const explorerToggleSummary = 'kernel-state:explorer-toggle-summary';
+  export const explorerShowCode = 'kernel-state:explorer-show-code';
+  export const explorerGoToColumn = 'kernel-state:explorer-go-to-column';
 
   // The variable list's row menu: `{name}`.
   export const listOpenExplorer = 'kernel-state:list-open-explorer';

@@ -623,11 +623,238 @@ export interface IRowsQuery {
    */
   columns?: string;
   /**
-   * `<column name>:asc|desc`; absent for the table's own order.
+   * The sort keys, `price:desc,region:asc` (`:asc` by default), or a JSON list
+   * `[{"column": "a,b", "desc": true}]` for names with commas or colons (see
+   * `ISortKey`); absent for the table's own order.
    */
   sort?: string;
   /**
-   * Keep only the rows that match (sent as JSON).
+   * Keep only the rows that match (sent as JSON): one condition or a tree.
    */
-  filter?: IRowsFilter;
+  filter?: FilterNode;
+}
+
+/**
+ * The operators of a filter condition (`rows`, `profile`, `code`):
+ *
+ * - `eq ne lt le gt ge`: `value` read as the column's type (text, or a JSON number or
+ *   boolean; a value that does not fit the dtype is a 400 naming the column);
+ * - `between`, `not_between`: `value` `[low, high]`, both inclusive;
+ * - `in`, `not_in`: `value` a list of 1–1,000 items;
+ * - `contains not_contains starts_with ends_with regex`: `value` text, `case`
+ *   (default false: case-insensitive); `regex` in the column library's dialect;
+ * - `isnull notnull empty not_empty is_true is_false`: no `value`.
+ *
+ * Missing values match only `isnull`: every other condition, negated ones included,
+ * is false on a missing value.
+ */
+export type FilterOp =
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'le'
+  | 'gt'
+  | 'ge'
+  | 'between'
+  | 'not_between'
+  | 'in'
+  | 'not_in'
+  | 'contains'
+  | 'not_contains'
+  | 'starts_with'
+  | 'ends_with'
+  | 'regex'
+  | 'isnull'
+  | 'notnull'
+  | 'empty'
+  | 'not_empty'
+  | 'is_true'
+  | 'is_false';
+
+/**
+ * One value of a condition: text (read as the column's type), a number or a boolean.
+ */
+export type FilterScalar = string | number | boolean;
+
+/**
+ * One condition of a filter on a column (its name or position).
+ */
+export interface IFilterCondition {
+  column: string | number;
+  op: FilterOp;
+  value?: FilterScalar | FilterScalar[];
+  /**
+   * Text operators only: match case (default false).
+   */
+  case?: boolean;
+}
+
+/**
+ * Rows that meet every node.
+ */
+export interface IFilterAll {
+  and: FilterNode[];
+}
+
+/**
+ * Rows that meet at least one node.
+ */
+export interface IFilterAny {
+  or: FilterNode[];
+}
+
+/**
+ * A filter: one condition, or a tree of them (at most 50 conditions, depth 5).
+ */
+export type FilterNode = IFilterCondition | IFilterAll | IFilterAny;
+
+/**
+ * One key of the JSON form of `sort`.
+ */
+export interface ISortKey {
+  column: string;
+  desc?: boolean;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/profile`.
+ */
+export interface IProfileQuery {
+  /**
+   * Column positions, `start:stop` or `0,3,7`.
+   */
+  columns?: string;
+  /**
+   * Profile the rows this filter keeps.
+   */
+  filter?: FilterNode;
+}
+
+/**
+ * What kind of values a column holds, as the profile groups them.
+ */
+export type ColumnFamily =
+  | 'number'
+  | 'string'
+  | 'category'
+  | 'boolean'
+  | 'datetime'
+  | 'other';
+
+/**
+ * One value of a column and how often it occurs.
+ */
+export interface IValueCount {
+  value: string | number | boolean | null;
+  count: number;
+}
+
+/**
+ * The statistics of one column. Fields not relevant to the column's family are absent;
+ * `approximate` says they come from a fixed-seed sample (`count` and `null_count`
+ * stay exact when cheap).
+ */
+export interface IColumnProfile {
+  name: string;
+  position: number;
+  dtype: string | null;
+  family: ColumnFamily;
+  count: number;
+  null_count: number;
+  approximate: boolean;
+  /**
+   * Why the column could not be profiled, or null.
+   */
+  error: string | null;
+  // numbers; datetimes give `min`, `max` and `median` as ISO text
+  min?: number | string | null;
+  max?: number | string | null;
+  mean?: number | null;
+  median?: number | string | null;
+  std?: number | null;
+  /**
+   * Keys `5`, `25`, `75`, `95` (percent).
+   */
+  quantiles?: Record<string, number | null>;
+  /**
+   * Freedman–Diaconis bins (else Sturges), at most 50: `edges` has one more item.
+   */
+  histogram?: { edges: number[]; counts: number[] };
+  // strings and categories
+  distinct?: number;
+  empty?: number;
+  /**
+   * The most frequent values (at most 10), then how many rows hold the others.
+   */
+  top?: IValueCount[];
+  other?: number;
+  // booleans
+  true?: number;
+  false?: number;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}/profile`.
+ */
+export interface ITableProfile {
+  name: string;
+  type: string;
+  kind: string;
+  total_rows: number;
+  /**
+   * The rows the filter keeps, or null without a filter.
+   */
+  filtered_rows: number | null;
+  columns_total: number;
+  columns: IColumnProfile[];
+  /**
+   * Columns asked for but not profiled within the time budget.
+   */
+  columns_cut: number;
+  /**
+   * The statistics come from a sample of `sample_rows` rows.
+   */
+  sampled: boolean;
+  sample_rows: number | null;
+  /**
+   * The view applied (filter, columns).
+   */
+  view: Record<string, unknown>;
+}
+
+/**
+ * The languages of the code of a view.
+ */
+export type CodeSyntax = 'pandas' | 'polars' | 'dplyr';
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/code`.
+ */
+export interface ICodeQuery {
+  filter?: FilterNode;
+  /**
+   * As `IRowsQuery.sort`.
+   */
+  sort?: string;
+  /**
+   * Column positions, `start:stop` or `0,3,7`, in the order shown.
+   */
+  columns?: string;
+  /**
+   * Default: the value's own library (dplyr for R data.frames); 400 for a syntax
+   * that does not fit the value.
+   */
+  syntax?: CodeSyntax;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}/code`: code that, run in the
+ * kernel where `name` lives, binds `{name}_view` to exactly the rows, order and
+ * columns of the view.
+ */
+export interface IViewCode {
+  syntax: CodeSyntax;
+  code: string;
+  name: string;
+  view: Record<string, unknown>;
 }

@@ -10,8 +10,10 @@ import { ServerConnection } from '@jupyterlab/services';
 import {
   deleteAnnotation,
   deleteVariable,
+  getCode,
   getHistory,
   getImage,
+  getProfile,
   getPrompt,
   getRows,
   getSnapshot,
@@ -29,19 +31,23 @@ import {
   IAnnotationUpdate,
   IBriefQuery,
   IBriefSnapshot,
+  ICodeQuery,
   IDetailQuery,
   IHistory,
   IImageList,
   IKernelList,
   IKernelStateRequests,
+  IProfileQuery,
   IPromptQuery,
   IPromptResult,
   IRowsQuery,
   IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITableProfile,
   ITimeline,
-  IVariableDetail
+  IVariableDetail,
+  IViewCode
 } from './tokens';
 
 export abstract class KernelStateRequests implements IKernelStateRequests {
@@ -104,6 +110,22 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     kernelId?: string
   ): Promise<IRowsWindow> {
     return getRows(this.target(kernelId), name, query, this.serverSettings);
+  }
+
+  async profile(
+    name: string,
+    query: IProfileQuery = {},
+    kernelId?: string
+  ): Promise<ITableProfile> {
+    return getProfile(this.target(kernelId), name, query, this.serverSettings);
+  }
+
+  async code(
+    name: string,
+    query: ICodeQuery = {},
+    kernelId?: string
+  ): Promise<IViewCode> {
+    return getCode(this.target(kernelId), name, query, this.serverSettings);
   }
 
   async timeline(

@@ -11,19 +11,23 @@ import {
   IAnnotationUpdate,
   IBriefQuery,
   IBriefSnapshot,
+  ICodeQuery,
   IDetailQuery,
   IHistory,
   IImageList,
   IImageQuery,
   IKernelList,
+  IProfileQuery,
   IPromptQuery,
   IPromptResult,
   IRowsQuery,
   IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITableProfile,
   ITimeline,
   IVariableDetail,
+  IViewCode,
   withVariableDefaults
 } from './tokens';
 
@@ -263,6 +267,57 @@ export async function getRows(
     throw await ServerConnection.ResponseError.create(response);
   }
   return (await response.json()) as IRowsWindow;
+}
+
+/**
+ * `GET kernels/{kernel_id}/variables/{name}/profile`: statistics of the columns asked
+ * (of the rows a filter keeps when given). Errors reject with `ResponseError` (400 a
+ * bad filter or not a table, 409 lazy value, 503 kernel busy with `Retry-After`).
+ */
+export async function getProfile(
+  kernelId: string,
+  name: string,
+  query: IProfileQuery = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<ITableProfile> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'profile'],
+    {
+      columns: query.columns,
+      filter: query.filter ? JSON.stringify(query.filter) : undefined
+    }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as ITableProfile;
+}
+
+/**
+ * `GET kernels/{kernel_id}/variables/{name}/code`: the code of a view (filter, sort,
+ * columns) in a syntax (400 for a syntax that does not fit the value).
+ */
+export async function getCode(
+  kernelId: string,
+  name: string,
+  query: ICodeQuery = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<IViewCode> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'code'],
+    {
+      filter: query.filter ? JSON.stringify(query.filter) : undefined,
+      sort: query.sort,
+      columns: query.columns,
+      syntax: query.syntax
+    }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as IViewCode;
 }
 
 /**

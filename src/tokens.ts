@@ -12,19 +12,23 @@ import {
   IAnnotationUpdate,
   IBriefQuery,
   IBriefSnapshot,
+  ICodeQuery,
   IDetailQuery,
   IHistory,
   IImageList,
   IKernelList,
   IncludeGroup,
+  IProfileQuery,
   IPromptQuery,
   IPromptResult,
   IRowsQuery,
   IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITableProfile,
   ITimeline,
   IVariableDetail,
+  IViewCode,
   SnapshotSort
 } from './payloads';
 
@@ -118,10 +122,8 @@ export interface IExecutedArgs {
  * `ServerConnection.ResponseError` carrying the server's message and status (409 a
  * busy kernel or a lazy value, 503 with `Retry-After`, …).
  *
- * Routes the server does not serve yet land here with their payload types in
- * `payloads.ts`: next is `profile(name: string, query?: IProfileQuery, kernelId?:
- * string): Promise<ITableProfile>` for `GET variables/{name}/profile` (DESIGN.md §6). A
- * jest test (`serviceRoutes.spec.ts`) fails while a route of `docs/openapi.json` has no
+ * Routes land here with their payload types in `payloads.ts` (DESIGN.md §6). A jest
+ * test (`serviceRoutes.spec.ts`) fails while a route of `docs/openapi.json` has no
  * method here.
  */
 export interface IKernelStateRequests {
@@ -167,6 +169,22 @@ export interface IKernelStateRequests {
     query?: IRowsQuery,
     kernelId?: string
   ): Promise<IRowsWindow>;
+  /**
+   * `GET variables/{name}/profile`: statistics of the columns asked (`columns` as in
+   * `rows`), of the rows `filter` keeps when given (400 a bad filter, 409 a lazy
+   * value); `columns_cut` counts the columns left out for the time budget.
+   */
+  profile(
+    name: string,
+    query?: IProfileQuery,
+    kernelId?: string
+  ): Promise<ITableProfile>;
+  /**
+   * `GET variables/{name}/code`: code that binds `{name}_view` to the rows, order and
+   * columns of a view (`filter`, `sort`, `columns`), in `syntax` (default: the
+   * value's own library).
+   */
+  code(name: string, query?: ICodeQuery, kernelId?: string): Promise<IViewCode>;
   /**
    * `GET variables/{name}/timeline`: the last `limit` changes of a name, oldest first.
    */

@@ -4,18 +4,12 @@
  */
 import './canvasStub';
 
-import { ServerConnection } from '@jupyterlab/services';
-import {
-  ITranslator,
-  nullTranslator,
-  TranslationBundle
-} from '@jupyterlab/translation';
 import { DataModel } from '@lumino/datagrid';
 
 import { BlockCache } from '../explorer/blocks';
-import { FilterBar, filterText } from '../explorer/filterBar';
+import { FilterBar } from '../explorer/filterBar';
+import { filterText } from '../explorer/filters';
 import { isNumeric, nullText } from '../explorer/grid';
-import { RowsDataModel } from '../explorer/model';
 import { describeError, nextSort, sortParam } from '../explorer/query';
 import { VariableWatch } from '../explorer/watch';
 import {
@@ -24,143 +18,15 @@ import {
   sizeText,
   staleText
 } from '../explorer/widget';
-import { IRowsQuery, IRowsWindow } from '../tokens';
+import { IRowsQuery } from '../tokens';
+import {
+  FakeTable,
+  makeModel,
+  markingTranslator,
+  responseError,
+  trans
+} from './explorerFakes';
 import { fakeService, makeSnapshot, makeVariable } from './helpers';
-
-const trans = nullTranslator.load('jupyter_kernel_state');
-
-/**
- * A fake table of `rows` × `columns`: cell (r, c) reads `r<label>c<c>` where the label
- * is the row's index label, so sorted answers are told apart.
- */
-class FakeTable {
-  constructor(
-    public rows: number,
-    public columns: number,
-    public changedAt = 1
-  ) {}
-
-  queries: IRowsQuery[] = [];
-  /**
-   * Errors to throw, one per call, before answering.
-   */
-  failures: unknown[] = [];
-  /**
-   * Hold answers until `release()`.
-   */
-  hold = false;
-  /**
-   * The server's `rows_max_rows` and `rows_max_columns`: larger windows get a 400.
-   */
-  maxRows = 1000;
-  maxColumns = 100;
-
-  fetch = (query: IRowsQuery): Promise<IRowsWindow> => {
-    this.queries.push(query);
-    const failure = this.failures.shift();
-    if (failure !== undefined) {
-      return Promise.reject(failure);
-    }
-    const [start, stop] = (query.columns ?? '0:').split(':').map(Number);
-    if (
-      (query.limit ?? 0) > this.maxRows ||
-      (query.columns !== undefined && stop - start > this.maxColumns)
-    ) {
-      return Promise.reject(responseError(400, 'limit must be ≤ max'));
-    }
-    query = {
-      ...query,
-      limit: query.limit ?? Math.min(100, this.maxRows),
-      columns: query.columns ?? `0:${Math.min(this.maxColumns, this.columns)}`
-    };
-    const answer = () => this.window(query);
-    if (this.hold) {
-      return new Promise(resolve => this._held.push(() => resolve(answer())));
-    }
-    return Promise.resolve(answer());
-  };
-
-  release(): void {
-    const held = this._held;
-    this._held = [];
-    held.forEach(resolve => resolve());
-  }
-
-  window(query: IRowsQuery): IRowsWindow {
-    const offset = query.offset ?? 0;
-    const limit = query.limit ?? 100;
-    const [start, stop] = (query.columns ?? '0:100').split(':').map(Number);
-    const last = Math.min(stop, this.columns);
-    const descending = query.sort?.endsWith(':desc') ?? false;
-    // A filter keeps the rows whose position is below its value.
-    const kept = query.filter
-      ? Math.min(this.rows, Number(query.filter.value))
-      : this.rows;
-    const label = (r: number) => String(descending ? kept - 1 - r : r);
-    const rowsHere = Math.max(0, Math.min(limit, kept - offset));
-    const positions = Array.from({ length: last - start }, (_, i) => start + i);
-    return {
-      name: 'df',
-      kind: 'dataframe',
-      type: 'DataFrame',
-      shape: [this.rows, this.columns],
-      total_rows: this.rows,
-      filtered_rows: query.filter ? kept : null,
-      filter: query.filter ?? null,
-      offset,
-      limit,
-      columns: positions.map(position => ({
-        name: `c${position}`,
-        dtype: position === 1 ? 'float64' : 'int64',
-        position
-      })),
-      columns_total: this.columns,
-      index_name: null,
-      index: Array.from({ length: rowsHere }, (_, i) => label(offset + i)),
-      rows: Array.from({ length: rowsHere }, (_, i) =>
-        positions.map(c =>
-          c === 1 && (offset + i) % 10 === 0
-            ? null
-            : `r${label(offset + i)}c${c}`
-        )
-      ),
-      sort: query.sort ?? null,
-      stale: false,
-      kernel_busy: false,
-      generation: 1,
-      changed_at: this.changedAt,
-      cells_truncated: 0,
-      cells_unread: 0
-    };
-  }
-
-  private _held: (() => void)[] = [];
-}
-
-function responseError(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {}
-): ServerConnection.ResponseError {
-  return new ServerConnection.ResponseError(
-    new Response(JSON.stringify({ message }), { status, headers }),
-    message
-  );
-}
-
-function makeModel(
-  table: FakeTable,
-  extra: Partial<RowsDataModel.IOptions> = {}
-) {
-  return new RowsDataModel({
-    fetch: table.fetch,
-    rowsPerBlock: 100,
-    columnsPerBlock: 10,
-    maxBlocks: 4,
-    wait: () => Promise.resolve(),
-    ...extra
-  });
-}
 
 describe('BlockCache', () => {
   it('drops the least recently used block beyond its bound', () => {
@@ -205,17 +71,26 @@ describe('BlockCache', () => {
 });
 
 describe('sorting helpers', () => {
-  it('cycles ascending, descending, none', () => {
-    let sort = nextSort(null, 'price');
+  it('cycles ascending, descending, none on a plain click', () => {
+    let sort = nextSort([], 'price');
     expect(sortParam(sort)).toBe('price:asc');
     sort = nextSort(sort, 'price');
     expect(sortParam(sort)).toBe('price:desc');
-    expect(nextSort(sort, 'price')).toBeNull();
+    expect(nextSort(sort, 'price')).toEqual([]);
     expect(sortParam(nextSort(sort, 'qty'))).toBe('qty:asc');
   });
 
-  it('keeps a colon in a column name (the server splits at the last one)', () => {
-    expect(sortParam({ column: 'a:b', direction: 'desc' })).toBe('a:b:desc');
+  it('sends names with a comma or colon as the JSON list', () => {
+    expect(sortParam([{ column: 'a:b', direction: 'desc' }])).toBe(
+      '[{"column":"a:b","desc":true}]'
+    );
+    expect(
+      sortParam([
+        { column: 'x', direction: 'asc' },
+        { column: 'a,b', direction: 'asc' }
+      ])
+    ).toBe('[{"column":"x"},{"column":"a,b"}]');
+    expect(sortParam([])).toBeUndefined();
   });
 });
 
@@ -385,12 +260,12 @@ describe('RowsDataModel', () => {
     expect(model.data('body', 0, 0)).toBe('r0c0');
     const types: string[] = [];
     model.changed.connect((_, args) => types.push(args.type));
-    model.cycleSort(2);
-    expect(model.sort).toEqual({ column: 'c2', direction: 'asc' });
+    model.clickSort(2);
+    expect(model.sort).toEqual([{ column: 'c2', direction: 'asc' }]);
     expect(types).toEqual(['model-reset']);
     expect(model.cachedBlocks).toBe(0);
     await model.settled();
-    model.cycleSort(2);
+    model.clickSort(2);
     expect(model.data('body', 0, 0)).toBeUndefined();
     await model.settled();
     expect(table.queries.at(-1)).toEqual({
@@ -402,8 +277,8 @@ describe('RowsDataModel', () => {
     expect(model.data('body', 0, 0)).toBe('r999c0');
     expect(model.data('row-header', 0, 0)).toBe('999');
     expect(model.data('column-header', 0, 2)).toBe('c2 ▼');
-    model.cycleSort(2);
-    expect(model.sort).toBeNull();
+    model.clickSort(2);
+    expect(model.sort).toEqual([]);
     await model.settled();
     expect(table.queries.at(-1)?.sort).toBeUndefined();
     expect(model.data('column-header', 0, 2)).toBe('c2');
@@ -414,15 +289,15 @@ describe('RowsDataModel', () => {
     const model = makeModel(table);
     await model.load();
     table.failures.push(responseError(422, 'sorting took longer than 2000 ms'));
-    model.cycleSort(1);
+    model.clickSort(1);
     await model.settled();
-    expect(model.sort).toBeNull();
+    expect(model.sort).toEqual([]);
     expect(model.queryError).toBe(
       'Cannot sort by c1: sorting took longer than 2000 ms'
     );
     expect(table.queries.at(-1)?.sort).toBeUndefined();
     expect(model.data('body', 0, 0)).toBe('r0c0');
-    model.cycleSort(1);
+    model.clickSort(1);
     expect(model.queryError).toBeNull();
   });
 
@@ -450,8 +325,8 @@ describe('RowsDataModel', () => {
     expect(model.data('body', 149, 0)).toBe('r149c0');
     expect(model.data('body', 150, 0)).toBeUndefined();
     // A sort keeps the filter.
-    model.cycleSort(0);
-    model.cycleSort(0);
+    model.clickSort(0);
+    model.clickSort(0);
     await model.settled();
     expect(table.queries.at(-1)?.filter).toEqual({
       column: 'c0',
@@ -468,18 +343,17 @@ describe('RowsDataModel', () => {
     const table = new FakeTable(1000, 3);
     const model = makeModel(table);
     await model.load();
-    model.cycleSort(0);
+    model.clickSort(0);
     await model.settled();
-    table.failures.push(
-      responseError(400, "filter gt: 'abc' is not a number for column c0")
-    );
     await model.setFilter({ column: 'c0', op: 'gt', value: 'abc' });
     await model.settled();
     expect(model.filter).toBeNull();
-    expect(model.sort).toEqual({ column: 'c0', direction: 'asc' });
-    expect(model.queryError).toBe(
-      "Cannot filter on c0: filter gt: 'abc' is not a number for column c0"
+    expect(model.sort).toEqual([{ column: 'c0', direction: 'asc' }]);
+    // The server's own words, shown in the filter bar beside the conditions.
+    expect(model.filterError).toBe(
+      "filter gt: 'abc' is not a number for column c0 (int64)"
     );
+    expect(model.queryError).toBeNull();
     expect(model.rowCount('body')).toBe(1000);
     expect(model.data('body', 0, 0)).toBe('r0c0');
   });
@@ -489,7 +363,7 @@ describe('RowsDataModel', () => {
     const model = makeModel(table);
     await model.load();
     table.hold = true;
-    model.setSort({ column: 'c0', direction: 'desc' });
+    model.setSort([{ column: 'c0', direction: 'desc' }]);
     await Promise.resolve();
     model.setSort(null);
     await Promise.resolve();
@@ -705,7 +579,7 @@ describe('VariableWatch', () => {
     jest.useFakeTimers();
     try {
       const { service, model, probe, table } = await setup(3);
-      model.setSort({ column: 'c0', direction: 'desc' });
+      model.setSort([{ column: 'c0', direction: 'desc' }]);
       service.executed.emit({ kernelId: 'k2', msgId: 'm0' });
       service.executed.emit({ kernelId: 'k1', msgId: 'm1' });
       service.executed.emit({ kernelId: 'k1', msgId: 'm2' });
@@ -797,41 +671,43 @@ describe('FilterBar', () => {
     const table = new FakeTable(1000, 3);
     const model = makeModel(table);
     await model.load();
-    const widget = new FilterBar(model, trans);
+    const widget = new FilterBar({ model, trans });
     const node = widget.node;
-    const column = node.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-column"]'
-    ) as HTMLSelectElement;
-    const op = node.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-op"]'
-    ) as HTMLSelectElement;
-    const value = node.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-value"]'
-    ) as HTMLInputElement;
-    const form = node.querySelector('form')!;
-    const clear = node.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-clear"]'
-    ) as HTMLButtonElement;
-    return { table, model, widget, column, op, value, form, clear };
+    const get = <T extends HTMLElement>(id: string) =>
+      node.querySelector(`[data-test-id="kernel-state-explorer-${id}"]`) as T;
+    return {
+      table,
+      model,
+      widget,
+      column: () => get<HTMLSelectElement>('filter-column'),
+      op: () => get<HTMLSelectElement>('filter-op'),
+      value: () => get<HTMLInputElement>('filter-value'),
+      form: () => node.querySelector('form')!,
+      clear: () => get<HTMLButtonElement>('filter-clear')
+    };
   }
 
   it('lists the known columns as text and applies one condition', async () => {
     const { model, column, op, value, form, clear, widget } = await bar();
-    expect([...column.options].map(o => o.textContent)).toEqual([
+    expect([...column().options].map(o => o.textContent)).toEqual([
       'c0',
       'c1',
       'c2'
     ]);
-    expect(clear.style.display).toBe('none');
-    column.value = '1';
-    op.value = 'ge';
-    value.value = '150';
-    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    expect(clear().style.display).toBe('none');
+    column().value = 'c0';
+    column().dispatchEvent(new Event('change'));
+    op().value = 'ge';
+    op().dispatchEvent(new Event('change'));
+    value().value = '150';
+    value().dispatchEvent(new Event('input'));
+    form().dispatchEvent(new Event('submit', { cancelable: true }));
     await model.settled();
-    expect(model.filter).toEqual({ column: 'c1', op: 'ge', value: '150' });
-    expect(clear.style.display).toBe('');
-    expect(filterText(model.filter!, trans)).toBe('c1 ≥ 150');
-    clear.click();
+    expect(model.filter).toEqual({ column: 'c0', op: 'ge', value: '150' });
+    expect(model.rowCount('body')).toBe(850);
+    expect(clear().style.display).toBe('');
+    expect(filterText(model.filter!, trans)).toBe('c0 ≥ 150');
+    clear().click();
     await model.settled();
     expect(model.filter).toBeNull();
     widget.dispose();
@@ -839,25 +715,21 @@ describe('FilterBar', () => {
 
   it('sends no value for is missing', async () => {
     const { model, op, value, form } = await bar();
-    op.value = 'isnull';
-    op.dispatchEvent(new Event('change'));
-    expect(value.disabled).toBe(true);
-    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    op().value = 'isnull';
+    op().dispatchEvent(new Event('change'));
+    expect(value()).toBeNull(); // no value input for this operator
+    form().dispatchEvent(new Event('submit', { cancelable: true }));
+    await model.settled();
     expect(model.filter).toEqual({ column: 'c0', op: 'isnull' });
     expect(filterText(model.filter!, trans)).toBe('c0 is missing');
   });
 
   it('keeps a hostile column name as option text', async () => {
     const table = new FakeTable(2, 1);
-    const window = table.window.bind(table);
-    table.window = query => {
-      const answer = window(query);
-      answer.columns[0].name = '<img src=x onerror="window.__pwned=1">';
-      return answer;
-    };
+    table.names[0] = '<img src=x onerror="window.__pwned=1">';
     const model = makeModel(table);
     await model.load();
-    const widget = new FilterBar(model, trans);
+    const widget = new FilterBar({ model, trans });
     expect(widget.node.querySelector('img')).toBeNull();
     expect(widget.node.querySelector('option')!.textContent).toBe(
       '<img src=x onerror="window.__pwned=1">'
@@ -866,32 +738,6 @@ describe('FilterBar', () => {
 });
 
 describe('the explorer translated', () => {
-  /**
-   * A translator that marks every string it gives: `⟦…⟧`.
-   */
-  function markingTranslator(): ITranslator {
-    const base = nullTranslator.load('jupyter_kernel_state');
-    const mark = (text: string) => `⟦${text}⟧`;
-    const bundle: TranslationBundle = {
-      __: (msgid, ...args) => mark(base.__(msgid, ...args)),
-      _n: (msgid, plural, n, ...args) =>
-        mark(base._n(msgid, plural, n, ...args)),
-      _p: (context, msgid, ...args) => mark(base._p(context, msgid, ...args)),
-      _np: (context, msgid, plural, n, ...args) =>
-        mark(base._np(context, msgid, plural, n, ...args)),
-      gettext: (msgid, ...args) => mark(base.gettext(msgid, ...args)),
-      ngettext: (msgid, plural, n, ...args) =>
-        mark(base.ngettext(msgid, plural, n, ...args)),
-      pgettext: (context, msgid, ...args) =>
-        mark(base.pgettext(context, msgid, ...args)),
-      npgettext: (context, msgid, plural, n, ...args) =>
-        mark(base.npgettext(context, msgid, plural, n, ...args)),
-      dcnpgettext: (domain, context, msgid, plural, n, ...args) =>
-        mark(base.dcnpgettext(domain, context, msgid, plural, n, ...args))
-    };
-    return { languageCode: 'xx', load: () => bundle };
-  }
-
   /**
    * Every text a user reads in `node` — text, titles, labels, placeholders — that
    * did not come through the translator, leaving out the data shown (the variable's
@@ -936,7 +782,7 @@ describe('the explorer translated', () => {
     expect(whole()).toEqual([]); // loading
     await model.load();
     expect(whole()).toEqual([]); // loaded
-    model.setSort({ column: 'c1', direction: 'desc' });
+    model.setSort([{ column: 'c1', direction: 'desc' }]);
     await model.setFilter({ column: 'c0', op: 'isnull' });
     model.markStale('changed');
     expect(whole()).toEqual([]); // sorted, filtered, stale
@@ -953,7 +799,7 @@ describe('the explorer translated', () => {
     const model = makeModel(table, { translator: markingTranslator() });
     await model.load();
     table.failures.push(responseError(422, 'too slow'));
-    model.setSort({ column: 'c1', direction: 'asc' });
+    model.setSort([{ column: 'c1', direction: 'asc' }]);
     await model.settled();
     expect(model.queryError).toBe('⟦Cannot sort by c1: too slow⟧');
   });

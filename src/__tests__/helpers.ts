@@ -212,6 +212,8 @@ export function fakeService(kernelId: string | null = 'k1') {
     inspect: jest.fn(),
     detail: jest.fn(),
     rows: jest.fn(),
+    profile: jest.fn(),
+    code: jest.fn(),
     timeline: jest.fn(async (name: string) => makeTimeline(name)),
     deleteVariable: jest.fn(async (_name: string) => undefined),
     images: jest.fn(),

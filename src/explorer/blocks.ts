@@ -14,12 +14,46 @@ export interface IBlock {
   index: (string | null)[];
   columns: IRowsColumn[];
   rows: (string | null)[][];
+  /**
+   * The column positions asked for (a block asked under another column layout or
+   * shape does not hold every column of its key: it is asked again).
+   */
+  asked?: readonly number[];
+  /**
+   * Position → index in `columns` (built on first use).
+   */
+  at?: Map<number, number>;
+}
+
+/**
+ * The index in `block.columns` of a column position, or -1.
+ */
+export function columnIndex(block: IBlock, position: number): number {
+  if (!block.at) {
+    block.at = new Map(block.columns.map((column, i) => [column.position, i]));
+  }
+  return block.at.get(position) ?? -1;
+}
+
+/**
+ * The `columns` query value of some positions: a range `start:stop` when they follow
+ * each other, else a list `0,3,7`.
+ */
+export function columnsParam(positions: readonly number[]): string {
+  const first = positions[0] ?? 0;
+  const contiguous = positions.every((position, i) => position === first + i);
+  return contiguous
+    ? `${first}:${first + positions.length}`
+    : positions.join(',');
 }
 
 /**
  * The key of the block holding the cell at (`rowBlock`, `columnBlock`).
  */
-export function blockKey(rowBlock: number, columnBlock: number): string {
+export function blockKey(
+  rowBlock: number,
+  columnBlock: number | string
+): string {
   return `${rowBlock}:${columnBlock}`;
 }
 
@@ -71,6 +105,13 @@ export class BlockCache {
       (this._blocks.size > this.maxBlocks || this._cells > this.maxCells)
     ) {
       this._delete(this._blocks.keys().next().value as string);
+    }
+  }
+
+  delete(key: string): void {
+    this._delete(key);
+    if (this._last === key) {
+      this._last = null;
     }
   }
 

@@ -5,6 +5,10 @@
  * allows smaller windows, giving up a sort or filter the kernel cannot do, and
  * receiving windows into the block cache (never mixing two values of the variable).
  *
+ * A block is a stripe of rows × a run of body columns (`row:column-block`), or the
+ * pinned columns of a stripe (`row:p`). While the shape is being read again (a new
+ * filter: the row count; a refresh: everything) nothing is bounded by the old shape.
+ *
  * `RowsDataModel` (model.ts) is the `DataModel` built on it.
  */
 import {
@@ -13,10 +17,17 @@ import {
   TranslationBundle
 } from '@jupyterlab/translation';
 import { DataModel } from '@lumino/datagrid';
-import { Signal } from '@lumino/signaling';
+import { ISignal, Signal } from '@lumino/signaling';
 
-import { IRowsColumn, IRowsFilter, IRowsQuery, IRowsWindow } from '../tokens';
-import { blockKey, BlockCache, IBlock } from './blocks';
+import { FilterNode, IRowsColumn, IRowsQuery, IRowsWindow } from '../tokens';
+import {
+  blockKey,
+  BlockCache,
+  columnIndex,
+  columnsParam,
+  IBlock
+} from './blocks';
+import { ColumnLayout } from './layout';
 import {
   COLUMNS_PER_BLOCK,
   describeError,
@@ -35,6 +46,21 @@ import {
 } from './query';
 
 /**
+ * The column block of the pinned columns.
+ */
+export const PINNED = 'p';
+
+/**
+ * Columns whose names are read for a search (`loadNames`), from the first.
+ */
+export const MAX_NAMED_COLUMNS = 20_000;
+
+/**
+ * What is read again: the row count (a new filter) or the whole shape (a refresh).
+ */
+type Rebase = 'rows' | 'all' | null;
+
+/**
  * How a model loads its rows (`RowsDataModel.IOptions`).
  */
 export interface IRowsLoaderOptions {
@@ -43,7 +69,7 @@ export interface IRowsLoaderOptions {
    */
   fetch: RowsFetcher;
   /**
-   * Translates the messages the model makes itself (a sort or filter given up).
+   * Translates the messages the model makes itself (a sort given up).
    */
   translator?: ITranslator;
   rowsPerBlock?: number;
@@ -76,6 +102,13 @@ export abstract class RowsLoader extends DataModel {
   }
 
   /**
+   * Emitted when names or dtypes of more columns are known.
+   */
+  get columnsChanged(): ISignal<this, void> {
+    return this._columnsChanged;
+  }
+
+  /**
    * The rows the grid shows: those the filter keeps, else all.
    */
   abstract get shownRows(): number;
@@ -85,19 +118,61 @@ export abstract class RowsLoader extends DataModel {
    */
   abstract markStale(reason: StaleReason): void;
 
-  protected _want(row: number, column: number): void {
+  /**
+   * The shape is being read again (a new filter, a refresh): the rows shown are
+   * those of before until the first window arrives.
+   */
+  get loading(): boolean {
+    return this._rebase !== null || (this._info === null && !this._idle());
+  }
+
+  /**
+   * Read the names and dtypes of the first `MAX_NAMED_COLUMNS` columns not known yet
+   * (one row per window, with the grid's sort and filter: the kernel keeps one order
+   * per variable), one window at a time. For a search over every column.
+   */
+  loadNames(): Promise<void> {
+    if (!this._naming) {
+      this._naming = this._loadNames().finally(() => {
+        this._naming = null;
+      });
+    }
+    return this._naming;
+  }
+
+  protected _want(row: number, column: number | typeof PINNED): void {
     const info = this._info;
     if (
       this._isDisposed ||
       this._staleReason === 'removed' ||
       row < 0 ||
-      column < 0 ||
-      (info !== null && (row >= this.shownRows || column >= info.columnsTotal))
+      (typeof column === 'number' && column < 0) ||
+      (column === PINNED && this._layout.pinned.length === 0)
     ) {
       return;
     }
     const rowBlock = Math.floor(row / this._rowsPerBlock);
-    const columnBlock = Math.floor(column / this._columnsPerBlock);
+    const columnBlock =
+      column === PINNED ? PINNED : Math.floor(column / this._columnsPerBlock);
+    // Bounded by the shape only when it is known: after a filter that kept no row or
+    // a refresh, the first block is asked whatever the old shape said (and only it:
+    // the grid asks again for the rest once the new shape is known). Row 0 is always
+    // asked: a window without rows still names its columns.
+    if (this._rebase !== null) {
+      if (rowBlock !== 0 || (this._rebase === 'all' && columnBlock !== 0)) {
+        return;
+      }
+    } else if (info !== null && row > 0 && row >= this.shownRows) {
+      return;
+    }
+    if (
+      info !== null &&
+      this._rebase !== 'all' &&
+      typeof column === 'number' &&
+      column >= this._layout.bodyCount
+    ) {
+      return;
+    }
     const key = blockKey(rowBlock, columnBlock);
     if (
       this._cache.has(key) ||
@@ -136,37 +211,62 @@ export abstract class RowsLoader extends DataModel {
     }
   }
 
+  /**
+   * The query of a block, and the column positions it asks (null when none).
+   */
+  protected _blockQuery(
+    rowBlock: number,
+    columnBlock: number | typeof PINNED
+  ): { query: IRowsQuery; asked: number[] } | null {
+    const info = this._info;
+    const offset = rowBlock * this._rowsPerBlock;
+    const limit =
+      info === null || this._rebase !== null
+        ? this._rowsPerBlock
+        : Math.max(1, Math.min(this._rowsPerBlock, this.shownRows - offset));
+    let asked: number[];
+    if (columnBlock === PINNED) {
+      asked = [...this._layout.pinned];
+    } else {
+      const start = columnBlock * this._columnsPerBlock;
+      const stop = start + this._columnsPerBlock;
+      if (info === null || this._rebase === 'all') {
+        // The shape is unknown: a run of the table's own columns (a block that
+        // does not hold every column of its key is asked again, see `data`).
+        asked = Array.from({ length: stop - start }, (_, i) => start + i);
+      } else {
+        asked = this._layout.bodyPositions(start, stop);
+      }
+    }
+    if (asked.length === 0) {
+      return null;
+    }
+    return {
+      query: {
+        offset,
+        limit,
+        columns: columnsParam(asked),
+        sort: sortParam(this._sort),
+        ...(this._filter ? { filter: this._filter } : {})
+      },
+      asked
+    };
+  }
+
   protected async _fetchBlock(
     key: string,
     rowBlock: number,
-    columnBlock: number
+    columnBlock: number | typeof PINNED
   ): Promise<void> {
     const epoch = this._epoch;
-    const offset = rowBlock * this._rowsPerBlock;
-    const start = columnBlock * this._columnsPerBlock;
-    const total = this._info ? this.shownRows : undefined;
-    const columnsTotal = this._info?.columnsTotal;
-    const stop =
-      columnsTotal === undefined
-        ? start + this._columnsPerBlock
-        : Math.min(start + this._columnsPerBlock, columnsTotal);
-    const query: IRowsQuery = {
-      offset,
-      limit:
-        total === undefined
-          ? this._rowsPerBlock
-          : Math.max(1, Math.min(this._rowsPerBlock, total - offset)),
-      columns: `${start}:${stop}`,
-      sort: sortParam(this._sort),
-      ...(this._filter ? { filter: this._filter } : {})
-    };
+    const request = this._blockQuery(rowBlock, columnBlock);
     let attempt = 0;
-    for (;;) {
+    while (request !== null) {
       this._fetchCount++;
       try {
-        const window = await this._fetch(query);
+        const window = await this._fetch(request.query);
         if (epoch === this._epoch && !this._isDisposed) {
-          this._receive(key, window);
+          this._receive(key, window, request.asked);
         }
         break;
       } catch (error) {
@@ -179,8 +279,7 @@ export abstract class RowsLoader extends DataModel {
         }
         if (
           (status === 400 || status === 422) &&
-          this._info &&
-          (this._sort || this._filter)
+          (this._sort.length > 0 || this._filter !== null)
         ) {
           // The kernel could not sort or filter (too slow, values that do not
           // compare, a value not of the column's type): drop what was asked last,
@@ -218,27 +317,26 @@ export abstract class RowsLoader extends DataModel {
   }
 
   protected _giveUp(message: string): void {
-    const sort = this._sort;
+    const keys = this._sort;
     const filter = this._filter;
-    if (filter && (this._lastChanged === 'filter' || !sort)) {
+    if (filter && (this._lastChanged === 'filter' || keys.length === 0)) {
       this._filter = null;
-      this._rebase = true;
-      this._queryError = this._trans.__(
-        'Cannot filter on %1: %2',
-        filter.column,
-        message
-      );
-    } else if (sort) {
-      this._sort = null;
+      this._rebase = 'rows';
+      // Shown in the filter bar, beside the conditions to correct.
+      this._filterError = message;
+    } else if (keys.length > 0) {
+      this._sort = [];
       this._queryError = this._trans.__(
         'Cannot sort by %1: %2',
-        sort.column,
+        keys.map(key => key.column).join(', '),
         message
       );
     }
     const error = this._queryError;
+    const filterError = this._filterError;
     this._reset();
     this._queryError = error;
+    this._filterError = filterError;
     this._want(0, 0);
     this._emitState();
   }
@@ -272,20 +370,39 @@ export abstract class RowsLoader extends DataModel {
       if (width > 0 && width < window.columns_total) {
         this._columnsPerBlock = Math.min(this._columnsPerBlock, width);
       }
-      this._receive(blockKey(0, 0), window);
+      this._receive(
+        blockKey(0, 0),
+        window,
+        window.columns.map(column => column.position)
+      );
     }
     return true;
   }
 
-  protected _receive(key: string, window: IRowsWindow): void {
+  /**
+   * Whether a window is of another value of the variable than the rows shown.
+   */
+  protected _isOtherVersion(window: IRowsWindow): boolean {
+    const info = this._info;
+    return (
+      info !== null &&
+      (window.total_rows !== info.totalRows ||
+        window.columns_total !== info.columnsTotal ||
+        window.changed_at !== info.changedAt)
+    );
+  }
+
+  protected _receive(
+    key: string,
+    window: IRowsWindow,
+    asked: readonly number[]
+  ): void {
     const info = this._info;
     if (
       info !== null &&
-      !this._rebase &&
-      (window.total_rows !== info.totalRows ||
-        (window.filtered_rows ?? null) !== info.filteredRows ||
-        window.columns_total !== info.columnsTotal ||
-        window.changed_at !== info.changedAt)
+      this._rebase === null &&
+      (this._isOtherVersion(window) ||
+        (window.filtered_rows ?? null) !== info.filteredRows)
     ) {
       // The variable changed since the first block: never mix two values in one
       // grid. The old rows stay until `refresh`.
@@ -300,18 +417,13 @@ export abstract class RowsLoader extends DataModel {
       offset: window.offset,
       index: window.index,
       columns: window.columns,
-      rows: window.rows
+      rows: window.rows,
+      asked
     };
-    let newColumns = false;
-    for (const column of window.columns) {
-      if (!this._columns.has(column.position)) {
-        this._columns.set(column.position, column);
-        newColumns = true;
-      }
-    }
+    const newColumns = this._learnColumns(window.columns);
     this._cache.set(key, block);
-    if (info === null || this._rebase) {
-      this._rebase = false;
+    if (info === null || this._rebase !== null) {
+      this._rebase = null;
       this._info = {
         name: window.name,
         kind: window.kind,
@@ -326,8 +438,16 @@ export abstract class RowsLoader extends DataModel {
         generation: window.generation,
         stale: window.stale
       };
+      this._layout.setTotal(window.columns_total);
+      // The rows shown are now those of the value just read.
+      if (this._staleReason !== 'removed') {
+        this._staleReason = null;
+      }
       this.emitChanged({ type: 'model-reset' });
       this._emitState();
+      if (newColumns) {
+        this._columnsChanged.emit();
+      }
       return;
     }
     if (window.stale !== info.stale) {
@@ -336,18 +456,43 @@ export abstract class RowsLoader extends DataModel {
     } else if (hadError) {
       this._emitState();
     }
-    const first = window.columns.length ? window.columns[0].position : 0;
-    if (window.rows.length > 0 && window.columns.length > 0) {
+    this._emitBlockChanged(key, window);
+    if (newColumns) {
+      this._columnsChanged.emit();
+    }
+  }
+
+  /**
+   * Repaint what a block holds: its cells, row labels, and the headers of columns
+   * first known.
+   */
+  protected _emitBlockChanged(key: string, window: IRowsWindow): void {
+    const rows = window.rows.length;
+    if (rows === 0) {
+      return;
+    }
+    const pinned = key.endsWith(`:${PINNED}`);
+    const columns = pinned
+      ? this._layout.pinned.length
+      : Math.min(
+          this._columnsPerBlock,
+          this._layout.bodyCount -
+            Number(key.split(':')[1]) * this._columnsPerBlock
+        );
+    const first = pinned
+      ? 1
+      : Number(key.split(':')[1]) * this._columnsPerBlock;
+    if (columns > 0) {
       this.emitChanged({
         type: 'cells-changed',
-        region: 'body',
+        region: pinned ? 'row-header' : 'body',
         row: window.offset,
         column: first,
-        rowSpan: window.rows.length,
-        columnSpan: window.columns.length
+        rowSpan: rows,
+        columnSpan: columns
       });
     }
-    if (window.index.length > 0) {
+    if (!pinned && window.index.length > 0) {
       this.emitChanged({
         type: 'cells-changed',
         region: 'row-header',
@@ -357,15 +502,112 @@ export abstract class RowsLoader extends DataModel {
         columnSpan: 1
       });
     }
-    if (newColumns && window.columns.length > 0) {
+    if (columns > 0) {
       this.emitChanged({
         type: 'cells-changed',
-        region: 'column-header',
+        region: pinned ? 'corner-header' : 'column-header',
         row: 0,
         column: first,
         rowSpan: 2,
-        columnSpan: window.columns.length
+        columnSpan: columns
       });
+    }
+  }
+
+  /**
+   * Remember columns' names and dtypes; whether some were new.
+   */
+  protected _learnColumns(columns: readonly IRowsColumn[]): boolean {
+    let learned = false;
+    for (const column of columns) {
+      if (!this._columns.has(column.position)) {
+        this._columns.set(column.position, column);
+        learned = true;
+      }
+    }
+    return learned;
+  }
+
+  /**
+   * The block of `key`, if it holds the column at `position`; a block asked under
+   * another layout or shape that does not is dropped and asked again.
+   */
+  protected _blockHolding(
+    key: string,
+    position: number,
+    row: number,
+    column: number | typeof PINNED
+  ): { block: IBlock; at: number } | undefined {
+    const block = this._cache.get(key);
+    if (block === undefined) {
+      this._want(row, column);
+      return undefined;
+    }
+    const at = columnIndex(block, position);
+    if (at < 0) {
+      if (
+        block.asked !== undefined &&
+        !block.asked.includes(position) &&
+        position < (this._info?.columnsTotal ?? 0)
+      ) {
+        this._cache.delete(key);
+        this._want(row, column);
+      }
+      return undefined;
+    }
+    return { block, at };
+  }
+
+  private async _loadNames(): Promise<void> {
+    const step = this._columnsPerBlock;
+    for (let start = 0; ; start += step) {
+      const info = this._info;
+      if (this._isDisposed || info === null || this._staleReason !== null) {
+        return;
+      }
+      const end = Math.min(info.columnsTotal, MAX_NAMED_COLUMNS);
+      if (start >= end) {
+        return;
+      }
+      const stop = Math.min(start + step, end);
+      let known = true;
+      for (let position = start; position < stop && known; position++) {
+        known = this._columns.has(position);
+      }
+      if (known) {
+        continue;
+      }
+      this._fetchCount++;
+      let window: IRowsWindow;
+      try {
+        window = await this._fetch({
+          offset: 0,
+          limit: 1,
+          columns: `${start}:${stop}`,
+          sort: sortParam(this._sort),
+          ...(this._filter ? { filter: this._filter } : {})
+        });
+      } catch {
+        return;
+      }
+      if (this._isDisposed || this._info === null) {
+        return;
+      }
+      if (this._isOtherVersion(window)) {
+        this.markStale('changed');
+        return;
+      }
+      if (this._learnColumns(window.columns)) {
+        this.emitChanged({
+          type: 'cells-changed',
+          region: 'column-header',
+          row: 0,
+          column: 0,
+          rowSpan: 2,
+          columnSpan: this._layout.bodyCount
+        });
+        this._columnsChanged.emit();
+      }
     }
   }
 
@@ -380,6 +622,8 @@ export abstract class RowsLoader extends DataModel {
     this._failed.clear();
     this._error = null;
     this._errorStatus = null;
+    this._queryError = null;
+    this._filterError = null;
     this._retrying = 0;
     this.emitChanged({ type: 'model-reset' });
     this._emitState();
@@ -415,27 +659,35 @@ export abstract class RowsLoader extends DataModel {
   protected _columnsPerBlock: number;
   protected _maxInFlight: number;
   protected _cache: BlockCache;
+  protected _layout = new ColumnLayout();
   protected _columns = new Map<number, IRowsColumn>();
-  protected _queue: { key: string; rowBlock: number; columnBlock: number }[] =
-    [];
+  protected _queue: {
+    key: string;
+    rowBlock: number;
+    columnBlock: number | typeof PINNED;
+  }[] = [];
   protected _inFlight = new Set<string>();
   protected _failed = new Set<string>();
   protected _pumpScheduled = false;
   protected _whenSettled: (() => void)[] = [];
   protected _epoch = 0;
-  protected _rebase = false;
+  protected _rebase: Rebase = null;
   protected _adapted = false;
   protected _lastColumnBlock = 0;
+  protected _lastRowBlock = 0;
   protected _fetchCount = 0;
   protected _retrying = 0;
   protected _info: ITableInfo | null = null;
-  protected _sort: ISortState | null = null;
+  protected _sort: ISortState[] = [];
   protected _error: string | null = null;
   protected _errorStatus: number | null = null;
   protected _queryError: string | null = null;
-  protected _filter: IRowsFilter | null = null;
+  protected _filterError: string | null = null;
+  protected _filter: FilterNode | null = null;
   protected _lastChanged: 'sort' | 'filter' = 'sort';
   protected _staleReason: StaleReason | null = null;
   protected _stateChanged = new Signal<this, void>(this);
+  protected _columnsChanged = new Signal<this, void>(this);
+  protected _naming: Promise<void> | null = null;
   protected _isDisposed = false;
 }

@@ -1,7 +1,12 @@
 /**
  * The explorer's grid: a `@lumino/datagrid` `DataGrid` that sorts on a click of a
- * column header and says which rows it shows after each paint; its cell renderers and
- * colours (read from JupyterLab's theme variables: the grid paints on a canvas).
+ * column header (shift-click adds a key), says which rows and columns it shows after
+ * each paint, remembers the cell of the last context menu, and keeps the cursor in
+ * view while columns are sized; its cell renderers (numbers at a readable precision)
+ * and colours (read from JupyterLab's theme variables: the grid paints on a canvas).
+ *
+ * Pinned columns are columns 1… of the row-header region (frozen beside the row
+ * labels), their names in the corner header.
  */
 import {
   BasicKeyHandler,
@@ -16,7 +21,8 @@ import {
 import { TranslationBundle } from '@jupyterlab/translation';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { ICellMetadata } from './query';
+import { DEFAULT_NUMBER_FORMAT, formatCell, INumberFormat } from './numbers';
+import { ICellMetadata, isNumericDtype } from './query';
 
 /**
  * The text of a cell not loaded yet.
@@ -43,47 +49,70 @@ export function nullText(dtype: string | null | undefined): string {
  * Whether a dtype holds numbers (right-aligned).
  */
 export function isNumeric(dtype: string | null | undefined): boolean {
-  return !!dtype && /^(u?int|float|complex|decimal|i\d|u\d|f\d)/i.test(dtype);
+  return isNumericDtype(dtype);
 }
 
 /**
- * The rows a grid shows: first and last body row, or null when none.
+ * The rows and body columns a grid shows: first and last of each.
  */
 export interface IVisibleRows {
   first: number;
   last: number;
+  firstColumn?: number;
+  lastColumn?: number;
+}
+
+/**
+ * A cell of the grid: its region and row and column in that region.
+ */
+export interface IGridHit {
+  region: DataModel.CellRegion;
+  row: number;
+  column: number;
+}
+
+/**
+ * Whether a hit is a column's header: in the column header, or a pinned column's in
+ * the corner.
+ */
+function isHeader(hit: DataGrid.HitTestResult): boolean {
+  return (
+    hit.region === 'column-header' ||
+    (hit.region === 'corner-header' && hit.column > 0)
+  );
 }
 
 /**
  * The mouse handler: a plain click on a column header (not on its resize edge) asks
- * for the next sort of that column; everything else is lumino's.
+ * for the next sort of that column, with Shift for another key; a context menu
+ * records its cell (and selects it when outside the selection); everything else is
+ * lumino's.
  */
 class HeaderClickHandler extends BasicMouseHandler {
-  constructor(
-    private readonly _onHeaderClick: (column: number) => void,
-    private readonly _trans: TranslationBundle
-  ) {
+  constructor(private readonly _grid: ExplorerGrid) {
     super();
   }
 
   /**
-   * A tooltip (text) with what the canvas may cut: the column's name and dtype, a
-   * cell's whole text.
+   * A tooltip (text) with what the canvas may cut or round: the column's name and
+   * dtype, a cell's whole text.
    */
   onMouseHover(grid: DataGrid, event: MouseEvent): void {
     super.onMouseHover(grid, event);
     const model = grid.dataModel;
     const hit = grid.hitTest(event.clientX, event.clientY);
+    const trans = this._grid.trans;
     let title = '';
-    if (model && hit.region === 'column-header') {
-      const name = model.data('column-header', 0, hit.column);
-      const dtype = model.data('column-header', 1, hit.column);
+    if (model && isHeader(hit)) {
+      const region = hit.region as 'column-header' | 'corner-header';
+      const name = model.data(region, 0, hit.column);
+      const dtype = model.data(region, 1, hit.column);
       if (typeof name === 'string') {
         const lines = [name];
         if (typeof dtype === 'string' && dtype) {
           lines.push(dtype);
         }
-        lines.push(this._trans.__('Click to sort'));
+        lines.push(trans.__('Click to sort, Shift+click to add a sort key'));
         title = lines.join('\n');
       }
     } else if (
@@ -99,10 +128,16 @@ class HeaderClickHandler extends BasicMouseHandler {
   }
 
   onMouseDown(grid: DataGrid, event: MouseEvent): void {
+    this._grid.followCursor = false;
     const hit = grid.hitTest(event.clientX, event.clientY);
     const onEdge = hit.x <= 6 || hit.width - hit.x <= 7;
-    if (hit.region === 'column-header' && !onEdge && event.button === 0) {
-      this._press = { column: hit.column, x: event.clientX, y: event.clientY };
+    if (isHeader(hit) && !onEdge && event.button === 0) {
+      this._press = {
+        region: hit.region,
+        column: hit.column,
+        x: event.clientX,
+        y: event.clientY
+      };
       return;
     }
     this._press = null;
@@ -117,28 +152,66 @@ class HeaderClickHandler extends BasicMouseHandler {
       const still =
         Math.abs(event.clientX - press.x) < 5 &&
         Math.abs(event.clientY - press.y) < 5;
-      if (
-        hit.region === 'column-header' &&
-        hit.column === press.column &&
-        still
-      ) {
-        this._onHeaderClick(press.column);
+      if (hit.region === press.region && hit.column === press.column && still) {
+        this._grid.headerClicked(
+          press.region === 'corner-header' ? 'row-header' : 'body',
+          press.column,
+          event.shiftKey
+        );
       }
       return;
     }
     super.onMouseUp(grid, event);
   }
 
-  private _press: { column: number; x: number; y: number } | null = null;
+  onContextMenu(grid: DataGrid, event: MouseEvent): void {
+    const hit = grid.hitTest(event.clientX, event.clientY);
+    this._grid.contextHit =
+      hit.region === 'void'
+        ? null
+        : { region: hit.region, row: hit.row, column: hit.column };
+    const selection = grid.selectionModel;
+    if (
+      selection &&
+      hit.region === 'body' &&
+      !selection.isCellSelected(hit.row, hit.column)
+    ) {
+      selection.select({
+        r1: hit.row,
+        c1: hit.column,
+        r2: hit.row,
+        c2: hit.column,
+        cursorRow: hit.row,
+        cursorColumn: hit.column,
+        clear: 'all'
+      });
+    }
+    super.onContextMenu(grid, event);
+  }
+
+  onWheel(grid: DataGrid, event: WheelEvent): void {
+    this._grid.followCursor = false;
+    super.onWheel(grid, event);
+  }
+
+  private _press: {
+    region: DataGrid.HitTestResult['region'];
+    column: number;
+    x: number;
+    y: number;
+  } | null = null;
 }
 
 /**
  * lumino's keys (arrows, pages, Ctrl+C copies the selection) and Home/End: the first
- * or last column, with Ctrl (⌘) the first or last row.
+ * or last column, with Ctrl (⌘) the first or last row; the cursor then stays in view
+ * while the columns it passed are sized.
  */
 class ExplorerKeyHandler extends BasicKeyHandler {
   onKeyDown(grid: DataGrid, event: KeyboardEvent): void {
     const model = grid.dataModel;
+    const explorer = grid as ExplorerGrid;
+    explorer.followCursor = false;
     if ((event.key !== 'Home' && event.key !== 'End') || !model) {
       super.onKeyDown(grid, event);
       return;
@@ -157,16 +230,7 @@ class ExplorerKeyHandler extends BasicKeyHandler {
     if (row < 0 || column < 0) {
       return;
     }
-    selection?.select({
-      r1: row,
-      c1: column,
-      r2: row,
-      c2: column,
-      cursorRow: row,
-      cursorColumn: column,
-      clear: 'all'
-    });
-    grid.scrollToCell(row, column);
+    explorer.moveCursorTo(row, column);
   }
 }
 
@@ -191,17 +255,50 @@ export class ExplorerGrid extends DataGrid {
       copyConfig: {
         separator: '\t',
         headers: 'none',
+        // The full text, not the rounded number painted.
         format: ({ value }) => (typeof value === 'string' ? value : ''),
         warningThreshold: 100_000
       }
     });
-    this.cellRenderers = makeRenderers(theme);
-    this.mouseHandler = new HeaderClickHandler(
-      options.onHeaderClick,
-      options.trans
-    );
+    this._theme = theme;
+    this.trans = options.trans;
+    this._onHeaderClick = options.onHeaderClick;
+    this._numberFormat = options.numberFormat ?? DEFAULT_NUMBER_FORMAT;
+    this.cellRenderers = makeRenderers(theme, () => this._numberFormat);
+    this.mouseHandler = new HeaderClickHandler(this);
     this.keyHandler = new ExplorerKeyHandler();
     this.addClass('jp-KernelState-explorerGrid');
+  }
+
+  readonly trans: TranslationBundle;
+
+  /**
+   * The cell under the last context menu, or null.
+   */
+  contextHit: IGridHit | null = null;
+
+  /**
+   * Keep the cursor in view while columns are sized (set by Home/End, cleared by
+   * any other key, a click or the wheel).
+   */
+  followCursor = false;
+
+  get numberFormat(): INumberFormat {
+    return this._numberFormat;
+  }
+
+  /**
+   * Numbers at another precision or grouping: repainted.
+   */
+  set numberFormat(format: INumberFormat) {
+    if (
+      format.digits === this._numberFormat.digits &&
+      format.grouping === this._numberFormat.grouping
+    ) {
+      return;
+    }
+    this._numberFormat = format;
+    this.repaintContent();
   }
 
   /**
@@ -211,7 +308,7 @@ export class ExplorerGrid extends DataGrid {
   applyTheme(): void {
     this._theme = readTheme();
     this.style = this._theme.style;
-    this.cellRenderers = makeRenderers(this._theme);
+    this.cellRenderers = makeRenderers(this._theme, () => this._numberFormat);
   }
 
   /**
@@ -226,21 +323,83 @@ export class ExplorerGrid extends DataGrid {
   }
 
   /**
-   * Emitted after a paint (at most once a frame) with the body rows shown.
+   * Select one body cell, scroll to it, and keep it in view while the columns on the
+   * way are sized (their windows arrive after the scroll).
+   */
+  moveCursorTo(row: number, column: number): void {
+    this.selectionModel?.select({
+      r1: row,
+      c1: column,
+      r2: row,
+      c2: column,
+      cursorRow: row,
+      cursorColumn: column,
+      clear: 'all'
+    });
+    this.scrollToCell(row, column);
+    this.followCursor = true;
+  }
+
+  /**
+   * Scroll a body column into view (at the left when it is far) and put the cursor
+   * on it, in the rows shown.
+   */
+  goToColumn(column: number): void {
+    const row = Math.max(
+      0,
+      this.selectionModel?.cursorRow ?? this.currentViewport?.firstRow ?? 0
+    );
+    this.moveCursorTo(
+      Math.min(row, Math.max(0, (this.dataModel?.rowCount('body') ?? 1) - 1)),
+      column
+    );
+  }
+
+  /**
+   * After columns were sized: scroll again to the cursor when following it.
+   */
+  keepCursorInView(): void {
+    if (this.followCursor) {
+      const selection = this.selectionModel;
+      if (selection && selection.cursorRow >= 0 && selection.cursorColumn >= 0) {
+        this.scrollToCell(selection.cursorRow, selection.cursorColumn);
+      }
+    }
+  }
+
+  /**
+   * A header was clicked (a body column, or a pinned one of the row-header region).
+   */
+  headerClicked(
+    region: 'body' | 'row-header',
+    column: number,
+    add: boolean
+  ): void {
+    this._onHeaderClick(region, column, add);
+  }
+
+  /**
+   * Emitted after a paint (at most once a frame) with the body rows and columns
+   * shown.
    */
   get painted(): ISignal<this, IVisibleRows | null> {
     return this._painted;
   }
 
   /**
-   * The body rows the viewport shows now, or null.
+   * The body rows and columns the viewport shows now, or null.
    */
   visibleRows(): IVisibleRows | null {
     const viewport = this.currentViewport;
     if (!viewport || viewport.lastRow < viewport.firstRow) {
       return null;
     }
-    return { first: viewport.firstRow, last: viewport.lastRow };
+    return {
+      first: viewport.firstRow,
+      last: viewport.lastRow,
+      firstColumn: viewport.firstColumn,
+      lastColumn: viewport.lastColumn
+    };
   }
 
   /**
@@ -284,7 +443,9 @@ export class ExplorerGrid extends DataGrid {
     super.dispose();
   }
 
-  private _theme = readTheme();
+  private _theme: ITheme;
+  private _numberFormat: INumberFormat;
+  private _onHeaderClick: ExplorerGrid.IOptions['onHeaderClick'];
   private _frame = 0;
   private _painted = new Signal<this, IVisibleRows | null>(this);
 }
@@ -292,10 +453,16 @@ export class ExplorerGrid extends DataGrid {
 export namespace ExplorerGrid {
   export interface IOptions {
     /**
-     * A column header was clicked (its body column).
+     * A column header was clicked: a body column, or a pinned one (its column in the
+     * row-header region); `add` with Shift.
      */
-    onHeaderClick: (column: number) => void;
+    onHeaderClick: (
+      region: 'body' | 'row-header',
+      column: number,
+      add: boolean
+    ) => void;
     trans: TranslationBundle;
+    numberFormat?: INumberFormat;
   }
 }
 
@@ -341,7 +508,28 @@ function readTheme(): ITheme {
   };
 }
 
-function makeRenderers(theme: ITheme): RendererMap {
+/**
+ * The text a cell paints: numbers formatted, missing values by dtype, "…" while
+ * loading.
+ */
+export function cellText(
+  value: unknown,
+  dtype: string | null | undefined,
+  format: INumberFormat
+): string {
+  if (value === undefined) {
+    return PLACEHOLDER;
+  }
+  if (value === null) {
+    return nullText(dtype);
+  }
+  return formatCell(String(value), dtype, format);
+}
+
+function makeRenderers(
+  theme: ITheme,
+  numberFormat: () => INumberFormat
+): RendererMap {
   const missing = (config: CellRenderer.CellConfig) =>
     config.value === null || config.value === undefined;
   const dtype = (config: CellRenderer.CellConfig) =>
@@ -351,12 +539,7 @@ function makeRenderers(theme: ITheme): RendererMap {
     textColor: config => (missing(config) ? theme.muted : theme.text),
     horizontalAlignment: config =>
       isNumeric(dtype(config)) ? 'right' : 'left',
-    format: config =>
-      config.value === undefined
-        ? PLACEHOLDER
-        : config.value === null
-          ? nullText(dtype(config))
-          : String(config.value)
+    format: config => cellText(config.value, dtype(config), numberFormat())
   });
   const placeholderOr = (config: CellRenderer.CellConfig) =>
     config.value === undefined
@@ -371,23 +554,24 @@ function makeRenderers(theme: ITheme): RendererMap {
       config.row === 0 && config.value !== undefined ? theme.text : theme.muted,
     format: placeholderOr
   });
-  const rowHeader = new TextRenderer({
+  const rowLabel = new TextRenderer({
     font: theme.font,
     textColor: config =>
       config.value === undefined ? theme.muted : theme.text,
     horizontalAlignment: 'right',
     format: placeholderOr
   });
-  const corner = new TextRenderer({
+  const indexName = new TextRenderer({
     font: `italic ${theme.headerFont}`,
     textColor: theme.muted,
     format: placeholderOr
   });
   return new RendererMap({
     body,
+    // Column 0: the row labels; 1…: the pinned columns.
     'column-header': columnHeader,
-    'row-header': rowHeader,
-    'corner-header': corner
+    'row-header': config => (config.column === 0 ? rowLabel : body),
+    'corner-header': config => (config.column === 0 ? indexName : columnHeader)
   });
 }
 

@@ -6,27 +6,34 @@
  * time (pending fetches are shared), a few in flight, the most recently asked first.
  *
  * Cells not loaded yet read as `undefined` (the view paints "…"); missing values are
- * `null`. Sorting is done by the kernel: a new sort drops every block.
+ * `null`. Sorting (several keys) and filtering (a tree of conditions) are done by the
+ * kernel: a new sort drops every block, a new filter also reads the row count again.
+ *
+ * Columns may be pinned (shown beside the row labels, in the row-header region: its
+ * column 0 is the labels, 1… the pinned columns) or hidden; the body shows the others
+ * in table order (`ColumnLayout`).
  */
 import { DataModel } from '@lumino/datagrid';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { IRowsColumn, IRowsFilter } from '../tokens';
-import { blockKey, IBlock } from './blocks';
-import { IRowsLoaderOptions, RowsLoader } from './fetcher';
+import { FilterNode, IRowsColumn } from '../tokens';
+import { blockKey } from './blocks';
+import { IRowsLoaderOptions, PINNED, RowsLoader } from './fetcher';
+import { ColumnLayout } from './layout';
 import {
   filterKey,
   ICellMetadata,
   ISortState,
   ITableInfo,
   nextSort,
+  sortMarker,
   sortParam,
   StaleReason
 } from './query';
 
 export class RowsDataModel extends RowsLoader {
   /**
-   * Emitted when the info, sort, error, busy or stale state changes.
+   * Emitted when the info, sort, filter, layout, error, busy or stale state changes.
    */
   get stateChanged(): ISignal<this, void> {
     return this._stateChanged;
@@ -36,12 +43,22 @@ export class RowsDataModel extends RowsLoader {
     return this._info;
   }
 
-  get sort(): ISortState | null {
+  /**
+   * The sort keys, the first ranking first (empty: the table's own order).
+   */
+  get sort(): readonly ISortState[] {
     return this._sort;
   }
 
-  get filter(): IRowsFilter | null {
+  get filter(): FilterNode | null {
     return this._filter;
+  }
+
+  /**
+   * Which columns are pinned and hidden (change them through the model).
+   */
+  get layout(): Readonly<ColumnLayout> {
+    return this._layout;
   }
 
   /**
@@ -60,10 +77,18 @@ export class RowsDataModel extends RowsLoader {
   }
 
   /**
-   * Why the last sort or filter asked for was given up, or null.
+   * Why the last sort asked for was given up, or null.
    */
   get queryError(): string | null {
     return this._queryError;
+  }
+
+  /**
+   * The server's message for the last filter it refused (the filter is dropped), or
+   * null.
+   */
+  get filterError(): string | null {
+    return this._filterError;
   }
 
   /**
@@ -103,10 +128,44 @@ export class RowsDataModel extends RowsLoader {
   }
 
   /**
-   * The column at a position, once a block holding it arrived.
+   * The column at a table position, once a window holding it arrived.
    */
   column(position: number): IRowsColumn | undefined {
     return this._columns.get(position);
+  }
+
+  /**
+   * The known columns, by position (names may repeat).
+   */
+  knownColumns(): IRowsColumn[] {
+    return [...this._columns.values()].sort((a, b) => a.position - b.position);
+  }
+
+  /**
+   * The first column named `name`, when known.
+   */
+  columnNamed(name: string): IRowsColumn | undefined {
+    let found: IRowsColumn | undefined;
+    for (const column of this._columns.values()) {
+      if (
+        column.name === name &&
+        (found === undefined || column.position < found.position)
+      ) {
+        found = column;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The table position of a grid column: a body column, or one of the row-header
+   * region (0 is the labels: -1; 1… the pinned columns).
+   */
+  positionAt(region: 'body' | 'row-header', column: number): number {
+    if (region === 'row-header') {
+      return column === 0 ? -1 : (this._layout.pinned[column - 1] ?? -1);
+    }
+    return this._layout.positionOf(column);
   }
 
   rowCount(region: DataModel.RowRegion): number {
@@ -118,9 +177,9 @@ export class RowsDataModel extends RowsLoader {
 
   columnCount(region: DataModel.ColumnRegion): number {
     if (region === 'row-header') {
-      return 1;
+      return 1 + this._layout.pinned.length;
     }
-    return this._info?.columnsTotal ?? 0;
+    return this._info ? this._layout.bodyCount : 0;
   }
 
   /**
@@ -134,24 +193,54 @@ export class RowsDataModel extends RowsLoader {
   ): string | null | undefined {
     switch (region) {
       case 'corner-header':
-        return row === 0 && column === 0 ? (this._info?.indexName ?? '') : '';
+        if (column === 0) {
+          return row === 0 ? (this._info?.indexName ?? '') : '';
+        }
+        return this._headerText(
+          row,
+          this.positionAt('row-header', column),
+          PINNED
+        );
       case 'column-header':
-        return this._headerText(row, column);
+        return this._headerText(
+          row,
+          this._layout.positionOf(column),
+          column
+        );
       case 'row-header': {
-        // Any block of the row's stripe holds its label: prefer the columns painted.
         const rowBlock = Math.floor(row / this._rowsPerBlock);
+        if (column > 0) {
+          const hit = this._blockHolding(
+            blockKey(rowBlock, PINNED),
+            this.positionAt('row-header', column),
+            row,
+            PINNED
+          );
+          return hit ? hit.block.rows[row - hit.block.offset]?.[hit.at] : hit;
+        }
+        // Any block of the row's stripe holds its label: prefer the columns painted.
         const block =
           this._cache.get(blockKey(rowBlock, this._lastColumnBlock)) ??
-          this._block(row, 0);
-        return block ? block.index[row - block.offset] : undefined;
-      }
-      default: {
-        const block = this._block(row, column);
+          this._cache.get(blockKey(rowBlock, PINNED)) ??
+          this._cache.get(blockKey(rowBlock, 0));
         if (!block) {
+          this._want(row, this._lastColumnBlock * this._columnsPerBlock);
           return undefined;
         }
-        const first = block.columns.length ? block.columns[0].position : 0;
-        return block.rows[row - block.offset]?.[column - first];
+        return block.index[row - block.offset];
+      }
+      default: {
+        const rowBlock = Math.floor(row / this._rowsPerBlock);
+        const columnBlock = Math.floor(column / this._columnsPerBlock);
+        this._lastRowBlock = rowBlock;
+        this._lastColumnBlock = columnBlock;
+        const hit = this._blockHolding(
+          blockKey(rowBlock, columnBlock),
+          this._layout.positionOf(column),
+          row,
+          column
+        );
+        return hit ? hit.block.rows[row - hit.block.offset]?.[hit.at] : hit;
       }
     }
   }
@@ -161,10 +250,13 @@ export class RowsDataModel extends RowsLoader {
     row: number,
     column: number
   ): ICellMetadata {
-    if (region !== 'body') {
-      return DataModel.emptyMetadata;
+    let position = -1;
+    if (region === 'body') {
+      position = this._layout.positionOf(column);
+    } else if (region === 'row-header' && column > 0) {
+      position = this.positionAt('row-header', column);
     }
-    const dtype = this._columns.get(column)?.dtype;
+    const dtype = position < 0 ? undefined : this._columns.get(position)?.dtype;
     return dtype === undefined || dtype === null
       ? DataModel.emptyMetadata
       : { dtype };
@@ -189,14 +281,15 @@ export class RowsDataModel extends RowsLoader {
   }
 
   /**
-   * Sort in the kernel (null: the table's own order). Drops every block.
+   * Sort in the kernel by these keys (empty: the table's own order). Drops every
+   * block.
    */
-  setSort(sort: ISortState | null): void {
-    if (sortParam(sort) === sortParam(this._sort)) {
+  setSort(keys: readonly ISortState[] | null): void {
+    const next = keys ? [...keys] : [];
+    if (sortParam(next) === sortParam(this._sort)) {
       return;
     }
-    this._sort = sort;
-    this._queryError = null;
+    this._sort = next;
     this._lastChanged = 'sort';
     this._reset();
   }
@@ -205,37 +298,67 @@ export class RowsDataModel extends RowsLoader {
    * Keep only the rows that match, computed in the kernel (null: every row). The row
    * count changes: every block is dropped and the next window gives the new count.
    */
-  setFilter(filter: IRowsFilter | null): Promise<void> {
+  setFilter(filter: FilterNode | null): Promise<void> {
     if (filterKey(filter) === filterKey(this._filter)) {
+      if (this._filterError !== null) {
+        this._filterError = null;
+        this._emitState();
+      }
       return Promise.resolve();
     }
     this._filter = filter;
-    this._queryError = null;
     this._lastChanged = 'filter';
-    this._rebase = true;
+    this._rebase = this._rebase ?? 'rows';
     this._reset();
     return this.load();
   }
 
   /**
-   * Cycle the sort of the column at a position: ascending, descending, none.
+   * A click on the header of the column at a table position: sort by it alone
+   * (ascending, descending, none), or with `add` add it as a key (or reverse or drop
+   * its key).
    */
-  cycleSort(position: number): void {
+  clickSort(position: number, add = false): void {
     const column = this._columns.get(position);
     if (column) {
-      this.setSort(nextSort(this._sort, column.name));
+      this.setSort(nextSort(this._sort, column.name, add));
     }
   }
 
   /**
-   * Read the variable again (same sort): forget the blocks and the stale state; the
-   * next window that arrives gives the shape (the scroll position is kept when it did
-   * not change).
+   * Hide the column at a table position (not the last one shown).
+   */
+  hideColumn(position: number): boolean {
+    return this._relayout(this._layout.hide(position));
+  }
+
+  showColumn(position: number): boolean {
+    return this._relayout(this._layout.show(position));
+  }
+
+  showAllColumns(): boolean {
+    return this._relayout(this._layout.showAll());
+  }
+
+  /**
+   * Freeze a column beside the row labels (at most `MAX_PINNED`).
+   */
+  pinColumn(position: number): boolean {
+    return this._relayout(this._layout.pin(position));
+  }
+
+  unpinColumn(position: number): boolean {
+    return this._relayout(this._layout.unpin(position));
+  }
+
+  /**
+   * Read the variable again (same sort and filter): forget the blocks and the stale
+   * state; the next window that arrives gives the shape, whatever the old one was.
    */
   refresh(): Promise<void> {
     this._columns.clear();
     this._staleReason = null;
-    this._rebase = true;
+    this._rebase = 'all';
     this._reset();
     return this.load();
   }
@@ -258,15 +381,29 @@ export class RowsDataModel extends RowsLoader {
       return;
     }
     for (const key of failed) {
-      const [rowBlock, columnBlock] = key.split(':').map(Number);
-      const row = rowBlock * this._rowsPerBlock;
-      const column = columnBlock * this._columnsPerBlock;
+      const [rowPart, columnPart] = key.split(':');
+      const row = Number(rowPart) * this._rowsPerBlock;
       const rowSpan = Math.min(this._rowsPerBlock, this.shownRows - row);
+      if (rowSpan <= 0) {
+        continue;
+      }
+      if (columnPart === PINNED) {
+        this.emitChanged({
+          type: 'cells-changed',
+          region: 'row-header',
+          row,
+          column: 1,
+          rowSpan,
+          columnSpan: this._layout.pinned.length
+        });
+        continue;
+      }
+      const column = Number(columnPart) * this._columnsPerBlock;
       const columnSpan = Math.min(
         this._columnsPerBlock,
-        this._info.columnsTotal - column
+        this._layout.bodyCount - column
       );
-      if (rowSpan > 0 && columnSpan > 0) {
+      if (columnSpan > 0) {
         this.emitChanged({
           type: 'cells-changed',
           region: 'body',
@@ -302,36 +439,30 @@ export class RowsDataModel extends RowsLoader {
     Signal.clearData(this);
   }
 
-  private _headerText(row: number, column: number): string | undefined {
-    const info = this._columns.get(column);
+  private _relayout(changed: boolean): boolean {
+    if (changed) {
+      // The same rows, other columns in each block.
+      this._reset();
+    }
+    return changed;
+  }
+
+  private _headerText(
+    row: number,
+    position: number,
+    viewColumn: number | typeof PINNED
+  ): string | undefined {
+    const info = this._columns.get(position);
     if (!info) {
-      this._want(0, column);
+      const wanted = this._lastRowBlock * this._rowsPerBlock;
+      this._want(wanted < this.shownRows ? wanted : 0, viewColumn);
       return undefined;
     }
     if (row === 1) {
       return info.dtype ?? '';
     }
-    const sort = this._sort;
-    if (sort && sort.column === info.name) {
-      return `${info.name} ${sort.direction === 'asc' ? '▲' : '▼'}`;
-    }
-    return info.name;
-  }
-
-  /**
-   * The block holding a cell, or undefined after asking for it.
-   */
-  private _block(row: number, column: number): IBlock | undefined {
-    const key = blockKey(
-      Math.floor(row / this._rowsPerBlock),
-      Math.floor(column / this._columnsPerBlock)
-    );
-    const block = this._cache.get(key);
-    this._lastColumnBlock = Math.floor(column / this._columnsPerBlock);
-    if (block === undefined) {
-      this._want(row, column);
-    }
-    return block;
+    const marker = sortMarker(this._sort, info.name);
+    return marker ? `${info.name} ${marker}` : info.name;
   }
 }
 

@@ -5,7 +5,7 @@
 import { ServerConnection } from '@jupyterlab/services';
 import { DataModel } from '@lumino/datagrid';
 
-import { IRowsFilter, IRowsQuery, IRowsWindow } from '../tokens';
+import { ColumnFamily, FilterNode, IRowsQuery, IRowsWindow } from '../tokens';
 
 /**
  * Rows a block asks for (the route allows up to 1,000).
@@ -38,10 +38,18 @@ export const MAX_RETRY_DELAY_MS = 5000;
 
 export type SortDirection = 'asc' | 'desc';
 
+/**
+ * One sort key: a column by name and its direction.
+ */
 export interface ISortState {
   column: string;
   direction: SortDirection;
 }
+
+/**
+ * Sort keys at once (the first ranks first).
+ */
+export const MAX_SORT_KEYS = 10;
 
 /**
  * Why the data shown is no longer the variable's: it changed (another execution
@@ -86,32 +94,132 @@ export interface ICellMetadata extends DataModel.Metadata {
 export type RowsFetcher = (query: IRowsQuery) => Promise<IRowsWindow>;
 
 /**
- * The `sort` query value of a sort state.
+ * The `sort` query value of some keys: `price:desc,region:asc`, or the JSON list
+ * `[{"column": "a,b", "desc": true}]` when a name holds a comma or a colon.
  */
-export function sortParam(sort: ISortState | null): string | undefined {
-  return sort ? `${sort.column}:${sort.direction}` : undefined;
+export function sortParam(
+  keys: readonly ISortState[] | null | undefined
+): string | undefined {
+  if (!keys || keys.length === 0) {
+    return undefined;
+  }
+  if (keys.some(key => /[,:]/.test(key.column))) {
+    return JSON.stringify(
+      keys.map(key =>
+        key.direction === 'desc'
+          ? { column: key.column, desc: true }
+          : { column: key.column }
+      )
+    );
+  }
+  return keys.map(key => `${key.column}:${key.direction}`).join(',');
 }
 
 /**
- * The next sort when a column header is clicked: ascending, descending, none.
+ * The keys after a click on a column header. A plain click sorts by that column
+ * alone: ascending, descending, then the table's own order. With `add` (shift-click)
+ * the column is added as the last key, or its key reversed, then removed, the other
+ * keys kept.
  */
 export function nextSort(
-  current: ISortState | null,
-  column: string
-): ISortState | null {
-  if (!current || current.column !== column) {
-    return { column, direction: 'asc' };
+  current: readonly ISortState[],
+  column: string,
+  add = false
+): ISortState[] {
+  const at = current.findIndex(key => key.column === column);
+  const direction = at < 0 ? null : current[at].direction;
+  if (!add) {
+    if (direction === null || current.length > 1) {
+      return [{ column, direction: direction === 'asc' ? 'desc' : 'asc' }];
+    }
+    return direction === 'asc' ? [{ column, direction: 'desc' }] : [];
   }
-  return current.direction === 'asc' ? { column, direction: 'desc' } : null;
+  if (at < 0) {
+    return current.length >= MAX_SORT_KEYS
+      ? [...current]
+      : [...current, { column, direction: 'asc' }];
+  }
+  if (direction === 'asc') {
+    return current.map((key, i) =>
+      i === at ? { column, direction: 'desc' } : key
+    );
+  }
+  return current.filter((_, i) => i !== at);
+}
+
+/**
+ * A column's sort marker: `▲`, `▼`, with its rank when there are several keys
+ * (`▲1`, `▼2`), or '' when it is not a key.
+ */
+export function sortMarker(
+  keys: readonly ISortState[],
+  column: string
+): string {
+  const at = keys.findIndex(key => key.column === column);
+  if (at < 0) {
+    return '';
+  }
+  const arrow = keys[at].direction === 'asc' ? '▲' : '▼';
+  return keys.length > 1 ? `${arrow}${at + 1}` : arrow;
 }
 
 /**
  * A stable text of a filter (to compare two).
  */
-export function filterKey(filter: IRowsFilter | null): string {
-  return filter
-    ? JSON.stringify([filter.column, filter.op, filter.value ?? null])
-    : '';
+export function filterKey(filter: FilterNode | null): string {
+  return filter ? JSON.stringify(filter) : '';
+}
+
+/**
+ * The family of a dtype, as the profile groups columns (numbers, text, categories,
+ * booleans, dates and times, other), for the operators a filter offers. pandas
+ * `object` columns are most often text.
+ */
+export function familyOf(dtype: string | null | undefined): ColumnFamily {
+  if (!dtype) {
+    return 'other';
+  }
+  if (/^(bool|logical)/i.test(dtype)) {
+    return 'boolean';
+  }
+  if (
+    /^(datetime|date|timestamp|time|timedelta|duration|posix|difftime)/i.test(
+      dtype
+    )
+  ) {
+    return 'datetime';
+  }
+  if (/^(category|categorical|enum|factor)/i.test(dtype)) {
+    return 'category';
+  }
+  if (isNumericDtype(dtype)) {
+    return 'number';
+  }
+  if (/^(object|str|string|utf8|large_string|character|<U|\|S)/i.test(dtype)) {
+    return 'string';
+  }
+  return 'other';
+}
+
+/**
+ * Whether a dtype holds numbers (right-aligned, formatted): numpy, pandas, polars and
+ * R names.
+ */
+export function isNumericDtype(dtype: string | null | undefined): boolean {
+  return (
+    !!dtype &&
+    (/^(u?int|float|complex|decimal|i\d|u\d|f\d)/i.test(dtype) ||
+      /^(numeric|double|integer)$/i.test(dtype))
+  );
+}
+
+/**
+ * Whether a dtype holds integers (shown exactly, with separators).
+ */
+export function isIntegerDtype(dtype: string | null | undefined): boolean {
+  return (
+    !!dtype && (/^(u?int|i\d|u\d)/i.test(dtype) || /^integer$/i.test(dtype))
+  );
 }
 
 /**

@@ -54,9 +54,8 @@ export class VariableWatch implements IDisposable {
       if (this._model.errorStatus === 503) {
         this._model.retryFailed(); // the kernel was busy: it has run a cell since
       }
-      const info = this._model.info;
-      if (info && this._model.staleReason === null) {
-        void this._probeOnce(info.changedAt);
+      if (this._model.info && this._model.staleReason === null) {
+        void this._probeOnce();
       }
     }, PROBE_DELAY_MS);
   }
@@ -68,6 +67,7 @@ export class VariableWatch implements IDisposable {
       this._isDisposed ||
       !info ||
       this._model.staleReason !== null ||
+      this._model.loading ||
       kernelModel.kernel?.id !== this._kernelId
     ) {
       if (!info || this._model.staleReason !== null) {
@@ -106,10 +106,14 @@ export class VariableWatch implements IDisposable {
       return;
     }
     this._probedGeneration = snapshot.generation;
-    void this._probeOnce(info.changedAt);
+    void this._probeOnce();
   }
 
-  private async _probeOnce(changedAt: number | null): Promise<void> {
+  /**
+   * Ask one row; compared with the rows shown when the answer arrives (a refresh
+   * may have read a newer value meanwhile).
+   */
+  private async _probeOnce(): Promise<void> {
     try {
       // The same sort as the grid's: the kernel remembers one sort per variable.
       const window = await this._service.rows(
@@ -123,7 +127,13 @@ export class VariableWatch implements IDisposable {
         },
         this._kernelId
       );
-      if (!this._isDisposed && isNewer(window.changed_at, changedAt)) {
+      const info = this._model.info;
+      if (
+        !this._isDisposed &&
+        info &&
+        !this._model.loading &&
+        isNewer(window.changed_at, info.changedAt)
+      ) {
         this._model.markStale('changed');
       }
     } catch (error) {

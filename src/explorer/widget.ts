@@ -1,12 +1,14 @@
 /**
  * The data explorer's main-area content: one variable of a kernel in a lumino grid,
- * with a toolbar (name, type, size, sort, refresh), a banner when the rows shown are no
- * longer the variable's, and a status line (errors, the rows in view).
+ * with a toolbar (name, type, size, sort keys, go to column, hidden columns, summary,
+ * code, refresh), a filter bar, the code of the view, a banner when the rows shown
+ * are no longer the variable's, the summary panel beside the grid, and a status line
+ * (errors, the rows in view).
  *
  * Everything put in the DOM is text (`textContent`): names and cells come from the
  * kernel. The grid itself paints text on a canvas.
  */
-import { MainAreaWidget } from '@jupyterlab/apputils';
+import { Clipboard, MainAreaWidget } from '@jupyterlab/apputils';
 import {
   ITranslator,
   nullTranslator,
@@ -14,12 +16,24 @@ import {
 } from '@jupyterlab/translation';
 import { Toolbar } from '@jupyterlab/ui-components';
 import { DataModel } from '@lumino/datagrid';
-import { BoxPanel, Widget } from '@lumino/widgets';
+import { BoxPanel, SplitPanel, Widget } from '@lumino/widgets';
 
-import { FilterBar, filterText } from './filterBar';
-import { ExplorerGrid, IVisibleRows } from './grid';
+import {
+  ColumnFamily,
+  ICodeQuery,
+  IProfileQuery,
+  ITableProfile,
+  IViewCode
+} from '../tokens';
+import { CodePanel } from './codePanel';
+import { FilterBar } from './filterBar';
+import { exceptValue, filterText, onlyValue } from './filters';
+import { cellText, ExplorerGrid, IGridHit, IVisibleRows } from './grid';
 import { RowsDataModel } from './model';
-import { StaleReason } from './query';
+import { DEFAULT_NUMBER_FORMAT, INumberFormat } from './numbers';
+import { ProfileLoader } from './profile';
+import { SortDirection, StaleReason } from './query';
+import { SummaryPanel } from './summary';
 
 const MIN_COLUMN_WIDTH = 60;
 const MAX_COLUMN_WIDTH = 360;
@@ -28,8 +42,40 @@ const CELL_PADDING = 20;
  * Rows of a block sampled to size a column.
  */
 const SAMPLE_ROWS = 50;
+/**
+ * Cells one copy takes (the rest would be mostly not loaded: "…").
+ */
+export const MAX_COPY_CELLS = 100_000;
+/**
+ * Columns of the grid whose profiles are asked first, from the left of the view.
+ */
+const VISIBLE_PROFILES = 30;
 
 const numberFormat = new Intl.NumberFormat('en-US');
+
+/**
+ * The explorer's settings (`schema/explorer.json`).
+ */
+export interface IExplorerSettings {
+  /**
+   * The summary panel, on the left or right of the grid.
+   */
+  summaryPosition: 'left' | 'right';
+  /**
+   * Open the summary panel with each new explorer.
+   */
+  showSummary: boolean;
+  /**
+   * Significant digits of floats, and thousands separators.
+   */
+  numberFormat: INumberFormat;
+}
+
+export const DEFAULT_EXPLORER_SETTINGS: IExplorerSettings = {
+  summaryPosition: 'left',
+  showSummary: true,
+  numberFormat: DEFAULT_NUMBER_FORMAT
+};
 
 /**
  * `1,000,000 rows × 20 columns`; with a filter `1,000 of 1,000,000 rows × 20 columns`.
@@ -96,6 +142,40 @@ export function rangeText(
     : rows;
 }
 
+/**
+ * `price ▼, region ▲`.
+ */
+export function sortText(
+  keys: readonly { column: string; direction: SortDirection }[]
+): string {
+  return keys
+    .map(key => `${key.column} ${key.direction === 'asc' ? '▲' : '▼'}`)
+    .join(', ');
+}
+
+/**
+ * The column a name asked for is: the exact name, else the first starting with it,
+ * else the first containing it (case-insensitive); or null.
+ */
+export function findColumn(
+  columns: { name: string; position: number }[],
+  text: string
+): number | null {
+  const wanted = text.trim();
+  if (!wanted) {
+    return null;
+  }
+  const lower = wanted.toLowerCase();
+  const exact = columns.find(column => column.name === wanted);
+  const prefix = columns.find(column =>
+    column.name.toLowerCase().startsWith(lower)
+  );
+  const inside = columns.find(column =>
+    column.name.toLowerCase().includes(lower)
+  );
+  return (exact ?? prefix ?? inside)?.position ?? null;
+}
+
 export class DataExplorer extends BoxPanel {
   constructor(options: DataExplorer.IOptions) {
     super({ direction: 'top-to-bottom', spacing: 0 });
@@ -103,12 +183,35 @@ export class DataExplorer extends BoxPanel {
     this.name = options.name;
     this.kernelId = options.kernelId;
     this.model = options.model;
+    this._settings = options.settings ?? DEFAULT_EXPLORER_SETTINGS;
     const trans = (options.translator ?? nullTranslator).load(
       'jupyter_kernel_state'
     );
     this._trans = trans;
 
-    this._filterBar = new FilterBar(this.model, trans);
+    this.profiles = new ProfileLoader({
+      fetch:
+        options.profile ??
+        (() => Promise.reject(new Error(trans.__('No statistics here')))),
+      idle: () => this.model.settled()
+    });
+
+    this.filterBar = new FilterBar({
+      model: this.model,
+      trans,
+      familyOf: column => this._familyOf(column)
+    });
+    this.code = new CodePanel({
+      model: this.model,
+      fetch:
+        options.code ??
+        (() => Promise.reject(new Error(trans.__('No code here')))),
+      insert: options.insertCode ?? (() => Promise.resolve(null)),
+      onClose: () => this.toggleCode(false),
+      trans
+    });
+    this.code.hide();
+
     this._banner = new Widget();
     this._banner.addClass('jp-KernelState-explorerBanner');
     this._banner.node.dataset.testId = 'kernel-state-explorer-stale';
@@ -123,12 +226,32 @@ export class DataExplorer extends BoxPanel {
     this._banner.hide();
 
     this.grid = new ExplorerGrid({
-      onHeaderClick: column => this.model.cycleSort(column),
-      trans
+      onHeaderClick: (region, column, add) => {
+        const position = this.model.positionAt(region, column);
+        if (position >= 0) {
+          this.model.clickSort(position, add);
+        }
+      },
+      trans,
+      numberFormat: this._settings.numberFormat
     });
     this.grid.node.dataset.testId = 'kernel-state-explorer-grid';
     this.grid.setModel(this.model);
-    this.grid.painted.connect((_, visible) => this._showRange(visible));
+    this.grid.painted.connect((_, visible) => this._onPainted(visible));
+
+    this.summary = new SummaryPanel({
+      model: this.model,
+      loader: this.profiles,
+      trans,
+      onGoTo: position => this.goToColumn(position),
+      numberFormat: this._settings.numberFormat
+    });
+    this._body = new SplitPanel({ orientation: 'horizontal', spacing: 3 });
+    this._body.addClass('jp-KernelState-explorerBody');
+    this._placeSummary();
+    if (!this._settings.showSummary) {
+      this.summary.hide();
+    }
 
     const footer = new Widget();
     footer.addClass('jp-KernelState-explorerFooter');
@@ -141,13 +264,15 @@ export class DataExplorer extends BoxPanel {
     this._range.dataset.testId = 'kernel-state-explorer-range';
     footer.node.append(this._status, this._range);
 
-    this.addWidget(this._filterBar);
+    this.addWidget(this.filterBar);
+    this.addWidget(this.code);
     this.addWidget(this._banner);
-    this.addWidget(this.grid);
+    this.addWidget(this._body);
     this.addWidget(footer);
-    BoxPanel.setStretch(this._filterBar, 0);
+    BoxPanel.setStretch(this.filterBar, 0);
+    BoxPanel.setStretch(this.code, 0);
     BoxPanel.setStretch(this._banner, 0);
-    BoxPanel.setStretch(this.grid, 1);
+    BoxPanel.setStretch(this._body, 1);
     BoxPanel.setStretch(footer, 0);
 
     this.toolbarItems = this._makeToolbar();
@@ -160,25 +285,245 @@ export class DataExplorer extends BoxPanel {
   readonly kernelId: string;
   readonly model: RowsDataModel;
   readonly grid: ExplorerGrid;
+  readonly filterBar: FilterBar;
+  readonly summary: SummaryPanel;
+  readonly profiles: ProfileLoader;
+  readonly code: CodePanel;
   /**
    * The widgets `createExplorer` puts in the main-area toolbar, by name.
    */
   readonly toolbarItems: [string, Widget][];
+
+  get settings(): IExplorerSettings {
+    return this._settings;
+  }
+
+  /**
+   * New settings: the summary's side, the numbers' precision.
+   */
+  set settings(settings: IExplorerSettings) {
+    const moved = settings.summaryPosition !== this._settings.summaryPosition;
+    this._settings = settings;
+    this.grid.numberFormat = settings.numberFormat;
+    this.summary.numberFormat = settings.numberFormat;
+    if (moved) {
+      this._placeSummary();
+    }
+    this._sized.clear();
+    this._fitAll();
+  }
 
   /**
    * Read the variable again; the rows shown stay until the new ones arrive.
    */
   refresh(): Promise<void> {
     this._sized.clear();
+    this.profiles.reset();
     return this.model.refresh();
+  }
+
+  /**
+   * Show or fold the summary panel.
+   */
+  toggleSummary(show = !this.summary.isVisible): void {
+    this.summary.setHidden(!show);
+    this._syncToggles();
+    if (show) {
+      this._wantVisibleProfiles(this.grid.visibleRows());
+    }
+  }
+
+  /**
+   * Show or fold the code of the view.
+   */
+  toggleCode(show = this.code.isHidden): void {
+    this.code.setHidden(!show);
+    this._syncToggles();
+  }
+
+  /**
+   * Show the column at a table position in the grid (shown again if hidden), the
+   * cursor on it.
+   */
+  goToColumn(position: number): boolean {
+    const layout = this.model.layout;
+    if (layout.isHidden(position)) {
+      this.model.showColumn(position);
+    }
+    if (layout.isPinned(position)) {
+      return true;
+    }
+    const view = layout.viewOf(position);
+    if (view < 0 || view >= this.model.columnCount('body')) {
+      return false;
+    }
+    this.grid.goToColumn(view);
+    this.grid.activate();
+    return true;
+  }
+
+  /**
+   * Go to the column named `text` (exact, prefix, then part of a name), reading the
+   * names not known yet first.
+   */
+  async goToColumnNamed(text: string): Promise<boolean> {
+    let position = findColumn(this.model.knownColumns(), text);
+    const info = this.model.info;
+    if (
+      position === null &&
+      info &&
+      this.model.knownColumns().length < info.columnsTotal
+    ) {
+      await this.model.loadNames();
+      position = findColumn(this.model.knownColumns(), text);
+    }
+    if (position === null) {
+      this._transient = this._trans.__('No column named “%1”', text);
+      this._onStateChanged();
+      return false;
+    }
+    this._transient = null;
+    return this.goToColumn(position);
+  }
+
+  /**
+   * The table position of a grid cell (body, pinned, or their headers), or -1.
+   */
+  positionOf(hit: IGridHit | null): number {
+    if (!hit) {
+      return -1;
+    }
+    switch (hit.region) {
+      case 'body':
+      case 'column-header':
+        return this.model.positionAt('body', hit.column);
+      case 'row-header':
+      case 'corner-header':
+        return this.model.positionAt('row-header', hit.column);
+      default:
+        return -1;
+    }
+  }
+
+  /**
+   * The value of a cell (of the body or a pinned column), or undefined when it is not
+   * a loaded value cell.
+   */
+  valueAt(hit: IGridHit | null): string | null | undefined {
+    if (
+      !hit ||
+      (hit.region !== 'body' &&
+        !(hit.region === 'row-header' && hit.column > 0))
+    ) {
+      return undefined;
+    }
+    return this.model.data(hit.region, hit.row, hit.column);
+  }
+
+  /**
+   * "Filter to this value" (or with `exclude` "Exclude this value") for a cell.
+   */
+  async filterByCell(hit: IGridHit | null, exclude: boolean): Promise<boolean> {
+    const value = this.valueAt(hit);
+    const column = this.model.column(this.positionOf(hit));
+    if (value === undefined || !column) {
+      return false;
+    }
+    return this.filterBar.add(
+      exclude ? exceptValue(column.name, value) : onlyValue(column.name, value)
+    );
+  }
+
+  /**
+   * Sort by the column of a cell alone, in a direction.
+   */
+  sortByColumn(hit: IGridHit | null, direction: SortDirection): boolean {
+    const column = this.model.column(this.positionOf(hit));
+    if (!column) {
+      return false;
+    }
+    this.model.setSort([{ column: column.name, direction }]);
+    return true;
+  }
+
+  /**
+   * Copy the selected cells as tab-separated text — their full values — with the
+   * column names and row labels when `headers`. Cells not loaded yet copy as empty.
+   */
+  copySelection(headers: boolean): string | null {
+    const selection = this.grid.selectionModel;
+    if (!selection || selection.isEmpty) {
+      return null;
+    }
+    let r1 = Infinity;
+    let r2 = -1;
+    let c1 = Infinity;
+    let c2 = -1;
+    for (const region of selection.selections()) {
+      r1 = Math.min(r1, region.r1, region.r2);
+      r2 = Math.max(r2, region.r1, region.r2);
+      c1 = Math.min(c1, region.c1, region.c2);
+      c2 = Math.max(c2, region.c1, region.c2);
+    }
+    r1 = Math.max(0, r1);
+    c1 = Math.max(0, c1);
+    if ((r2 - r1 + 1) * (c2 - c1 + 1) > MAX_COPY_CELLS) {
+      this._transient = this._trans.__(
+        'Select at most %1 cells to copy',
+        numberFormat.format(MAX_COPY_CELLS)
+      );
+      this._onStateChanged();
+      return null;
+    }
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    const lines: string[] = [];
+    if (headers) {
+      const names = [text(this.model.info?.indexName ?? '')];
+      for (let c = c1; c <= c2; c++) {
+        names.push(
+          this.model.column(this.model.positionAt('body', c))?.name ?? ''
+        );
+      }
+      lines.push(names.join('\t'));
+    }
+    for (let r = r1; r <= r2; r++) {
+      const cells: string[] = headers
+        ? [text(this.model.data('row-header', r, 0))]
+        : [];
+      for (let c = c1; c <= c2; c++) {
+        cells.push(text(this.model.data('body', r, c)));
+      }
+      lines.push(cells.join('\t'));
+    }
+    const copied = lines.join('\n');
+    Clipboard.copyToSystem(copied);
+    return copied;
   }
 
   dispose(): void {
     if (this.isDisposed) {
       return;
     }
+    this.profiles.dispose();
     this.model.dispose();
     super.dispose();
+  }
+
+  private _placeSummary(): void {
+    const left = this._settings.summaryPosition === 'left';
+    const widgets = left ? [this.summary, this.grid] : [this.grid, this.summary];
+    widgets.forEach((widget, index) => this._body.insertWidget(index, widget));
+    this._body.setRelativeSizes(left ? [1, 3] : [3, 1]);
+    SplitPanel.setStretch(this.summary, 0);
+    SplitPanel.setStretch(this.grid, 1);
+    this.summary.node.classList.toggle('jp-mod-left', left);
+  }
+
+  /**
+   * The family of a column for the filter's operators: the profile's, when known.
+   */
+  private _familyOf(column: string): ColumnFamily | null {
+    return this.profiles.profileNamed(column)?.family ?? null;
   }
 
   private _makeToolbar(): [string, Widget][] {
@@ -206,6 +551,46 @@ export class DataExplorer extends BoxPanel {
     this._clearSort.addEventListener('click', () => this.model.setSort(null));
     sort.node.append(this._sortText, this._clearSort);
 
+    const columns = new Widget();
+    columns.addClass('jp-KernelState-explorerColumns');
+    const goTo = document.createElement('input');
+    goTo.type = 'search';
+    goTo.className = 'jp-KernelState-explorerGoTo';
+    goTo.placeholder = trans.__('Go to column');
+    goTo.setAttribute('aria-label', trans.__('Go to column'));
+    goTo.dataset.testId = 'kernel-state-explorer-goto';
+    goTo.addEventListener('keydown', event => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        void this.goToColumnNamed(goTo.value);
+      }
+    });
+    this._showHidden = button('', 'kernel-state-explorer-show-hidden');
+    this._showHidden.addEventListener('click', () =>
+      this.model.showAllColumns()
+    );
+    columns.node.append(goTo, this._showHidden);
+
+    const views = new Widget();
+    views.addClass('jp-KernelState-explorerViews');
+    this._summaryToggle = button(
+      trans.__('Summary'),
+      'kernel-state-explorer-summary-button'
+    );
+    this._summaryToggle.title = trans.__(
+      'Show or hide the statistics of the columns'
+    );
+    this._summaryToggle.addEventListener('click', () => this.toggleSummary());
+    this._codeToggle = button(
+      trans.__('Code'),
+      'kernel-state-explorer-code-button'
+    );
+    this._codeToggle.title = trans.__(
+      'Show the code of this view (filter, sort, columns)'
+    );
+    this._codeToggle.addEventListener('click', () => this.toggleCode());
+    views.node.append(this._summaryToggle, this._codeToggle);
+
     const refresh = new Widget();
     const refreshButton = button(
       trans.__('Refresh'),
@@ -214,11 +599,22 @@ export class DataExplorer extends BoxPanel {
     refreshButton.title = trans.__('Read the rows from the kernel again');
     refreshButton.addEventListener('click', () => void this.refresh());
     refresh.node.append(refreshButton);
+    this._syncToggles();
     return [
       ['info', info],
       ['sort', sort],
+      ['columns', columns],
+      ['views', views],
       ['refresh', refresh]
     ];
+  }
+
+  private _syncToggles(): void {
+    this._summaryToggle?.setAttribute(
+      'aria-pressed',
+      String(!this.summary.isHidden)
+    );
+    this._codeToggle?.setAttribute('aria-pressed', String(!this.code.isHidden));
   }
 
   private _onStateChanged(): void {
@@ -235,21 +631,26 @@ export class DataExplorer extends BoxPanel {
     this._size!.title = filter
       ? trans.__('Filtered: %1', filterText(filter, trans))
       : '';
-    const sort = model.sort;
-    this._sortText!.textContent = sort
-      ? trans.__(
-          'Sorted by %1 %2',
-          sort.column,
-          sort.direction === 'asc' ? '▲' : '▼'
-        )
+    const keys = model.sort;
+    this._sortText!.textContent = keys.length
+      ? trans.__('Sorted by %1', sortText(keys))
       : trans.__('Unsorted');
-    this._sortText!.title = sort
+    this._sortText!.title = keys.length
       ? trans.__(
-          'Sorted by the kernel; click the header again to reverse or clear'
+          'Sorted by the kernel; click a header to sort by it alone, Shift+click to add or reverse a key'
         )
-      : trans.__('Click a column header to sort (in the kernel)');
+      : trans.__(
+          'Click a column header to sort (in the kernel), Shift+click to add a key'
+        );
     // `hidden` loses against the button's own display rule.
-    this._clearSort!.style.display = sort === null ? 'none' : '';
+    this._clearSort!.style.display = keys.length === 0 ? 'none' : '';
+    const hidden = model.layout.hiddenCount;
+    this._showHidden!.textContent = trans._n(
+      '%1 hidden column: show',
+      '%1 hidden columns: show all',
+      hidden
+    );
+    this._showHidden!.style.display = hidden === 0 ? 'none' : '';
 
     const reason = model.staleReason;
     if (reason) {
@@ -263,63 +664,128 @@ export class DataExplorer extends BoxPanel {
     }
 
     let status = '';
-    this._status.classList.toggle('jp-mod-error', false);
+    let error = false;
     if (model.retrying) {
       status = trans.__('The kernel is busy — trying again shortly…');
     } else if ((model.error || model.queryError) && reason !== 'removed') {
       status = (model.error ?? model.queryError)!;
-      this._status.classList.toggle('jp-mod-error', true);
+      error = true;
+    } else if (this._transient) {
+      status = this._transient;
+      error = true;
     } else if (info?.stale) {
       status = trans.__('The kernel is busy: rows as of an earlier execution.');
     } else if (!info && !model.error) {
       status = trans.__('Loading…');
     }
+    this._status.classList.toggle('jp-mod-error', error);
     this._status.textContent = status;
+
+    // The statistics follow the view's rows: its filter, the value read.
+    this.profiles.setFilter(filter);
+    const version = info ? `${info.changedAt}:${info.epoch}` : null;
+    if (version !== this._profiledVersion) {
+      if (this._profiledVersion !== null) {
+        this.profiles.reset();
+      }
+      this._profiledVersion = version;
+    }
+    if (this._layoutVersion !== model.layout.version) {
+      this._layoutVersion = model.layout.version;
+      this._sized.clear();
+    }
   }
 
   private _onDataChanged(_: DataModel, args: DataModel.ChangedArgs): void {
     if (args.type === 'model-reset') {
-      this._fitRowHeader();
-      this._fitColumns(0, this.model.columnCount('body'));
+      this._fitAll();
     } else if (
       args.type === 'cells-changed' &&
       args.region === 'column-header'
     ) {
       this._fitColumns(args.column, args.column + args.columnSpan);
+    } else if (
+      args.type === 'cells-changed' &&
+      args.region === 'corner-header'
+    ) {
+      this._fitPinned();
+    }
+  }
+
+  private _fitAll(): void {
+    this._fitRowHeader();
+    this._fitPinned();
+    const layout = this.model.layout;
+    for (const column of this.model.knownColumns()) {
+      const view = layout.viewOf(column.position);
+      if (view >= 0) {
+        this._fitColumns(view, view + 1);
+      }
     }
   }
 
   /**
-   * Size each column once, when its name and first cells are known: wide enough for
-   * its header and a sample of its cells, within bounds. A user's resize is kept.
+   * The width of a column: its header and a sample of its cells as painted, within
+   * bounds.
+   */
+  private _columnWidth(
+    region: 'body' | 'row-header',
+    column: number
+  ): number | null {
+    const model = this.model;
+    const meta = model.column(model.positionAt(region, column));
+    if (!meta) {
+      return null;
+    }
+    const format = this._settings.numberFormat;
+    let width =
+      Math.max(
+        this.grid.measure(`${meta.name} ▼9`, true) + 4,
+        this.grid.measure(meta.dtype ?? '', true)
+      ) + CELL_PADDING;
+    const rows = Math.min(SAMPLE_ROWS, model.rowCount('body'));
+    for (let row = 0; row < rows; row++) {
+      const value = model.data(region, row, column);
+      if (typeof value === 'string') {
+        width = Math.max(
+          width,
+          this.grid.measure(cellText(value, meta.dtype, format)) + CELL_PADDING
+        );
+      }
+    }
+    return Math.round(
+      Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width))
+    );
+  }
+
+  /**
+   * Size each column once, when its name and first cells are known. A user's resize
+   * is kept. The cursor stays in view (End, Ctrl+End) while columns are sized.
    */
   private _fitColumns(from: number, to: number): void {
-    const model = this.model;
-    const rows = Math.min(SAMPLE_ROWS, model.rowCount('body'));
+    const layout = this.model.layout;
     for (let column = from; column < to; column++) {
-      const meta = model.column(column);
-      if (!meta || this._sized.has(column)) {
+      const position = layout.positionOf(column);
+      if (this._sized.has(position)) {
         continue;
       }
-      this._sized.add(column);
-      let width =
-        Math.max(
-          this.grid.measure(`${meta.name} ▼`, true) + 4,
-          this.grid.measure(meta.dtype ?? '', true)
-        ) + CELL_PADDING;
-      for (let row = 0; row < rows; row++) {
-        const value = model.data('body', row, column);
-        if (typeof value === 'string') {
-          width = Math.max(width, this.grid.measure(value) + CELL_PADDING);
-        }
+      const width = this._columnWidth('body', column);
+      if (width === null) {
+        continue;
       }
-      this.grid.resizeColumn(
-        'body',
-        column,
-        Math.round(
-          Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width))
-        )
-      );
+      this._sized.add(position);
+      this.grid.resizeColumn('body', column, width);
+    }
+    this.grid.keepCursorInView();
+  }
+
+  private _fitPinned(): void {
+    const count = this.model.columnCount('row-header');
+    for (let column = 1; column < count; column++) {
+      const width = this._columnWidth('row-header', column);
+      if (width !== null) {
+        this.grid.resizeColumn('row-header', column, width);
+      }
     }
   }
 
@@ -329,7 +795,7 @@ export class DataExplorer extends BoxPanel {
       return;
     }
     let width = this.grid.measure(String(Math.max(0, info.totalRows - 1)));
-    const rows = Math.min(SAMPLE_ROWS, info.totalRows);
+    const rows = Math.min(SAMPLE_ROWS, this.model.rowCount('body'));
     for (let row = 0; row < rows; row++) {
       const label = this.model.data('row-header', row, 0);
       if (typeof label === 'string') {
@@ -346,7 +812,7 @@ export class DataExplorer extends BoxPanel {
     );
   }
 
-  private _showRange(visible: IVisibleRows | null): void {
+  private _onPainted(visible: IVisibleRows | null): void {
     const total = this.model.rowCount('body');
     const label = (row: number) => this.model.data('row-header', row, 0);
     this._range.textContent = rangeText(
@@ -357,10 +823,32 @@ export class DataExplorer extends BoxPanel {
       visible ? label(visible.last) : null
     );
     this._range.dataset.lastRow = visible ? String(visible.last) : '';
+    this._wantVisibleProfiles(visible);
+  }
+
+  /**
+   * The statistics of the columns the grid shows first (when the panel is open).
+   */
+  private _wantVisibleProfiles(visible: IVisibleRows | null): void {
+    if (this.summary.isHidden || !this.model.info) {
+      return;
+    }
+    const positions = [...this.model.layout.pinned];
+    if (visible && visible.firstColumn !== undefined) {
+      const last = Math.min(
+        visible.lastColumn ?? visible.firstColumn,
+        visible.firstColumn + VISIBLE_PROFILES - 1
+      );
+      for (let column = visible.firstColumn; column <= last; column++) {
+        positions.push(this.model.positionAt('body', column));
+      }
+    }
+    this.profiles.want(positions, true);
   }
 
   private _trans: TranslationBundle;
-  private _filterBar: FilterBar;
+  private _settings: IExplorerSettings;
+  private _body: SplitPanel;
   private _banner: Widget;
   private _bannerText: HTMLSpanElement;
   private _status: HTMLSpanElement;
@@ -369,6 +857,12 @@ export class DataExplorer extends BoxPanel {
   private _size: HTMLSpanElement | null = null;
   private _sortText: HTMLSpanElement | null = null;
   private _clearSort: HTMLButtonElement | null = null;
+  private _showHidden: HTMLButtonElement | null = null;
+  private _summaryToggle: HTMLButtonElement | null = null;
+  private _codeToggle: HTMLButtonElement | null = null;
+  private _transient: string | null = null;
+  private _profiledVersion: string | null = null;
+  private _layoutVersion = 0;
   private _sized = new Set<number>();
 }
 
@@ -378,6 +872,19 @@ export namespace DataExplorer {
     kernelId: string;
     model: RowsDataModel;
     translator?: ITranslator;
+    settings?: IExplorerSettings;
+    /**
+     * `IKernelStateService.profile` bound to the kernel and name.
+     */
+    profile?: (query: IProfileQuery) => Promise<ITableProfile>;
+    /**
+     * `IKernelStateService.code` bound to the kernel and name.
+     */
+    code?: (query: ICodeQuery) => Promise<IViewCode>;
+    /**
+     * Insert code below the active cell of the notebook running the kernel.
+     */
+    insertCode?: (code: string) => Promise<string | null>;
   }
 }
 

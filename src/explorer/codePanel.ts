@@ -1,0 +1,316 @@
+/**
+ * Convert to Code: the code that, run in the kernel, binds `{name}_view` to the rows,
+ * order and columns the explorer shows (`GET .../code`: the filter, the sort keys,
+ * the columns shown in their order), in the syntax of the value's library (pandas or
+ * polars for Python, dplyr for R). Copy it, or insert it as a new cell below the
+ * active cell of the notebook the variable lives in. It follows the view while open.
+ */
+import { Clipboard } from '@jupyterlab/apputils';
+import { TranslationBundle } from '@jupyterlab/translation';
+import { Widget } from '@lumino/widgets';
+
+import { CodeSyntax, ICodeQuery, IViewCode } from '../tokens';
+import { columnsParam } from './blocks';
+import { RowsDataModel } from './model';
+import { describeError, sortParam } from './query';
+
+/**
+ * Columns a view's code may name one by one.
+ */
+export const MAX_CODE_COLUMNS = 1000;
+
+/**
+ * The syntaxes offered beside the value's own: Python tables have two libraries.
+ */
+export function syntaxChoices(own: CodeSyntax): CodeSyntax[] {
+  return own === 'dplyr' ? ['dplyr'] : ['pandas', 'polars'];
+}
+
+/**
+ * The query of the code of a model's view, or null (with why) when it cannot be
+ * said in one request.
+ */
+export function codeQuery(
+  model: RowsDataModel,
+  syntax: CodeSyntax | null
+): ICodeQuery | { tooWide: number } {
+  const shown = model.layout.shownPositions();
+  if (shown !== null && shown.length > MAX_CODE_COLUMNS) {
+    return { tooWide: shown.length };
+  }
+  return {
+    ...(model.filter ? { filter: model.filter } : {}),
+    ...(model.sort.length ? { sort: sortParam(model.sort) } : {}),
+    ...(shown !== null ? { columns: columnsParam(shown) } : {}),
+    ...(syntax ? { syntax } : {})
+  };
+}
+
+export class CodePanel extends Widget {
+  constructor(options: CodePanel.IOptions) {
+    super();
+    this._model = options.model;
+    this._fetch = options.fetch;
+    this._insert = options.insert;
+    this._trans = options.trans;
+    this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
+    this.addClass('jp-KernelState-explorerCode');
+    this.node.dataset.testId = 'kernel-state-explorer-code';
+    this.node.setAttribute('role', 'region');
+    const trans = this._trans;
+    this.node.setAttribute('aria-label', trans.__('Code for this view'));
+
+    const bar = document.createElement('div');
+    bar.className = 'jp-KernelState-explorerCodeBar';
+    const title = document.createElement('span');
+    title.className = 'jp-KernelState-explorerCodeTitle';
+    title.textContent = trans.__('Code for this view');
+    this._syntax.setAttribute('aria-label', trans.__('Syntax'));
+    this._syntax.dataset.testId = 'kernel-state-explorer-code-syntax';
+    this._syntax.addEventListener('change', () => {
+      this._chosen = this._syntax.value as CodeSyntax;
+      void this.reload();
+    });
+    this._copyButton = button(
+      trans.__('Copy'),
+      'kernel-state-explorer-code-copy',
+      trans.__('Copy the code')
+    );
+    this._copyButton.addEventListener('click', () => this._onCopy());
+    this._insertButton = button(
+      trans.__('Insert below'),
+      'kernel-state-explorer-code-insert',
+      trans.__('Insert as a new cell below the active cell of the notebook')
+    );
+    this._insertButton.addEventListener('click', () => void this._onInsert());
+    const close = button(
+      '×',
+      'kernel-state-explorer-code-close',
+      trans.__('Close the code')
+    );
+    close.addEventListener('click', () =>
+      options.onClose ? options.onClose() : this.hide()
+    );
+    this._status.className = 'jp-KernelState-explorerCodeStatus';
+    this._status.dataset.testId = 'kernel-state-explorer-code-status';
+    this._status.setAttribute('role', 'status');
+    bar.append(
+      title,
+      this._syntax,
+      this._copyButton,
+      this._insertButton,
+      this._status,
+      close
+    );
+    this._pre.className = 'jp-KernelState-explorerCodeText';
+    this._pre.dataset.testId = 'kernel-state-explorer-code-text';
+    this._pre.tabIndex = 0;
+    this._pre.setAttribute('aria-label', trans.__('Code'));
+    this.node.append(bar, this._pre);
+    this._model.stateChanged.connect(this._onView, this);
+    this._sync();
+  }
+
+  /**
+   * The code shown, or null while none.
+   */
+  get code(): IViewCode | null {
+    return this._code;
+  }
+
+  /**
+   * Ask the code of the view now (when shown).
+   */
+  async reload(): Promise<void> {
+    if (!this.isVisible) {
+      return;
+    }
+    const query = codeQuery(this._model, this._chosen);
+    const trans = this._trans;
+    if ('tooWide' in query) {
+      this._code = null;
+      this._error = trans.__(
+        'The view shows %1 columns: the code names at most %2; hide fewer or show all',
+        query.tooWide,
+        MAX_CODE_COLUMNS
+      );
+      this._sync();
+      return;
+    }
+    const key = JSON.stringify(query);
+    if (key === this._key && (this._code || this._loading)) {
+      return;
+    }
+    this._key = key;
+    const ticket = ++this._ticket;
+    this._loading = true;
+    this._error = null;
+    this._sync();
+    try {
+      const code = await this._fetch(query);
+      if (ticket !== this._ticket || this.isDisposed) {
+        return;
+      }
+      this._code = code;
+      if (this._own === null) {
+        this._own = code.syntax;
+      }
+    } catch (error) {
+      if (ticket !== this._ticket || this.isDisposed) {
+        return;
+      }
+      this._code = null;
+      this._error = describeError(error).message;
+      this._key = null;
+    } finally {
+      if (ticket === this._ticket) {
+        this._loading = false;
+      }
+    }
+    this._sync();
+  }
+
+  dispose(): void {
+    if (this.isDisposed) {
+      return;
+    }
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+    }
+    this._model.stateChanged.disconnect(this._onView, this);
+    super.dispose();
+  }
+
+  protected onAfterShow(): void {
+    void this.reload();
+  }
+
+  /**
+   * The view changed (sort, filter, columns): ask again shortly.
+   */
+  private _onView(): void {
+    if (!this.isVisible) {
+      return;
+    }
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+    }
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      void this.reload();
+    }, VIEW_DELAY_MS);
+  }
+
+  private async _onCopy(): Promise<void> {
+    if (this._code) {
+      this._copy(this._code.code);
+      this._status.textContent = this._trans.__('Copied');
+    }
+  }
+
+  private async _onInsert(): Promise<void> {
+    if (!this._code) {
+      return;
+    }
+    try {
+      const where = await this._insert(this._code.code);
+      this._status.textContent =
+        where === null
+          ? this._trans.__('No open notebook runs this kernel')
+          : this._trans.__('Inserted in %1', where);
+    } catch (error) {
+      this._status.textContent = describeError(error).message;
+    }
+  }
+
+  private _sync(): void {
+    const trans = this._trans;
+    const own = this._own;
+    const choices = own ? syntaxChoices(own) : [];
+    const current = this._code?.syntax ?? this._chosen ?? own ?? '';
+    if (choices.join() !== this._listed) {
+      this._listed = choices.join();
+      this._syntax.replaceChildren(
+        ...choices.map(syntax => {
+          const option = document.createElement('option');
+          option.value = syntax;
+          option.textContent =
+            syntax === own ? trans.__('%1 (its library)', syntax) : syntax;
+          return option;
+        })
+      );
+    }
+    this._syntax.value = current;
+    this._syntax.disabled = choices.length < 2;
+    this._pre.textContent = this._code
+      ? this._code.code
+      : this._loading
+        ? trans.__('Asking the kernel…')
+        : (this._error ?? '');
+    this._pre.classList.toggle('jp-mod-error', !this._code && !!this._error);
+    this._copyButton.disabled = !this._code || this._loading;
+    this._insertButton.disabled = !this._code || this._loading;
+    if (this._loading || this._error) {
+      this._status.textContent = '';
+    }
+  }
+
+  private _model: RowsDataModel;
+  private _fetch: (query: ICodeQuery) => Promise<IViewCode>;
+  private _insert: (code: string) => Promise<string | null>;
+  private _copy: (text: string) => void;
+  private _trans: TranslationBundle;
+  private _syntax = document.createElement('select');
+  private _copyButton: HTMLButtonElement;
+  private _insertButton: HTMLButtonElement;
+  private _status = document.createElement('span');
+  private _pre = document.createElement('pre');
+  private _code: IViewCode | null = null;
+  private _error: string | null = null;
+  private _own: CodeSyntax | null = null;
+  private _chosen: CodeSyntax | null = null;
+  private _listed = '';
+  private _key: string | null = null;
+  private _loading = false;
+  private _ticket = 0;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+}
+
+/**
+ * Wait after a change of the view before asking its code (a burst shares one).
+ */
+const VIEW_DELAY_MS = 250;
+
+export namespace CodePanel {
+  export interface IOptions {
+    model: RowsDataModel;
+    /**
+     * `IKernelStateService.code` bound to a kernel and a name.
+     */
+    fetch: (query: ICodeQuery) => Promise<IViewCode>;
+    /**
+     * Insert code below the active cell of the notebook of the kernel: resolves with
+     * where (the notebook's path), or null when no open notebook runs the kernel.
+     */
+    insert: (code: string) => Promise<string | null>;
+    trans: TranslationBundle;
+    /**
+     * Copy text (default: the system clipboard).
+     */
+    copy?: (text: string) => void;
+    /**
+     * The close button was pressed (default: hide).
+     */
+    onClose?: () => void;
+  }
+}
+
+function button(text: string, testId: string, title: string): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = 'jp-Button jp-mod-styled jp-mod-reject';
+  node.textContent = text;
+  node.title = title;
+  node.dataset.testId = testId;
+  return node;
+}

@@ -1,0 +1,513 @@
+/**
+ * The filters of the explorer as data: the operators of the contract and the values
+ * each takes, those offered for a column's family, the draft the filter bar edits
+ * (conditions joined by AND or OR, with one level of groups) and the tree it becomes
+ * (`FilterNode`, sent as JSON to `rows`, `profile` and `code`), and a filter as text.
+ *
+ * Missing values match only `isnull`: every other condition, a negated one too, is
+ * false on them (SQL's rule, applied by the kernel). So "Exclude this value" keeps
+ * the missing values explicitly: `(column ≠ v or column is missing)`.
+ */
+import { TranslationBundle } from '@jupyterlab/translation';
+
+import {
+  ColumnFamily,
+  FilterNode,
+  FilterOp,
+  FilterScalar,
+  IFilterCondition
+} from '../tokens';
+
+/**
+ * What value an operator takes: none, one, two (a range) or a list.
+ */
+export type ValueShape = 'none' | 'one' | 'two' | 'list';
+
+export const VALUE_SHAPE: Record<FilterOp, ValueShape> = {
+  eq: 'one',
+  ne: 'one',
+  lt: 'one',
+  le: 'one',
+  gt: 'one',
+  ge: 'one',
+  between: 'two',
+  not_between: 'two',
+  in: 'list',
+  not_in: 'list',
+  contains: 'one',
+  not_contains: 'one',
+  starts_with: 'one',
+  ends_with: 'one',
+  regex: 'one',
+  isnull: 'none',
+  notnull: 'none',
+  empty: 'none',
+  not_empty: 'none',
+  is_true: 'none',
+  is_false: 'none'
+};
+
+/**
+ * The operators on text that match case or not (`case`).
+ */
+export const TEXT_OPS: ReadonlySet<FilterOp> = new Set<FilterOp>([
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'regex'
+]);
+
+/**
+ * Conditions in one filter, and items of an `in` list (the contract's bounds).
+ */
+export const MAX_CONDITIONS = 50;
+export const MAX_LIST_VALUES = 1000;
+
+const COMPARE: FilterOp[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
+const RANGE: FilterOp[] = ['between', 'not_between'];
+const LIST: FilterOp[] = ['in', 'not_in'];
+const TEXT: FilterOp[] = [
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'regex'
+];
+const MISSING: FilterOp[] = ['isnull', 'notnull'];
+const EMPTY: FilterOp[] = ['empty', 'not_empty'];
+const TRUTH: FilterOp[] = ['is_true', 'is_false'];
+
+/**
+ * The operators offered for a column of a family, the most used first.
+ */
+export function opsFor(family: ColumnFamily): FilterOp[] {
+  switch (family) {
+    case 'number':
+    case 'datetime':
+      return [...COMPARE, ...RANGE, ...LIST, ...MISSING];
+    case 'string':
+      return [...TEXT, 'eq', 'ne', ...LIST, ...EMPTY, ...MISSING];
+    case 'category':
+      return ['eq', 'ne', ...LIST, ...TEXT, ...MISSING];
+    case 'boolean':
+      return [...TRUTH, 'eq', 'ne', ...MISSING];
+    default:
+      return [
+        ...COMPARE,
+        ...RANGE,
+        ...LIST,
+        ...TEXT,
+        ...EMPTY,
+        ...TRUTH,
+        ...MISSING
+      ];
+  }
+}
+
+/**
+ * An operator as the filter bar shows it.
+ */
+export function opLabel(op: FilterOp, trans: TranslationBundle): string {
+  switch (op) {
+    case 'eq':
+      return '=';
+    case 'ne':
+      return '≠';
+    case 'lt':
+      return '<';
+    case 'le':
+      return '≤';
+    case 'gt':
+      return '>';
+    case 'ge':
+      return '≥';
+    case 'between':
+      return trans.__('between');
+    case 'not_between':
+      return trans.__('not between');
+    case 'in':
+      return trans.__('is one of');
+    case 'not_in':
+      return trans.__('is none of');
+    case 'contains':
+      return trans.__('contains');
+    case 'not_contains':
+      return trans.__('does not contain');
+    case 'starts_with':
+      return trans.__('starts with');
+    case 'ends_with':
+      return trans.__('ends with');
+    case 'regex':
+      return trans.__('matches regex');
+    case 'isnull':
+      return trans.__('is missing');
+    case 'notnull':
+      return trans.__('is not missing');
+    case 'empty':
+      return trans.__('is empty');
+    case 'not_empty':
+      return trans.__('is not empty');
+    case 'is_true':
+      return trans.__('is true');
+    case 'is_false':
+      return trans.__('is false');
+  }
+}
+
+export type Join = 'and' | 'or';
+
+/**
+ * One condition as the filter bar edits it: the inputs' text.
+ */
+export interface IConditionDraft {
+  column: string;
+  op: FilterOp;
+  /**
+   * The value, or the low end of a range.
+   */
+  value: string;
+  /**
+   * The high end of a range.
+   */
+  high: string;
+  /**
+   * The items of `in` / `not_in`.
+   */
+  values: string[];
+  /**
+   * Text operators: match case.
+   */
+  matchCase: boolean;
+}
+
+/**
+ * Conditions in parentheses, joined by their own AND or OR.
+ */
+export interface IGroupDraft {
+  join: Join;
+  conditions: IConditionDraft[];
+}
+
+export type DraftItem = IConditionDraft | IGroupDraft;
+
+/**
+ * What the filter bar edits: conditions and groups joined by AND or OR.
+ */
+export interface IFilterDraft {
+  join: Join;
+  items: DraftItem[];
+}
+
+/**
+ * A condition nothing was entered in: no column, or an operator taking a value and
+ * none given (the blank row the bar starts with).
+ */
+export function isBlank(condition: IConditionDraft): boolean {
+  return (
+    condition.column === '' ||
+    (VALUE_SHAPE[condition.op] !== 'none' &&
+      condition.value === '' &&
+      condition.high === '' &&
+      condition.values.length === 0)
+  );
+}
+
+export function isGroup(item: DraftItem): item is IGroupDraft {
+  return (item as IGroupDraft).conditions !== undefined;
+}
+
+export function emptyCondition(column = '', op: FilterOp = 'eq'): IConditionDraft {
+  return { column, op, value: '', high: '', values: [], matchCase: false };
+}
+
+/**
+ * Every condition of a draft, in order.
+ */
+export function conditionsOf(draft: IFilterDraft): IConditionDraft[] {
+  return draft.items.flatMap(item => (isGroup(item) ? item.conditions : [item]));
+}
+
+/**
+ * Why a draft's condition cannot be sent, keyed by the condition.
+ */
+export type DraftErrors = Map<IConditionDraft, string>;
+
+/**
+ * The filter a draft means, or null when it has no condition; `errors` says which
+ * conditions miss their column or value (nothing is sent then).
+ */
+export function buildFilter(
+  draft: IFilterDraft,
+  trans: TranslationBundle
+): { filter: FilterNode | null; errors: DraftErrors } {
+  const errors: DraftErrors = new Map();
+  const nodes: FilterNode[] = [];
+  for (const item of draft.items) {
+    if (isGroup(item)) {
+      const members = item.conditions
+        .map(condition => toCondition(condition, errors, trans))
+        .filter((node): node is IFilterCondition => node !== null);
+      if (members.length === 1) {
+        nodes.push(members[0]);
+      } else if (members.length > 1) {
+        nodes.push(join(item.join, members));
+      }
+    } else {
+      const node = toCondition(item, errors, trans);
+      if (node) {
+        nodes.push(node);
+      }
+    }
+  }
+  if (conditionsOf(draft).length > MAX_CONDITIONS) {
+    const last = conditionsOf(draft)[MAX_CONDITIONS];
+    errors.set(
+      last,
+      trans.__('At most %1 conditions in one filter', MAX_CONDITIONS)
+    );
+  }
+  if (errors.size > 0 || nodes.length === 0) {
+    return { filter: null, errors };
+  }
+  return {
+    filter: nodes.length === 1 ? nodes[0] : join(draft.join, nodes),
+    errors
+  };
+}
+
+function join(how: Join, nodes: FilterNode[]): FilterNode {
+  return how === 'and' ? { and: nodes } : { or: nodes };
+}
+
+function toCondition(
+  draft: IConditionDraft,
+  errors: DraftErrors,
+  trans: TranslationBundle
+): IFilterCondition | null {
+  if (!draft.column) {
+    errors.set(draft, trans.__('Choose a column'));
+    return null;
+  }
+  const condition: IFilterCondition = { column: draft.column, op: draft.op };
+  switch (VALUE_SHAPE[draft.op]) {
+    case 'one':
+      if (draft.value === '') {
+        errors.set(draft, trans.__('Enter a value'));
+        return null;
+      }
+      condition.value = draft.value;
+      break;
+    case 'two':
+      if (draft.value === '' || draft.high === '') {
+        errors.set(draft, trans.__('Enter both ends of the range'));
+        return null;
+      }
+      condition.value = [draft.value, draft.high];
+      break;
+    case 'list':
+      if (draft.values.length === 0) {
+        errors.set(draft, trans.__('Add at least one value'));
+        return null;
+      }
+      if (draft.values.length > MAX_LIST_VALUES) {
+        errors.set(
+          draft,
+          trans.__('At most %1 values in a list', MAX_LIST_VALUES)
+        );
+        return null;
+      }
+      condition.value = [...draft.values];
+      break;
+    default:
+      break;
+  }
+  if (TEXT_OPS.has(draft.op)) {
+    condition.case = draft.matchCase;
+  }
+  return condition;
+}
+
+/**
+ * The draft of a filter, when it fits the bar (conditions, groups one level deep),
+ * else null.
+ */
+export function draftOf(filter: FilterNode | null): IFilterDraft | null {
+  if (filter === null) {
+    return { join: 'and', items: [] };
+  }
+  if (!isTree(filter)) {
+    return { join: 'and', items: [conditionDraft(filter)] };
+  }
+  const [how, nodes] = treeParts(filter);
+  const items: DraftItem[] = [];
+  for (const node of nodes) {
+    if (!isTree(node)) {
+      items.push(conditionDraft(node));
+      continue;
+    }
+    const [inner, members] = treeParts(node);
+    if (members.some(isTree)) {
+      return null;
+    }
+    items.push({
+      join: inner,
+      conditions: (members as IFilterCondition[]).map(conditionDraft)
+    });
+  }
+  return { join: how, items };
+}
+
+function conditionDraft(condition: IFilterCondition): IConditionDraft {
+  const draft = emptyCondition(String(condition.column), condition.op);
+  const value = condition.value;
+  if (Array.isArray(value)) {
+    if (VALUE_SHAPE[condition.op] === 'two') {
+      draft.value = String(value[0] ?? '');
+      draft.high = String(value[1] ?? '');
+    } else {
+      draft.values = value.map(String);
+    }
+  } else if (value !== undefined && value !== null) {
+    draft.value = String(value);
+  }
+  draft.matchCase = condition.case === true;
+  return draft;
+}
+
+export function isTree(
+  node: FilterNode
+): node is { and: FilterNode[] } | { or: FilterNode[] } {
+  return 'and' in node || 'or' in node;
+}
+
+function treeParts(
+  node: { and: FilterNode[] } | { or: FilterNode[] }
+): [Join, FilterNode[]] {
+  return 'and' in node ? ['and', node.and] : ['or', node.or];
+}
+
+/**
+ * The draft with a filter added to it with AND: appended when the draft joins by
+ * AND, else the draft becomes a group beside it. Null when that would nest deeper
+ * than the bar edits.
+ */
+export function addToDraft(
+  draft: IFilterDraft,
+  added: DraftItem
+): IFilterDraft | null {
+  const items = draft.items.filter(item => isGroup(item) || !isBlank(item));
+  if (draft.join === 'and' || items.length <= 1) {
+    return { join: 'and', items: [...items, added] };
+  }
+  // Several items joined by OR: they become one group, unless one is a group.
+  if (items.some(isGroup)) {
+    return null;
+  }
+  return {
+    join: 'and',
+    items: [{ join: 'or', conditions: items as IConditionDraft[] }, added]
+  };
+}
+
+/**
+ * "Filter to this value": the rows where a column holds a cell's value (its text,
+ * read by the kernel as the column's type), or is missing for a missing cell.
+ */
+export function onlyValue(
+  column: string,
+  value: string | null
+): IConditionDraft {
+  if (value === null) {
+    return emptyCondition(column, 'isnull');
+  }
+  if (value === '') {
+    return emptyCondition(column, 'empty');
+  }
+  return { ...emptyCondition(column, 'eq'), value };
+}
+
+/**
+ * "Exclude this value": the rows where a column holds another value or none (the
+ * missing values kept: `ne` alone is false on them).
+ */
+export function exceptValue(
+  column: string,
+  value: string | null
+): DraftItem {
+  if (value === null) {
+    return emptyCondition(column, 'notnull');
+  }
+  const other =
+    value === ''
+      ? emptyCondition(column, 'not_empty')
+      : { ...emptyCondition(column, 'ne'), value };
+  return {
+    join: 'or',
+    conditions: [other, emptyCondition(column, 'isnull')]
+  };
+}
+
+/**
+ * A filter as text: `price ≥ 9990 and (region = north or region is missing)`.
+ */
+export function filterText(
+  filter: FilterNode,
+  trans: TranslationBundle
+): string {
+  if (isTree(filter)) {
+    const [how, nodes] = treeParts(filter);
+    const word = how === 'and' ? trans.__('and') : trans.__('or');
+    return nodes
+      .map(node => {
+        const text = filterText(node, trans);
+        return isTree(node) && treeParts(node)[1].length > 1
+          ? `(${text})`
+          : text;
+      })
+      .join(` ${word} `);
+  }
+  const label = opLabel(filter.op, trans);
+  const value = filter.value;
+  const column = String(filter.column);
+  switch (VALUE_SHAPE[filter.op]) {
+    case 'none':
+      return trans.__('%1 %2', column, label);
+    case 'two': {
+      const [low, high] = Array.isArray(value) ? value : [value, ''];
+      return trans.__(
+        '%1 %2 %3 and %4',
+        column,
+        label,
+        scalarText(low),
+        scalarText(high)
+      );
+    }
+    case 'list':
+      return trans.__(
+        '%1 %2 (%3)',
+        column,
+        label,
+        (Array.isArray(value) ? value : [value]).map(scalarText).join(', ')
+      );
+    default: {
+      const text = scalarText(Array.isArray(value) ? value[0] : value);
+      return filter.case
+        ? trans.__('%1 %2 %3 (match case)', column, label, text)
+        : trans.__('%1 %2 %3', column, label, text);
+    }
+  }
+}
+
+function scalarText(value: FilterScalar | undefined | null): string {
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/**
+ * The column names a server message mentions (to mark the conditions it is about).
+ */
+export function columnsNamedIn(message: string, columns: string[]): string[] {
+  return columns.filter(
+    column => column !== '' && message.includes(column)
+  );
+}
