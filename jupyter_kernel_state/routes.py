@@ -18,6 +18,7 @@ from tornado import web
 from .errors import KernelStateError
 from .service import (
     AnnotationUpdate,
+    CodeOptions,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -76,6 +77,23 @@ class KernelStateHandler(APIHandler):
         # Our own message as written (jupyter_server would show tornado's %-escaped copy).
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"message": message, "reason": None}))
+
+    def _log(self) -> None:
+        """A 501 is an answer (this kernel's language has no probe, or its probe not that
+        operation yet), not a fault of the server: one info line, without the request's
+        headers that jupyter_server logs at error level for a 5xx (tornado's warning with
+        the message stays). Every other status is logged as usual."""
+        if self.get_status() != 501:
+            super()._log()
+            return
+        self.log.info("501 %s %s %.2fms", self.request.method, self.request.path,
+                      1000.0 * self.request.request_time())
+        # The request metric jupyter_server's log function records (when it is asked to).
+        log_function = self.settings.get("log_function")
+        if getattr(log_function, "keywords", {}).get("record_prometheus_metrics", False):
+            from jupyter_server.prometheus.log_functions import prometheus_log_method
+
+            prometheus_log_method(self)
 
     def sync(self, fn: Any, *args: Any) -> Any:
         try:
@@ -140,6 +158,15 @@ class RowsHandler(KernelStateHandler):
         self.check_xsrf_cookie()
         options = self.parse(RowsOptions.from_query, name)
         self.write_json(await self.call(self.service.rows(kernel_id, options)))
+
+
+class CodeHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.parse(CodeOptions.from_query, name)
+        self.write_json(await self.call(self.service.code(kernel_id, options)))
 
 
 class TimelineHandler(KernelStateHandler):
@@ -228,6 +255,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/code", CodeHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/timeline", TimelineHandler),
         (rf"{base}/{_KERNEL}/prompt", PromptHandler),
         (rf"{base}/{_KERNEL}/images", ImagesHandler),

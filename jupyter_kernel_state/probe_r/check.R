@@ -222,30 +222,36 @@ fill_fields <- function(op, fields, given) {
 
 # -- views: the sort and the filter, one structure (protocol.View) ---------------------------
 
+is_object <- function(x) is.list(x) && !is.null(names(x))
+is_array <- function(x) is.list(x) && is.null(names(x))
+konst <- function(name) spec_of()$constants[[name]]
+
 check_view <- function(value) {
   if (is.null(value)) return(list(sort = list(), filter = NULL))
-  if (!is.list(value) || (length(value) && is.null(names(value)))) {
-    bad_request("view must be an object {\"sort\": [...], \"filter\": ...}")
-  }
-  unknown <- setdiff(names(value), c("sort", "filter"))
+  if (!is_object(value)) bad_request("view must be an object {\"sort\": [...], \"filter\": ...}")
+  unknown <- sort(setdiff(names(value), c("sort", "filter")), method = "radix")
   if (length(unknown)) {
-    bad_request(paste0("view has no field ", py_repr(sort(unknown)[1L]), " (sort, filter)"))
+    bad_request(paste0("view has no field ", py_repr(unknown[1L], 1000L), " (sort, filter)"))
   }
-  list(sort = check_sort_keys(value$sort), filter = check_filter(value$filter, 0L))
+  node <- check_node(value$filter, 0L)
+  most <- konst("MAX_FILTER_CONDITIONS")
+  if (!is.null(node) && count_conditions(node) > most) {
+    bad_request(paste0("filter: at most ", most, " conditions in all, not ",
+                       commas(count_conditions(node))))
+  }
+  list(sort = check_sort_keys(value$sort), filter = node)
 }
 
 check_sort_keys <- function(keys) {
   if (is.null(keys)) return(list())
-  if (!is.list(keys) || (length(keys) && !is.null(names(keys)))) {
-    bad_request("view sort must be a list of {\"column\", \"desc\"}")
-  }
-  most <- spec_of()$constants$MAX_SORT_KEYS
+  if (!is_array(keys)) bad_request("view sort must be a list of {\"column\", \"desc\"}")
+  most <- konst("MAX_SORT_KEYS")
   if (length(keys) > most) {
-    bad_request(paste0("sorting by ", commas(length(keys)), " columns is not supported: at most ",
-                       most, " sort key", if (most != 1L) "s"))
+    bad_request(paste0("sorting by ", commas(length(keys)), " columns is not supported: ",
+                       "at most ", most, " sort keys"))
   }
   lapply(keys, function(k) {
-    if (!is.list(k) || !all(names(k) %in% c("column", "desc"))) {
+    if (!is_object(k) || !all(names(k) %in% c("column", "desc"))) {
       bad_request("a sort key is an object {\"column\": <name or position>, \"desc\": bool}")
     }
     desc <- if (is.null(k$desc)) FALSE else k$desc
@@ -257,72 +263,108 @@ check_sort_keys <- function(keys) {
 }
 
 check_column <- function(column, where) {
-  most <- spec_of()$constants$MAX_COLUMN_NAME
+  most <- konst("MAX_COLUMN_NAME")
   if (is_text(column) && nchar(column) > 0L && nchar(column) <= most) return(column)
   if (is_json_int(column) && column >= 0) return(column)
   bad_request(paste0(where, " needs a column: its name (at most ", commas(most),
                      " characters) or its position"))
 }
 
-# A condition {"column", "op", "value"?, "case"?}, or a tree {"and": [...]} / {"or": [...]}
-# (as far as the protocol's constants allow: FILTER_COMBINATORS, MAX_FILTER_DEPTH,
-# MAX_FILTER_CONDITIONS when it has them). The values are read as their column's type
-# by the rows handler (filter.R), which knows the column.
-check_filter <- function(node, depth) {
-  if (is.null(node)) return(NULL)
-  k <- spec_of()$constants
-  if (!is.list(node) || is.null(names(node))) {
-    bad_request("filter must be an object with column, op and value")
+# A filter node at `depth` (the trees around it): a condition {"column", "op", "value"?,
+# "case"?} or a tree {"and": [...]} / {"or": [...]}. The values are read as their
+# column's type by filter.R, which knows the column.
+check_node <- function(node, depth) {
+  if (is.null(node) && depth == 0L) return(NULL)
+  if (!is_object(node)) {
+    bad_request(paste0("filter must be an object: a condition {\"column\", \"op\", ",
+                       "\"value\"} or a tree {\"and\": [...]} / {\"or\": [...]}"))
   }
-  combinators <- unlist(k$FILTER_COMBINATORS)
-  tree <- intersect(names(node), c("and", "or"))
-  if (length(tree)) {
-    if (!(tree[1L] %in% combinators)) {
-      bad_request(paste0("filter: '", tree[1L], "' trees are not supported yet; give one ",
-                         "condition {\"column\", \"op\", \"value\"}"))
+  joins <- intersect(unlist(konst("FILTER_COMBINATORS")), names(node))
+  if (length(joins)) {
+    join <- joins[1L]
+    if (length(node) != 1L) {
+      bad_request("a filter tree is {\"and\": [...]} or {\"or\": [...]}, nothing else")
     }
-    if (length(node) != 1L) bad_request("a filter tree is {\"and\": [...]} or {\"or\": [...]}")
-    deepest <- if (is.null(k$MAX_FILTER_DEPTH)) 5L else k$MAX_FILTER_DEPTH
-    if (depth + 1L > deepest) bad_request(paste0("filter: trees at most ", deepest, " deep"))
-    items <- node[[1L]]
-    if (!is.list(items) || !length(items) || !is.null(names(items))) {
-      bad_request(paste0("filter: \"", tree[1L], "\" takes a non-empty list of conditions"))
+    if (depth + 1L > konst("MAX_FILTER_DEPTH")) {
+      bad_request(paste0("filter: trees at most ", konst("MAX_FILTER_DEPTH"), " deep"))
     }
-    out <- list(lapply(items, check_filter, depth = depth + 1L))
-    names(out) <- tree[1L]
-    if (depth == 0L) {
-      most <- if (is.null(k$MAX_FILTER_CONDITIONS)) 50L else k$MAX_FILTER_CONDITIONS
-      if (count_conditions(out) > most) {
-        bad_request(paste0("filter: at most ", most, " conditions in all"))
-      }
+    items <- node[[join]]
+    if (!is_array(items) || !length(items)) {
+      bad_request(paste0("filter: \"", join, "\" takes a non-empty list of conditions"))
     }
+    if (length(items) > konst("MAX_FILTER_CONDITIONS")) {
+      bad_request(paste0("filter: at most ", konst("MAX_FILTER_CONDITIONS"),
+                         " conditions in all"))
+    }
+    out <- list(lapply(items, check_node, depth = depth + 1L))
+    names(out) <- join
     return(out)
   }
-  allowed <- c("column", "op", "value", if (!is.null(k$CASE_OPS)) "case")
-  if (!all(names(node) %in% allowed)) {
-    bad_request("filter must be an object with column, op and value")
+  check_condition(node)
+}
+
+check_condition <- function(node) {
+  unknown <- sort(setdiff(names(node), c("column", "op", "value", "case")), method = "radix")
+  if (length(unknown)) {
+    bad_request(paste0("filter condition has no field ", py_repr(unknown[1L]),
+                       " (column, op, value, case; trees: and, or)"))
   }
+  ops <- unlist(konst("FILTER_OPS"))
   op <- node$op
-  ops <- unlist(k$FILTER_OPS)
   if (!is_text(op) || !(op %in% ops)) {
     bad_request(paste("filter op must be one of", paste(ops, collapse = ", ")))
   }
-  out <- list(column = check_column(node$column, "filter"), op = op)
-  if (op %in% unlist(k$NO_VALUE_OPS)) return(c(out, list(value = NULL)))
-  out["value"] <- list(node$value)
-  if (!is.null(node$case)) {
-    if (!is.logical(node$case) || length(node$case) != 1L || is.na(node$case)) {
-      bad_request("filter case must be true or false")
-    }
-    out$case <- node$case
+  column <- check_column(node$column, "filter")
+  case_ops <- unlist(konst("CASE_OPS"))
+  case <- if (is.null(node$case)) FALSE else node$case
+  if ("case" %in% names(node) && !(op %in% case_ops)) {
+    bad_request(paste0("filter case applies to the text operators (",
+                       paste(case_ops, collapse = ", "), "), not to ", op))
   }
-  out
+  if (!is.logical(case) || length(case) != 1L || is.na(case)) {
+    bad_request("filter case must be true or false")
+  }
+  out <- list(column = column, op = op)
+  if (op %in% unlist(konst("NO_VALUE_OPS"))) return(c(out, list(value = NULL)))
+  value <- node$value
+  if (op %in% unlist(konst("RANGE_OPS"))) {
+    if (!is_array(value) || length(value) != 2L) {
+      bad_request(paste0("filter ", op, " needs a value [low, high] (both included)"))
+    }
+    return(c(out, list(value = lapply(value, check_scalar, op = op))))
+  }
+  if (op %in% unlist(konst("LIST_OPS"))) {
+    most <- konst("MAX_FILTER_ITEMS")
+    if (!is_array(value) || !length(value) || length(value) > most) {
+      bad_request(paste0("filter ", op, " needs a value: a list of 1 to ", commas(most),
+                         " items"))
+    }
+    return(c(out, list(value = lapply(value, check_scalar, op = op))))
+  }
+  if (op %in% case_ops) {
+    if (!is_text(value) || nchar(value) > konst("MAX_FILTER_VALUE")) {
+      bad_request(paste0("filter ", op, " needs a value (text, at most ",
+                         commas(konst("MAX_FILTER_VALUE")), " characters)"))
+    }
+    return(c(out, list(value = value, case = case)))
+  }
+  c(out, list(value = check_scalar(value, op)))
+}
+
+# One value of a condition: text, a finite number or true/false.
+check_scalar <- function(value, op) {
+  if (is_text(value) && nchar(value) <= konst("MAX_FILTER_VALUE")) return(value)
+  if ((is.logical(value) || is.numeric(value)) && length(value) == 1L && is.finite(value)) {
+    return(value)
+  }
+  bad_request(paste0("filter ", op, " needs a value (text of at most ",
+                     commas(konst("MAX_FILTER_VALUE")), " characters, a finite number, or ",
+                     "true/false)"))
 }
 
 count_conditions <- function(node) {
   if (is.null(node)) return(0L)
-  if (!is.null(node$and) || !is.null(node$or)) {
-    return(sum(vapply(c(node$and, node$or), count_conditions, 0L)))
-  }
+  join <- intersect(c("and", "or"), names(node))
+  if (length(join)) return(sum(vapply(node[[join[1L]]], count_conditions, 0L)))
   1L
 }

@@ -46,7 +46,9 @@ HANDLERS <- list(
   detail = function(fields, ec) detail(fields, ec),
   rows = function(fields, ec) rows_op(fields, ec),
   delete = function(fields, ec) delete_op(fields, ec),
-  timeline = function(fields, ec) timeline_op(fields, ec)
+  timeline = function(fields, ec) timeline_op(fields, ec),
+  code = function(fields, ec) code_op(fields, ec),
+  profile = function(fields, ec) profile_op(fields, ec)
 )
 
 dispatch <- function(request) {

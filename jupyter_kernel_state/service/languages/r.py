@@ -25,7 +25,8 @@ from . import ProbeCall
 
 #: The probe's files, evaluated in this order into one private environment.
 PROBE_FILES = ("json.R", "probe.R", "check.R", "tracking.R", "snapshot.R", "detail.R",
-               "filter.R", "rows.R", "entry.R")
+               "filter.R", "rows.R", "code.R", "profile.R",
+               "entry.R")
 OPTION = "jupyter_kernel_state.probe"
 REPLY_MIME = "application/x-jupyter-kernel-state"
 REPLY_MARKER = "@@jupyter_kernel_state_reply@@ "
@@ -142,7 +143,7 @@ def reply_text(outputs: list[dict[str, Any]]) -> str | None:
 class RSupport:
     display_name = "R"
     needs_execution_count = True
-    operations = frozenset({"rows", "delete", "timeline"})
+    operations = frozenset({"rows", "delete", "timeline", "code", "profile"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)
