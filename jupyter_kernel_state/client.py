@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .probe.protocol import with_defaults
+
 #: Seconds before a request is abandoned.
 TIMEOUT_S = 30.0
 #: Bytes read from one response at most (images are capped lower by the server).
@@ -348,11 +350,15 @@ class KernelStateClient:
             raise ValueError(f"detail must be one of {', '.join(DETAILS)}")
         if include is not None and not isinstance(include, str):
             include = ",".join(include)
-        return dict(self.get(f"kernels/{_quote(kernel_id)}/variables", {
+        snapshot = dict(self.get(f"kernels/{_quote(kernel_id)}/variables", {
             "detail": None if detail == "full" else detail, "limit": limit,
             "offset": offset, "sort": sort, "filter": filter, "include": include,
             "since": since,
         }))
+        if detail == "full":  # the list travels lean: each variable made whole
+            for variable in snapshot.get("variables") or ():
+                with_defaults(variable)
+        return snapshot
 
     def variable(self, kernel_id: str, name: str, *, reveal: bool = False,
                  path: Iterable[str] | None = None,
