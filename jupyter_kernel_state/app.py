@@ -9,6 +9,7 @@ from jupyter_server.extension.application import ExtensionApp
 from traitlets import Float, Int, Unicode, default
 
 from . import mcp_tools
+from .probe import protocol
 from .routes import build_handlers
 from .service import KernelStateService, Limits
 from .service.annotations import AnnotationStore
@@ -48,11 +49,12 @@ class KernelStateApp(ExtensionApp):
         _D.max_detail_chars, min=1, config=True,
         help="Largest repr a caller may ask for.")
     page_size = Int(
-        _D.page_size, min=1, config=True,
+        _D.page_size, min=1, max=protocol.MAX_LIMIT, config=True,
         help="Variables per response when no limit is given.")
     max_page_size = Int(
-        _D.max_page_size, min=1, config=True,
-        help="Largest page a caller may ask for.")
+        _D.max_page_size, min=1, max=protocol.MAX_LIMIT, config=True,
+        help=f"Largest page a caller may ask for (at most {protocol.MAX_LIMIT:,}: the "
+             "probe's own bound).")
     snapshot_cache_size = Int(
         _D.snapshot_cache_size, min=1, config=True,
         help="Snapshots kept per kernel (by generation and options)."
