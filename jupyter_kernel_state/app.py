@@ -84,6 +84,22 @@ class KernelStateApp(ExtensionApp):
     rows_cache_size = Int(
         _D.rows_cache_size, min=1, config=True,
         help="Data explorer windows kept per kernel.")
+    profile_max_columns = Int(
+        _D.profile_max_columns, min=1, max=10_000, config=True,
+        help="Most columns in one profile (variables/{name}/profile); MCP's describe_table "
+        "asks at most 50.")
+    profile_column_ms = Int(
+        _D.profile_column_ms, min=1, max=60_000, config=True,
+        help="Time guard (ms) for one column's statistics in the kernel; a column past it "
+        "is listed with an error, and the columns the request's time does not reach are "
+        "counted in columns_cut.")
+    profile_sample_rows = Int(
+        _D.profile_sample_rows, min=1_000, max=100_000_000, config=True,
+        help="Rows past which a profile's statistics come from a fixed-seed sample of this "
+        "many rows (count and null_count stay exact; the columns say approximate).")
+    profile_cache_size = Int(
+        _D.profile_cache_size, min=1, config=True,
+        help="Profiles kept per kernel.")
     max_images = Int(
         _D.images.max_images, min=1, config=True,
         help="The latest images kept per kernel (besides the first keep_first_images); "
@@ -160,6 +176,10 @@ class KernelStateApp(ExtensionApp):
             rows_read_ms=self.rows_read_ms,
             rows_sort_ms=self.rows_sort_ms,
             rows_cache_size=self.rows_cache_size,
+            profile_max_columns=self.profile_max_columns,
+            profile_column_ms=self.profile_column_ms,
+            profile_sample_rows=self.profile_sample_rows,
+            profile_cache_size=self.profile_cache_size,
             images=ImageLimits(
                 max_images=self.max_images,
                 max_image_bytes=self.max_image_bytes,

@@ -52,6 +52,9 @@ MODULES = (
     "windows.adapt",
     "windows.filters",
     "windows.order",
+    "windows.statistics",
+    "windows.column_stats",
+    "windows.profiles",
     # the operations, and the entry points
     "ops.snapshot",
     "ops.digest",

@@ -29,6 +29,12 @@ class Limits:
     rows_read_ms: int = 1_000
     rows_sort_ms: int = 2_000
     rows_cache_size: int = 16
+    # Column profiles (``variables/{name}/profile``): columns per call, each column's time
+    # guard, the rows past which statistics come from a fixed-seed sample, answers kept.
+    profile_max_columns: int = 100
+    profile_column_ms: int = 1_000
+    profile_sample_rows: int = 1_000_000
+    profile_cache_size: int = 8
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.

@@ -1,0 +1,94 @@
+"""A table's columns profiled one at a time (the ``profile`` op): each column's
+statistics with its own library (``column_stats``), under its own time guard, on the rows a
+filter keeps, from a fixed-seed sample of them past ``sample_rows``.
+
+A column that raises or runs out of its time is listed with its ``error``; the columns
+the call's budget does not reach are counted (``columns_cut``), never half listed.
+``count`` and ``null_count`` are exact; in a sampled column every other statistic comes
+from the sample (``approximate``), its counts scaled to the column's (``count`` over the
+sample's non-null values, rounded) and ``distinct`` the sample's own.
+"""
+
+import random
+import sys
+
+from .. import guard
+from .column_stats import column_for
+
+#: The seed of every sample: the same rows for every column, call after call.
+SAMPLE_SEED = 0
+#: Each family's statistics (a method of the column objects).
+_STATISTICS = {"number": "numbers", "string": "strings", "category": "strings",
+               "boolean": "booleans", "datetime": "datetimes"}
+
+
+def sample_positions(n, k):
+    """``k`` of the positions 0 to ``n`` - 1, drawn without replacement, in order."""
+    np = sys.modules.get("numpy")
+    if np is not None:
+        return np.sort(np.random.default_rng(SAMPLE_SEED).choice(n, k, replace=False))
+    return sorted(random.Random(SAMPLE_SEED).sample(range(n), k))
+
+
+class Profiler:
+    """Profiles the columns of one adapter (``windows.adapters``) on ``rows`` (positions
+    a filter keeps, None: all), ``sample`` (positions among those, None: all)."""
+
+    def __init__(self, session, adapter, rows, sample, top, texts, column_ms):
+        self.session = session
+        self.adapter = adapter
+        self.rows = rows
+        self.sample = sample
+        self.top = top
+        self.texts = texts
+        self.column_ms = column_ms
+
+    def profile(self, positions, labels):
+        """(the columns' profiles, how many the budget did not reach)."""
+        out = []
+        for i, (position, (name, dtype)) in enumerate(zip(positions, labels)):
+            entry = {"name": name, "position": position, "dtype": dtype, "family": "other",
+                     "count": None, "null_count": None, "approximate": False, "error": None}
+            if self.session.exhausted:
+                return out, len(positions) - i
+            try:
+                self.session.run_within(self.column_ms, self._column, position, entry)
+            except guard.ProbeTimeout:
+                if self.session.exhausted:  # the call's budget, not the column's guard
+                    return out, len(positions) - i
+                entry["error"] = "profiling timed out ({:,} ms)".format(self.column_ms)
+            except guard.BudgetExhausted:
+                return out, len(positions) - i
+            except guard.GuardUnavailable:
+                raise
+            except BaseException as exc:
+                entry["error"] = guard.user_error("profiling", exc)
+            out.append(entry)
+        return out, 0
+
+    def _column(self, position, entry):
+        """Fills ``entry`` step by step: what is known stays when a later step fails."""
+        column = column_for(self.adapter.column_values(position))
+        if self.rows is not None:
+            column = column.take(self.rows)
+        data = column if self.sample is None else column.take(self.sample)
+        family = data.family()
+        entry["family"] = family
+        nulls = column.nulls()
+        count = len(column) - nulls
+        entry["count"], entry["null_count"] = count, nulls
+        method = _STATISTICS.get(family)
+        if method is None:
+            return
+        scale = 1.0
+        if self.sample is not None:
+            seen = len(data) - data.nulls()
+            scale = count / seen if seen else 0.0
+        statistics = getattr(data, method)
+        if family == "number" or family == "datetime":
+            entry.update(statistics(scale, self.texts))
+        elif family == "boolean":
+            entry.update(statistics(count, scale, self.texts))
+        else:
+            entry.update(statistics(self.top, count, scale, self.texts))
+        entry["approximate"] = self.sample is not None and count > 0
