@@ -18,6 +18,7 @@ from tornado import web
 from .errors import KernelStateError
 from .service import (
     AnnotationUpdate,
+    CodeOptions,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -159,6 +160,15 @@ class RowsHandler(KernelStateHandler):
         self.write_json(await self.call(self.service.rows(kernel_id, options)))
 
 
+class CodeHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.parse(CodeOptions.from_query, name)
+        self.write_json(await self.call(self.service.code(kernel_id, options)))
+
+
 class TimelineHandler(KernelStateHandler):
     @web.authenticated
     @authorized("execute")
@@ -245,6 +255,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/code", CodeHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/timeline", TimelineHandler),
         (rf"{base}/{_KERNEL}/prompt", PromptHandler),
         (rf"{base}/{_KERNEL}/images", ImagesHandler),

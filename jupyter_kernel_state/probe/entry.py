@@ -15,6 +15,7 @@ from .inspect.base import MISSING
 from .inspect.cache import SummaryCache
 from .namespace import visibility
 from .namespace.ordering import Sorter
+from .ops import code as code_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
 from .ops import snapshot as snapshot_op
@@ -163,6 +164,7 @@ HANDLERS = {
     "digest": digest.take,
     "detail": detail_op.take,
     "rows": rows.take,
+    "code": code_op.take,
     "delete": variables.delete,
     "timeline": variables.timeline,
 }

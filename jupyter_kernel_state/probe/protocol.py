@@ -22,11 +22,16 @@ The rules, one for every field:
 * Names: :func:`request` takes any name of 1 to 256 characters (what a name may be in a
   kernel's language is the server's ``check_name``); the Python probe's :func:`check`
   also wants a Python identifier that is not a keyword.
-* Windows of a table take a :class:`View`: the sort and the filter as one structure,
-  ``{"sort": [{"column", "desc"}], "filter": condition or null}``, echoed by the reply.
-  Today one sort key (``MAX_SORT_KEYS``) and one condition; several keys and
-  ``{"and": [...]}``/``{"or": [...]}`` trees are one change here (``_sort_keys``,
-  ``_condition``) and one in the rows handler.
+* Windows of a table (and the code of one) take a :class:`View`: the sort and the filter
+  as one structure, ``{"sort": [{"column", "desc"}], "filter": node or null}``, echoed by
+  the reply.  At most ``MAX_SORT_KEYS`` keys.  A filter node is a :class:`Condition`
+  ``{"column", "op", "value"?, "case"?}`` or a :class:`Tree` ``{"and": [node, ...]}`` /
+  ``{"or": [...]}``, at most ``MAX_FILTER_CONDITIONS`` conditions in all and trees
+  ``MAX_FILTER_DEPTH`` deep.  Checked here: the structure, the op, the value's shape
+  (``COMPARE_OPS`` one scalar, ``RANGE_OPS`` ``[low, high]``, ``LIST_OPS`` 1 to
+  ``MAX_FILTER_ITEMS`` scalars, ``CASE_OPS`` text and an optional ``case``,
+  ``NO_VALUE_OPS`` none); the probe reads each value as its column's type.  Missing values
+  match only ``isnull``: every other condition is false on them.
 
 The server's ``Limits`` defaults lie within these bounds (tests/probe/test_protocol.py).
 """
@@ -34,6 +39,7 @@ The server's ``Limits`` defaults lie within these bounds (tests/probe/test_proto
 from __future__ import annotations
 
 import dataclasses
+import json
 import keyword
 from typing import TYPE_CHECKING, Any
 
@@ -90,12 +96,25 @@ MAX_ROWS_BUDGET_MS = 4 * MAX_MS
 #: ``timeline``: entries per answer.
 DEFAULT_ENTRIES = 20
 MAX_ENTRIES = 100
-#: Views: sort keys supported today (see the module docstring).
-MAX_SORT_KEYS = 1
-FILTER_OPS = ("contains", "eq", "ne", "lt", "le", "gt", "ge", "isnull", "notnull")
-NO_VALUE_OPS = ("isnull", "notnull")
+#: Views: sort keys, and the filter's grammar (see the module docstring).
+MAX_SORT_KEYS = 10
+COMPARE_OPS = ("eq", "ne", "lt", "le", "gt", "ge")
+RANGE_OPS = ("between", "not_between")
+LIST_OPS = ("in", "not_in")
+#: Text operators, which take ``case`` (default false: case-insensitive).
+CASE_OPS = ("contains", "not_contains", "starts_with", "ends_with", "regex")
+NO_VALUE_OPS = ("isnull", "notnull", "empty", "not_empty", "is_true", "is_false")
+FILTER_OPS = COMPARE_OPS + RANGE_OPS + LIST_OPS + CASE_OPS + NO_VALUE_OPS
+FILTER_COMBINATORS = ("and", "or")
+MAX_FILTER_CONDITIONS = 50
+MAX_FILTER_DEPTH = 5
+#: Items of an ``in``/``not_in`` list.
+MAX_FILTER_ITEMS = 1_000
 MAX_COLUMN_NAME = 1_000
+#: Characters of one text value of a condition.
 MAX_FILTER_VALUE = 1_000
+#: ``code``: the languages of a view's code (null: the value's own library).
+SYNTAXES = ("pandas", "polars", "dplyr")
 
 
 class BadRequest(ValueError):
@@ -145,15 +164,39 @@ class SortKey:
 
 @dataclasses.dataclass(frozen=True)
 class Condition:
-    """Rows kept where ``column op value`` holds (``value`` read as the column's type;
-    none for ``isnull``/``notnull``)."""
+    """Rows kept where ``column op value`` holds: ``value`` is None (``NO_VALUE_OPS``), a
+    scalar (text, a number, true/false; read as the column's type by the probe) or a
+    tuple of scalars (``RANGE_OPS``: low and high, ``LIST_OPS``: the items); ``case`` for
+    the text operators (``CASE_OPS``)."""
 
     column: str | int
     op: str
-    value: str | None = None
+    value: Any = None
+    case: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"column": self.column, "op": self.op, "value": self.value}
+        value = list(self.value) if type(self.value) is tuple else self.value
+        out: dict[str, Any] = {"column": self.column, "op": self.op, "value": value}
+        if self.op in CASE_OPS:
+            out["case"] = self.case
+        return out
+
+    def conditions(self) -> int:
+        return 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Tree:
+    """Rows kept where every node (``join`` "and") or some node ("or") holds."""
+
+    join: str
+    nodes: tuple[Condition | Tree, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {self.join: [node.to_json() for node in self.nodes]}
+
+    def conditions(self) -> int:
+        return sum(node.conditions() for node in self.nodes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,7 +204,7 @@ class View:
     """How a window's rows are chosen: the sort and the filter, one structure."""
 
     sort: tuple[SortKey, ...] = ()
-    filter: Condition | None = None
+    filter: Condition | Tree | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,11 +222,24 @@ class View:
         unknown = sorted(str(k) for k in obj if k not in ("sort", "filter"))
         if unknown:
             raise BadRequest("view has no field " + repr(unknown[0]) + " (sort, filter)")
-        return cls(_sort_keys(obj.get("sort")), _condition(obj.get("filter")))
+        node = _node(obj.get("filter"), 0)
+        if node is not None and node.conditions() > MAX_FILTER_CONDITIONS:
+            raise BadRequest(
+                "filter: at most {} conditions in all, not {:,}".format(
+                    MAX_FILTER_CONDITIONS, node.conditions()
+                )
+            )
+        return cls(_sort_keys(obj.get("sort")), node)
 
     def sort_text(self) -> str | None:
-        """The REST reply's ``sort`` (``price:desc``), or None when unsorted."""
-        return "; ".join(key.text() for key in self.sort) or None
+        """The REST reply's ``sort`` (``price:desc,region:asc``), or None when unsorted."""
+        return ",".join(key.text() for key in self.sort) or None
+
+    @property
+    def key(self) -> str:
+        """The view as a cache key: its JSON (where ``1``, ``1.0`` and ``true`` differ,
+        unlike the dataclasses' equality)."""
+        return json.dumps(self.to_json(), sort_keys=True)
 
 
 EMPTY_VIEW = View()
@@ -200,11 +256,11 @@ def parse_sort(text: str) -> SortKey:
 def _sort_keys(obj: object) -> tuple[SortKey, ...]:
     if obj is None:
         return ()
-    if type(obj) is not list:
+    if type(obj) not in (list, tuple):
         raise BadRequest('view sort must be a list of {"column", "desc"}')
     if len(obj) > MAX_SORT_KEYS:
         raise BadRequest(
-            "sorting by {:,} columns is not supported: at most {} sort key".format(
+            "sorting by {:,} columns is not supported: at most {} sort keys".format(
                 len(obj), MAX_SORT_KEYS
             )
         )
@@ -222,33 +278,91 @@ def _sort_keys(obj: object) -> tuple[SortKey, ...]:
     return tuple(keys)
 
 
-def _condition(obj: object) -> Condition | None:
-    if obj is None:
+def _node(obj: object, depth: int) -> Condition | Tree | None:
+    """A filter node at ``depth`` (the number of trees around it)."""
+    if obj is None and depth == 0:
         return None
-    if isinstance(obj, Condition):
-        return obj
+    if isinstance(obj, (Condition, Tree)):
+        obj = obj.to_json()
     if type(obj) is not dict:
-        raise BadRequest("filter must be an object with column, op and value")
-    for combinator in ("and", "or"):  # a tree: its own class and a case here, later
-        if combinator in obj:
-            raise BadRequest(
-                "filter: {!r} trees are not supported yet; give one condition "
-                '{{"column", "op", "value"}}'.format(combinator)
+        raise BadRequest(
+            'filter must be an object: a condition {"column", "op", "value"} or a tree '
+            '{"and": [...]} / {"or": [...]}'
+        )
+    joins = [k for k in FILTER_COMBINATORS if k in obj]
+    if joins:
+        join = joins[0]
+        if len(obj) != 1:
+            raise BadRequest('a filter tree is {"and": [...]} or {"or": [...]}, nothing else')
+        if depth + 1 > MAX_FILTER_DEPTH:
+            raise BadRequest("filter: trees at most {} deep".format(MAX_FILTER_DEPTH))
+        items = obj[join]
+        if type(items) not in (list, tuple) or not items:
+            raise BadRequest('filter: "{}" takes a non-empty list of conditions'.format(join))
+        if len(items) > MAX_FILTER_CONDITIONS:
+            raise BadRequest("filter: at most {} conditions in all".format(MAX_FILTER_CONDITIONS))
+        nodes = tuple(_node(item, depth + 1) for item in items)
+        return Tree(join, nodes)  # type: ignore[arg-type]
+    return _condition(obj)
+
+
+def _condition(obj: dict[Any, Any]) -> Condition:
+    unknown = sorted(str(k) for k in obj if k not in ("column", "op", "value", "case"))
+    if unknown:
+        raise BadRequest(
+            "filter condition has no field {} (column, op, value, case; trees: and, or)".format(
+                repr(unknown[0])[:60]
             )
-    if not set(obj) <= {"column", "op", "value"}:
-        raise BadRequest("filter must be an object with column, op and value")
+        )
     op = obj.get("op")
     if op not in FILTER_OPS:
         raise BadRequest("filter op must be one of " + ", ".join(FILTER_OPS))
     column = _column(obj.get("column"), "filter")
-    if op in NO_VALUE_OPS:
-        return Condition(column, op, None)
-    value = obj.get("value")
-    if type(value) is not str or len(value) > MAX_FILTER_VALUE:
+    case = obj.get("case", False)
+    if "case" in obj and op not in CASE_OPS:
         raise BadRequest(
-            "filter {} needs a value (text, at most {:,} characters)".format(op, MAX_FILTER_VALUE)
+            "filter case applies to the text operators ({}), not to {}".format(
+                ", ".join(CASE_OPS), op
+            )
         )
-    return Condition(column, op, value)
+    if type(case) is not bool:
+        raise BadRequest("filter case must be true or false")
+    if op in NO_VALUE_OPS:
+        return Condition(column, op)  # a value given is ignored
+    value = obj.get("value")
+    if op in RANGE_OPS:
+        if type(value) not in (list, tuple) or len(value) != 2:
+            raise BadRequest("filter {} needs a value [low, high] (both included)".format(op))
+        return Condition(column, op, tuple(_scalar(op, x) for x in value))
+    if op in LIST_OPS:
+        if type(value) not in (list, tuple) or not 0 < len(value) <= MAX_FILTER_ITEMS:
+            raise BadRequest(
+                "filter {} needs a value: a list of 1 to {:,} items".format(op, MAX_FILTER_ITEMS)
+            )
+        return Condition(column, op, tuple(_scalar(op, x) for x in value))
+    if op in CASE_OPS:
+        if type(value) is not str or len(value) > MAX_FILTER_VALUE:
+            raise BadRequest(
+                "filter {} needs a value (text, at most {:,} characters)".format(
+                    op, MAX_FILTER_VALUE
+                )
+            )
+        return Condition(column, op, value, case)
+    return Condition(column, op, _scalar(op, value))
+
+
+def _scalar(op: str, value: object) -> str | int | float | bool:
+    """One value of a condition: text, a finite number or true/false."""
+    if type(value) is str and len(value) <= MAX_FILTER_VALUE:
+        return value
+    if type(value) in (int, bool):
+        return value  # type: ignore[return-value]
+    if type(value) is float and value - value == 0:  # finite
+        return value
+    raise BadRequest(
+        "filter {} needs a value (text of at most {:,} characters, a finite number, or "
+        "true/false)".format(op, MAX_FILTER_VALUE)
+    )
 
 
 def _column(column: object, where: str) -> str | int:
@@ -485,6 +599,45 @@ OPERATIONS: dict[str, Operation] = {
                 _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
             ),
             "a window of a table or an array, maybe sorted and filtered",
+        ),
+        Operation(
+            "code",
+            (
+                _NAME,
+                Field("view", VIEW, EMPTY_VIEW, nullable=True, doc="the sort and the filter"),
+                Field(
+                    "columns",
+                    POSITIONS,
+                    None,
+                    nullable=True,
+                    min=1,
+                    max=MAX_COLUMNS,
+                    doc="column positions, in the order shown (else column_start to "
+                    "column_stop)",
+                ),
+                Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
+                Field(
+                    "column_stop",
+                    INT,
+                    None,
+                    nullable=True,
+                    min="column_start",
+                    max=MAX_COLUMN_POSITION,
+                    doc="null: to the last column",
+                ),
+                Field(
+                    "syntax",
+                    CHOICE,
+                    None,
+                    nullable=True,
+                    choices=SYNTAXES,
+                    doc="null: the value's own library",
+                ),
+                _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value"),
+                _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "reading the columns the view names"),
+                _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
+            ),
+            "code that binds <name>_view to the rows, order and columns of a view",
         ),
         Operation("delete", (_NAME,), "remove a variable from the user namespace"),
         Operation(

@@ -40,6 +40,18 @@ ERRORS = {
     "404": _json("Error", "`Kernel does not exist: <id>`, `Variable not found: <name>`, ..."),
 }
 KERNEL = _param("kernel_id", "path", "A running kernel's id.", {"type": "string"})
+SORT = _param("sort", "query", "Sort keys: `price:desc,region:asc` (comma-separated, each "
+              "split at its last colon, `:asc` by default), or a JSON list "
+              '`[{"column": "a,b", "desc": true}]` for names with commas or colons; at most 10. '
+              "Stable; missing values last in both directions.",
+              {"type": "string", "maxLength": 12000})
+FILTER = _param("filter", "query", "JSON: one condition "
+                '`{"column": "price", "op": "gt", "value": 10}` or a tree '
+                '`{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5 deep); see '
+                "FilterCondition for the ops and their values. Each value is read as its "
+                "column's type (400 naming the column and its dtype when it does not fit). "
+                "Missing values match only isnull. `filtered_rows` counts the rows kept.",
+                {"type": "string", "maxLength": 200000})
 NAME = _param("name", "path", "A Python identifier (not a keyword), at most 256 characters, "
               "looked up as an exact namespace key.", {"type": "string", "maxLength": 256})
 
@@ -133,10 +145,11 @@ def build_openapi() -> dict[str, Any]:
             "summary": "A window of a table or array (the data explorer)",
             "description": "Needs `execute` on `kernels`. pandas and polars DataFrames and "
             "Series, numpy 1-D/2-D arrays, xarray DataArrays in memory, lists of records. Only "
-            "the window is read; a sort ranks one column in the kernel under its own time "
-            "guard (`rows_sort_ms`) and is kept for paging. Cells are text (dates compact, "
-            "floats shortest, null for missing values), at most `rows_cell_chars` each. A busy "
-            "kernel gets the last window of the same query with `stale: true`. Python kernels.",
+            "the window is read; a view's filter and sort are computed in the kernel by the "
+            "value's own library under their own time guard (`rows_sort_ms`), and the order is "
+            "kept for paging. Cells are text (dates compact, floats shortest, null for missing "
+            "values), at most `rows_cell_chars` each. A busy kernel gets the last window of the "
+            "same query with `stale: true`. Python and R kernels.",
             "parameters": [
                 KERNEL, NAME,
                 _param("offset", "query", "First row (default 0).",
@@ -146,16 +159,8 @@ def build_openapi() -> dict[str, Any]:
                 _param("columns", "query", "Column positions: a range `start:stop` or a list "
                        "`0,3,7`, at most `rows_max_columns` (100); default the first 100.",
                        {"type": "string"}),
-                _param("sort", "query", "`<column name>:asc` or `:desc` (the last colon "
-                       "splits; a bare name sorts ascending). Missing values last.",
-                       {"type": "string", "maxLength": 1000}),
-                _param("filter", "query", 'JSON `{"column": "price", "op": "gt", "value": '
-                       '"10"}`: rows kept, computed in the kernel on that column under the '
-                       "sort's time guard. `op`: contains (case-insensitive text), eq, ne, lt, "
-                       "le, gt, ge (the value read as the column's type: number, date, "
-                       "true/false, text), isnull, notnull (no value). `filtered_rows` counts "
-                       "the rows kept; `offset` and `limit` page through them.",
-                       {"type": "string", "maxLength": 3000}),
+                SORT,
+                FILTER,
             ],
             "responses": {"200": _json("RowsWindow", "The window."), **ERRORS,
                           "409": _json("Error", "A lazy value (polars LazyFrame, dask, "
@@ -163,6 +168,33 @@ def build_openapi() -> dict[str, Any]:
                                        "it."),
                           "422": _json("Error", "The value's own code raised or ran out of "
                                        "time while its rows were read."),
+                          "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/code": {"get": {
+            "summary": "The code of a view: the rows, order and columns the explorer shows",
+            "description": "Needs `execute` on `kernels`. Code that, run in the kernel where "
+            "`name` lives, binds `{name}_view` to exactly the rows (the filter, missing values "
+            "matching only isnull, written out), their order (the library's stable sort, "
+            "missing values last) and the columns of the view. Written in the kernel from the "
+            "columns' dtypes (values as literals of each column's type); nothing the caller "
+            "sent is executed. pandas code for pandas values, numpy arrays and lists of "
+            "records (through `pd.DataFrame`), polars code for polars values, dplyr for R "
+            "data.frames.",
+            "parameters": [
+                KERNEL, NAME,
+                _param("columns", "query", "The columns shown, in order: a range `start:stop` "
+                       "or a list `0,3,7` of positions; default every column.",
+                       {"type": "string"}),
+                SORT,
+                FILTER,
+                _param("syntax", "query", "pandas, polars or dplyr; default the value's own "
+                       "library (400 for a syntax that does not fit the value).",
+                       {"type": "string", "enum": ["pandas", "polars", "dplyr"]}),
+            ],
+            "responses": {"200": _json("ViewCode", "The code."), **ERRORS,
+                          "409": _json("Error", "A lazy value: no code is written for it."),
+                          "422": _json("Error", "The value's own code raised or ran out of "
+                                       "time while its columns were read."),
                           "501": not_python, "503": busy},
         }},
         f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/timeline": {"get": {

@@ -10,10 +10,11 @@ from .queries import (
     SnapshotOptions,
 )
 from .service import KernelStateService
-from .variable_queries import RowsOptions, TimelineOptions
+from .variable_queries import CodeOptions, RowsOptions, TimelineOptions
 
 __all__ = [
     "AnnotationUpdate",
+    "CodeOptions",
     "DetailOptions",
     "HistoryOptions",
     "ImagesOptions",

@@ -30,9 +30,16 @@ from .limits import Limits
 from .presenter import fragments_of
 from .probe_client import ProbeClient
 from .queries import DetailOptions, SnapshotOptions
-from .replies import DetailReply, DigestReply, RowsReply, SnapshotReply, TimelineReply
+from .replies import (
+    CodeReply,
+    DetailReply,
+    DigestReply,
+    RowsReply,
+    SnapshotReply,
+    TimelineReply,
+)
 from .tracker import ExecutionTracker
-from .variable_queries import RowsOptions, TimelineOptions
+from .variable_queries import CodeOptions, RowsOptions, TimelineOptions
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -488,6 +495,26 @@ class KernelState:
                     "stale": False, "kernel_busy": False}
 
         return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
+
+    async def code(self, options: CodeOptions) -> Answer:
+        """Code that binds ``{name}_view`` to the rows, order and columns of a view,
+        written in the kernel from the value's dtypes."""
+        await self.probe.require("code", "Code of a view", options.name)
+        limits = self._limits
+
+        async def take(moment: Moment) -> Answer:
+            columns: dict[str, Any] = (
+                {"columns": list(options.columns)} if options.columns is not None
+                else {"column_start": options.column_start, "column_stop": options.column_stop})
+            reply = cast(CodeReply, await self.probe.call(
+                "code", options.name, name=options.name, view=options.view, **columns,
+                syntax=options.syntax, time_guard_ms=limits.rows_read_ms,
+                sort_ms=limits.rows_sort_ms,
+                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
+            return reply["code"]
+
+        return await self._rows.give(options.key, take, when_busy=busy_error(BUSY),
+                                     cached_when_busy=True)
 
     async def delete_variable(self, name: str) -> None:
         """Remove ``name`` (the exact key) from the user namespace. A busy kernel is not

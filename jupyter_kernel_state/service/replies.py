@@ -47,5 +47,10 @@ class RowsReply(ProbeReply):
     rows: dict[str, Any]
 
 
+class CodeReply(ProbeReply):
+    #: ``{"syntax", "code", "name", "view"}``: the code of a view.
+    code: dict[str, Any]
+
+
 class TimelineReply(ProbeReply):
     timeline: dict[str, Any]

@@ -1,16 +1,31 @@
-"""The queries about one variable's data: ``RowsOptions`` (the data explorer's windows)
-and ``TimelineOptions`` — built and checked like every query (see queries.py)."""
+"""The queries about one variable's data: ``RowsOptions`` (the data explorer's windows),
+``CodeOptions`` (the code of a view) and ``TimelineOptions`` — built and checked like
+every query (see queries.py); a view's sort and filter by :func:`parse_view`."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InvalidRequest
-from ..probe.protocol import EMPTY_VIEW, FILTER_OPS, BadRequest, View, parse_sort
+from ..probe.protocol import (
+    EMPTY_VIEW,
+    FILTER_OPS,
+    MAX_COLUMNS,
+    SORT_DIRECTIONS,
+    SYNTAXES,
+    BadRequest,
+    View,
+    parse_sort,
+)
 from .limits import Limits
 from .queries import MAX_OFFSET, Getter, bounded, parse_int, validate_name
 
+#: A query's ``sort`` text (10 keys of long names) and ``filter`` JSON (50 conditions,
+#: lists of up to 1,000 items), at most.
+MAX_SORT_CHARS = 12_000
+MAX_FILTER_JSON = 200_000
 # Timeline entries per answer (the probe keeps more, within its own bound).
 DEFAULT_TIMELINE_ENTRIES = 20
 MAX_TIMELINE_ENTRIES = 100
@@ -32,7 +47,7 @@ class RowsOptions:
     @property
     def key(self) -> tuple[object, ...]:
         return ("rows", self.name, self.offset, self.limit, self.columns, self.column_start,
-                self.column_stop, self.view)
+                self.column_stop, self.view.key)
 
     @classmethod
     def create(
@@ -85,34 +100,97 @@ def parse_columns(raw: str | None, width: int) -> tuple[tuple[int, ...] | None, 
 
 
 def parse_view(sort: str | None, filter: str | None) -> View:
-    """The sort (``<column>:asc|desc``) and the filter (JSON: one condition
-    ``{"column", "op", "value"}``) as one ``View``, checked by the protocol's own rules
-    (``probe/protocol.py``); the probe reads the filter's value as the column's type."""
-    keys = []
-    if sort:
-        if len(sort) > 1000:
-            raise InvalidRequest("sort must be <column name>:asc or :desc, at most 1,000 "
-                                 "characters")
-        key = parse_sort(sort)
-        if sort.rpartition(":")[0] == "" and sort.rpartition(":")[2] in ("asc", "desc"):
-            raise InvalidRequest("sort must name a column, e.g. price:desc")
-        keys.append(key.to_json())
-    condition = None
-    if filter is not None and filter.strip():
-        problem = ('filter must be JSON like {"column": "price", "op": "gt", "value": "10"} '
-                   f"with op one of {', '.join(FILTER_OPS)}")
-        if len(filter) > 3000:
-            raise InvalidRequest(problem)
-        try:
-            condition = json.loads(filter)
-        except ValueError:
-            raise InvalidRequest(problem) from None
-        if not isinstance(condition, dict) or condition.get("op") not in FILTER_OPS:
-            raise InvalidRequest(problem)
+    """The sort (:func:`parse_sort_keys`) and the filter (:func:`parse_filter`) as one
+    ``View``, checked by the protocol's own rules (``probe/protocol.py``); the probe
+    reads each value of the filter as its column's type."""
+    keys = parse_sort_keys(sort)
+    condition = parse_filter(filter)
     try:
         return View.from_json({"sort": keys, "filter": condition})
     except BadRequest as e:
         raise InvalidRequest(str(e)) from None
+
+
+def parse_sort_keys(text: str | None) -> list[dict[str, Any]]:
+    """``price:desc,region:asc`` (keys split at commas, each at its last colon; ``:asc``
+    by default), or the JSON list ``[{"column": "a,b", "desc": true}]`` for names that
+    hold commas or colons; at most ``MAX_SORT_KEYS`` keys."""
+    if not text or not text.strip():
+        return []
+    if len(text) > MAX_SORT_CHARS:
+        raise InvalidRequest(f"sort must be at most {MAX_SORT_CHARS:,} characters")
+    if text.lstrip().startswith("["):
+        try:
+            keys = json.loads(text)
+        except ValueError:
+            raise InvalidRequest('sort must be a list of columns like price:desc,region:asc or '
+                                 'a JSON list like [{"column": "price", "desc": true}]') from None
+        if not isinstance(keys, list):
+            raise InvalidRequest('sort as JSON is a list of {"column", "desc"}')
+        return keys
+    keys = []
+    for part in text.split(","):
+        key = parse_sort(part.strip())
+        column, _, direction = part.strip().rpartition(":")
+        if not part.strip() or (not column and direction in SORT_DIRECTIONS):
+            raise InvalidRequest(f"sort must name a column in each key, like price:desc,"
+                                 f"region:asc (got {text[:60]!r})")
+        keys.append(key.to_json())
+    return keys
+
+
+def parse_filter(text: str | None) -> Any:
+    """The filter as JSON: one condition ``{"column", "op", "value"?, "case"?}`` or a tree
+    ``{"and": [...]}`` / ``{"or": [...]}`` (checked by ``View.from_json``); None when
+    empty."""
+    if text is None or not text.strip():
+        return None
+    problem = ('filter must be JSON: a condition like {"column": "price", "op": "gt", '
+               '"value": 10} or a tree like {"or": [<condition>, ...]}; ops: '
+               + ", ".join(FILTER_OPS))
+    if len(text) > MAX_FILTER_JSON:
+        raise InvalidRequest(f"filter must be at most {MAX_FILTER_JSON:,} characters of JSON")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise InvalidRequest(problem) from None
+
+
+@dataclass(frozen=True)
+class CodeOptions:
+    """``GET variables/{name}/code``: the code of a view (filter, sort, the columns
+    shown) in ``syntax`` (None: the value's own library)."""
+
+    name: str
+    view: View = EMPTY_VIEW
+    columns: tuple[int, ...] | None = None  # listed positions, else the range below
+    column_start: int = 0
+    column_stop: int | None = None  # None: to the last column
+    syntax: str | None = None
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("code", self.name, self.view.key, self.columns, self.column_start,
+                self.column_stop, self.syntax)
+
+    @classmethod
+    def create(
+        cls, limits: Limits, name: str, *, columns: str | None = None, sort: str | None = None,
+        filter: str | None = None, syntax: str | None = None,
+    ) -> CodeOptions:
+        listed, start, stop = (None, 0, None) if not (columns or "").strip() else \
+            parse_columns(columns, MAX_COLUMNS)
+        chosen = (syntax or "").strip() or None
+        if chosen is not None and chosen not in SYNTAXES:
+            raise InvalidRequest(f"syntax must be one of {', '.join(SYNTAXES)} (default: the "
+                                 "value's own library)")
+        return cls(name=validate_name(name), view=parse_view(sort, filter), columns=listed,
+                   column_start=start, column_stop=stop, syntax=chosen)
+
+    @classmethod
+    def from_query(cls, name: str, get: Getter, limits: Limits) -> CodeOptions:
+        return cls.create(limits, name, columns=get("columns"), sort=get("sort"),
+                          filter=get("filter"), syntax=get("syntax"))
 
 
 @dataclass(frozen=True)

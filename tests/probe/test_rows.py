@@ -127,8 +127,13 @@ CASES = [
       "sort": "a:asc", "filter": {"column": "b", "op": "notnull", "value": None}, "index": ["2", "0"]}),
     ("no-view-echoed", frame, {}, {"view": {"sort": [], "filter": None}, "sort": None, "filter": None,
                                    "filtered_rows": None}),
-    ("two-sort-keys", frame, {"view": {"sort": [{"column": "a"}, {"column": "b"}]}}, {"bad_request": True}),
-    ("filter-tree", frame, view(where={"or": [{"column": "a", "op": "isnull"}]}), {"bad_request": True}),
+    ("two-sort-keys", pd.DataFrame({"a": [2, 1, 2, 1], "b": ["x", "y", "a", None]}),
+     {"view": {"sort": [{"column": "a", "desc": True}, {"column": "b"}]}},
+     {"index": ["2", "0", "1", "3"], "sort": "a:desc,b:asc"}),
+    ("filter-tree", frame, view(where={"or": [{"column": "a", "op": "eq", "value": 3},
+                                              {"column": "b", "op": "isnull"}]}),
+     {"index": ["0", "1"], "filtered_rows": 2}),
+    ("eleven-sort-keys", frame, {"view": {"sort": [{"column": "a"}] * 11}}, {"bad_request": True}),
 ]
 
 

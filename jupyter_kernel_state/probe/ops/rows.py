@@ -6,12 +6,15 @@ most ``max_columns``), ``view`` (the sort and the filter: ``protocol.View``), ``
 ``time_guard_ms`` (each read of the value), ``sort_ms`` (the sort and the filter),
 ``cell_guard_ms`` (each cell's own repr), ``budget_ms`` (the whole call).
 
-Only the window is read.  A sort ranks the one column asked for, under its own time
-guard, and is kept (two at most, for the cell that was current) so that scrolling a
-sorted table costs a window, not a sort.  Refusals: ``not_found``, ``bad_request`` (also
-for values that are not tables), ``lazy`` (reading would compute or consume the value),
-``unprocessable`` (the value's own code raised or ran out of time).  The reply echoes the
-view it applied (``view``; ``sort`` and ``filter`` as the REST reply says them).
+Only the window is read.  The view's filter and sort are computed by the value's own
+library (``windows.sources``: the same expressions the ``code`` op writes) under their
+own time guard, and the order is kept (two at most, for the cell that was current) so
+that scrolling a sorted table costs a window, not a sort.  Refusals: ``not_found``,
+``bad_request`` (also for values that are not tables, a column the view names that the
+value lacks, a filter value that does not fit its column's dtype), ``lazy`` (reading
+would compute or consume the value), ``unprocessable`` (the value's own code raised or
+ran out of time).  The reply echoes the view it applied (``view``; ``sort`` as text,
+``price:desc,region:asc``, and ``filter`` as the tree applied).
 """
 
 from .. import guard
@@ -21,8 +24,9 @@ from ..protocol import refusal
 from ..windows.adapt import adapter_for
 from ..windows.adapters import Lazy, NotTabular
 from ..windows.cells import Cells
-from ..windows.filters import BadFilter
-from ..windows.order import NoSuchColumn, find_column, ordered
+from ..windows.columns import NoSuchColumn, ViewColumns
+from ..windows.families import BadFilter
+from ..windows.order import view_rows
 
 
 def take(state, fields, ns, hidden, tracker):
@@ -80,19 +84,10 @@ def _window(state, session, value, fields):
     rows = slice(min(offset, total), min(total, offset + limit))
     filtered = None
     if view.sort or view.filter is not None:
-        key = view.sort[0] if view.sort else None  # one sort key (protocol.MAX_SORT_KEYS)
-        by = None if key is None else find_column(adapter, key.column, columns_total)
-        descending = key is not None and key.desc
-        where = None
-        condition = view.filter
-        if condition is not None:
-            where = (find_column(adapter, condition.column, columns_total), condition.op,
-                     condition.value)
-        cache_key = (name, id(value), type(value), by, descending, where,
-                     state.execution_count(), total)
-        order = state.row_orders.order(cache_key, lambda: session.run_within(
-            fields["sort_ms"], ordered, adapter, total, by, descending, where))
-        filtered = len(order) if where is not None else None
+        columns = ViewColumns(adapter, view, columns_total)
+        cache_key = (name, id(value), type(value), view.key, state.execution_count(), total)
+        order, filtered = state.row_orders.order(cache_key, lambda: session.run_within(
+            fields["sort_ms"], view_rows, adapter, columns, view))
         rows = order[min(offset, len(order)):offset + limit]
     cells = Cells(fields["cell_chars"], session, fields["cell_guard_ms"])
     labels = adapter.column_labels(positions)

@@ -2,8 +2,8 @@
 
 One adapter per kind of value (``frames``: pandas and polars; ``ndarrays``: numpy and
 xarray; ``records``: lists of records), chosen by ``adapt.adapter_for``.  An adapter
-reads only the window asked for and the one column a sort or a filter needs, each read
-through the time guard (``Adapter.run``).
+reads only the window asked for, each read through the time guard (``Adapter.run``);
+a view's filter and sort go through its ``table`` (``sources``).
 """
 
 
@@ -58,11 +58,12 @@ class Adapter:
         """The whole column at ``position`` (a Series, an array or a list), for a filter."""
         raise NotImplementedError
 
-    # windows
-    def sort_order(self, position, descending):
-        """Row positions in sorted order (a sequence of ints); missing values last."""
+    def table(self, columns):
+        """The value as its library sees it (``sources``), for a view's rows and code;
+        ``columns`` (``columns.ViewColumns``) has found the columns a view names."""
         raise NotImplementedError
 
+    # windows
     def window(self, rows, positions, cells):
         """(index labels, rows of cell text) for ``rows`` (a slice or row positions)."""
         raise NotImplementedError

@@ -1,120 +1,255 @@
-"""Row filters for the ``rows`` op, computed in the kernel on one column.
+"""A view's filter as an expression of the column's own library, or as plain Python.
 
-A filter (``protocol.Condition``) is ``{"column": name, "op": op, "value": text}``; ``op``
-is one of ``contains`` (case-insensitive text), ``eq``, ``ne``, ``lt``, ``le``, ``gt``,
-``ge`` (the value read as the column's type: a number, a date, true/false, or text) or
-``isnull``/``notnull`` (no value).  The mask is built with the column's own library
-(pandas, polars, numpy) when the user imported it, else value by value; the caller runs
-it under the sort's time guard.
+The filter (``protocol.Condition`` or ``protocol.Tree``) becomes one expression
+(``expressions``): pandas (``sales["price"].notna() & (sales["price"] > 10.0)``) or
+polars (``pl.col("price").is_not_null() & (pl.col("price") > 10.0)``), evaluated for the
+explorer's rows and rendered for the ``code`` op — one tree for both.  Values are read
+as their column's type (``families.typed``).  Missing values match only ``isnull``:
+every other condition, negated ones included, is written ``<column is present> &
+<test>``, so a null, NaN, NaT or None row is never kept by it (SQL's rule, explicit in
+the code).  Values held by no library (a list of records, numpy without pandas) are
+filtered value by value with the same rules (:func:`plain_mask`).
 """
 
+import re
 import sys
 
+from ..protocol import CASE_OPS, LIST_OPS, RANGE_OPS, Condition
+from .expressions import Attr, Binary, Invert, Ref, both, compare, method
+from .families import BadFilter, typed
 
-class BadFilter(Exception):
-    """The filter's value cannot be read as its column's type (the message says so)."""
-
-
-def mask(values, op, value):
-    """A sequence of booleans, one per row of ``values`` (a pandas or polars Series, a
-    numpy array, or a list)."""
-    module = (getattr(type(values), "__module__", "") or "").split(".")[0]
-    if module == "pandas":
-        return _pandas(values, op, value)
-    if module == "polars":
-        return _polars(values, op, value)
-    if module == "numpy":
-        pd = sys.modules.get("pandas")
-        if pd is not None:
-            return _pandas(pd.Series(values, copy=False), op, value)
-        return _plain(values.tolist(), op, value)
-    return _plain(values, op, value)
+SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+ORDERING = ("lt", "le", "gt", "ge", "between", "not_between")
 
 
-def _pandas(s, op, value):
-    if op == "isnull":
-        return s.isna().to_numpy()
-    if op == "notnull":
-        return s.notna().to_numpy()
-    if op == "contains":
-        text = s.astype(str).str.contains(value, case=False, regex=False, na=False)
-        return (text & s.notna()).to_numpy()
-    target = _typed(value, str(s.dtype), s)
-    compare = {"eq": s.__eq__, "ne": s.__ne__, "lt": s.__lt__, "le": s.__le__,
-               "gt": s.__gt__, "ge": s.__ge__}[op]
-    out = compare(target)
-    return out.fillna(False).to_numpy(dtype=bool)
+def expression(node, resolve, library):
+    """The filter ``node`` as one expression: ``resolve(column)`` gives the column's
+    node (``sales["price"]``, ``pl.col("price")``) and its ``families.Column``."""
+    if type(node) is not Condition:
+        joined = [expression(n, resolve, library) for n in node.nodes]
+        return Binary("&" if node.join == "and" else "|", joined) if len(joined) > 1 else joined[0]
+    ref, column = resolve(node.column)
+    condition = _pandas if library == "pandas" else _polars
+    return condition(node, ref, column)
 
 
-def _typed(value, dtype, s=None):
-    """The filter's text as the column's type (:class:`BadFilter`: not that type)."""
+# --- pandas ------------------------------------------------------------------------------
+
+
+def _pandas(c, ref, column):
+    if c.op == "isnull":
+        return method(ref, "isna")
+    if c.op == "notnull":
+        return method(ref, "notna")
+    return both(method(ref, "notna"), _test(c, ref, column, _PANDAS))
+
+
+def _pandas_text(ref, column, c):
+    if _is_text(column):
+        return ref
+    return method(ref, "astype", Ref("str", str))
+
+
+def _pandas_search(c, text):
+    s = Attr(text, "str")
+    if c.op == "regex":
+        _check_python_regex(c)
+        return method(s, "contains", c.value, case=c.case, regex=True, na=False)
+    if c.op in ("contains", "not_contains"):
+        return method(s, "contains", c.value, case=c.case, regex=False, na=False)
+    name = "startswith" if c.op == "starts_with" else "endswith"
+    if c.case:
+        return method(s, name, c.value, na=False)
+    return method(Attr(method(s, "lower"), "str"), name, c.value.lower(), na=False)
+
+
+_PANDAS = {"between": "between", "in": "isin", "text": _pandas_text, "search": _pandas_search}
+
+
+def _check_python_regex(c):
     try:
-        return _convert(value, dtype, s)
-    except (ValueError, TypeError, OverflowError):
-        raise BadFilter("filter value {!r} is not a {} value".format(value[:40], dtype)) from None
+        re.compile(c.value)
+    except (re.error, OverflowError, RecursionError) as exc:
+        raise BadFilter("filter regex {!r} is not a valid Python regular expression: {}".format(
+            c.value[:60], exc)) from None
 
 
-def _convert(value, dtype, s):
-    kind = dtype.lower()
-    if kind.startswith(("int", "uint", "float")):
-        return float(value)
-    if kind.startswith("bool"):
-        if value.lower() not in ("true", "false"):
-            raise ValueError("not a boolean: " + value[:40])
-        return value.lower() == "true"
-    if kind.startswith(("datetime", "date")):
-        pd = sys.modules.get("pandas")
-        if pd is not None:
-            stamp = pd.Timestamp(value)
-            tz = getattr(getattr(s, "dt", None), "tz", None) if s is not None else None
-            return stamp.tz_localize(tz) if tz is not None and stamp.tzinfo is None else stamp
-    return value
+# --- polars ------------------------------------------------------------------------------
 
 
-def _polars(s, op, value):
+def _polars(c, ref, column):
+    floats = column.family == "float"
+    if c.op == "isnull":
+        missing = method(ref, "is_null")
+        return Binary("|", (missing, method(ref, "is_nan"))) if floats else missing
+    present = [method(ref, "is_not_null")] + ([method(ref, "is_not_nan")] if floats else [])
+    if c.op == "notnull":
+        return both(*present)
+    return both(*present, _test(c, ref, column, _POLARS))
+
+
+def _polars_text(ref, column, c):
+    if column.family == "string":
+        return ref
+    return method(ref, "cast", Ref("pl.String", sys.modules["polars"].String, "pl"))
+
+
+def _polars_search(c, text):
+    s = Attr(text, "str")
+    if c.op == "regex":
+        pattern = c.value if c.case else "(?i)" + c.value
+        _check_rust_regex(c, pattern)
+        return method(s, "contains", pattern)
+    if not c.case:
+        s = Attr(method(s, "to_lowercase"), "str")
+    value = c.value if c.case else c.value.lower()
+    if c.op in ("contains", "not_contains"):
+        return method(s, "contains", value, literal=True)
+    return method(s, "starts_with" if c.op == "starts_with" else "ends_with", value)
+
+
+_POLARS = {"between": "is_between", "in": "is_in", "text": _polars_text,
+           "search": _polars_search}
+
+
+def _check_rust_regex(c, pattern):
+    """polars reads patterns with Rust's regex crate: ask it about this one."""
     pl = sys.modules["polars"]
-    if op == "isnull":
-        out = s.is_null()
-    elif op == "notnull":
-        out = s.is_not_null()
-    elif op == "contains":
-        out = s.cast(pl.Utf8).str.to_lowercase().str.contains(value.lower(), literal=True)
-    else:
-        dtype = str(s.dtype)
-        target = _typed(value, dtype)
-        if dtype.lower().startswith(("datetime", "date")):
-            target = target.to_pydatetime() if hasattr(target, "to_pydatetime") else target
-        out = {"eq": s.__eq__, "ne": s.__ne__, "lt": s.__lt__, "le": s.__le__,
-               "gt": s.__gt__, "ge": s.__ge__}[op](target)
-    return out.fill_null(False).to_list()
+    try:
+        pl.select(pl.lit("").str.contains(pattern))
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or ["invalid"])[-1].strip()
+        for line in str(exc).splitlines():
+            if line.strip().startswith("error:"):
+                first = line.strip()[len("error:"):].strip()
+        raise BadFilter("filter regex {!r} is not a valid polars (Rust) regular expression: "
+                        "{}".format(c.value[:60], first[:200])) from None
 
 
-def _plain(values, op, value):
-    if op == "isnull":
-        return [_missing(x) for x in values]
-    if op == "notnull":
-        return [not _missing(x) for x in values]
-    if op == "contains":
-        needle = value.lower()
-        return [not _missing(x) and needle in str(x).lower() for x in values]
-    out = []
-    for x in values:
-        if _missing(x):
-            out.append(False)
-            continue
-        target = value
-        if isinstance(x, bool):
-            target = _typed(value, "bool")
-        elif isinstance(x, (int, float)):
-            target = _typed(value, "float")
+# --- the tests both libraries share ------------------------------------------------------
+
+
+def _test(c, ref, column, library):
+    """The condition on the rows where the column is present."""
+    op = c.op
+    if op in SYMBOLS:
+        return compare(SYMBOLS[op], ref, _value(c, column, c.value))
+    if op in RANGE_OPS:
+        low, high = (_value(c, column, v) for v in c.value)
+        test = method(ref, library["between"], low, high)
+        return Invert(test) if op == "not_between" else test
+    if op in LIST_OPS:
+        items = [_value(c, column, v) for v in c.value]
+        test = method(ref, library["in"], items)
+        return Invert(test) if op == "not_in" else test
+    if op in CASE_OPS:
+        test = library["search"](c, library["text"](ref, column, c))
+        return Invert(test) if op == "not_contains" else test
+    if op in ("empty", "not_empty"):
+        if not _is_text(column):
+            raise column.refuse(op, "it applies to text columns")
+        return compare("==" if op == "empty" else "!=", ref, "")
+    if column.family != "boolean":
+        raise column.refuse(op, "it applies to boolean columns")
+    return compare("==", ref, op == "is_true")
+
+
+def _is_text(column):
+    return column.family == "string" or (
+        column.family == "category" and column.inner.family == "string")
+
+
+def _value(c, column, value):
+    """One value of condition ``c`` as ``column``'s type."""
+    if column.family == "category" and c.op in ORDERING:
+        if not column.ordered:
+            raise column.refuse(c.op, "its categories have no order (use eq, in or a text "
+                                      "operator)")
+        got = typed(column, value)
+        if got not in list(column.categories):
+            raise column.misfit(value, "one of its categories")
+        return got
+    return typed(column, value)
+
+
+# --- plain Python ------------------------------------------------------------------------
+
+
+def plain_mask(node, resolve):
+    """The filter on values no library holds: a list of booleans, one per row;
+    ``resolve(column)`` gives the column's values (a list) and its Column."""
+    if type(node) is not Condition:
+        masks = [plain_mask(n, resolve) for n in node.nodes]
+        combine = all if node.join == "and" else any
+        return [combine(row) for row in zip(*masks)]
+    values, column = resolve(node.column)
+    if node.op == "isnull":
+        return [missing(x) for x in values]
+    if node.op == "notnull":
+        return [not missing(x) for x in values]
+    test = _plain_test(node, column)
+    return [not missing(x) and test(x) for x in values]
+
+
+def _plain_test(c, column):
+    op = c.op
+    if op in SYMBOLS:
+        return _safe(_COMPARE[op], _value(c, column, c.value))
+    if op in RANGE_OPS:
+        low, high = (_value(c, column, v) for v in c.value)
+        inside = _safe(lambda x, bounds: bounds[0] <= x <= bounds[1], (low, high))
+        return inside if op == "between" else (lambda x: not inside(x))
+    if op in LIST_OPS:
+        items = [_value(c, column, v) for v in c.value]
+        found = _safe(lambda x, listed: any(x == item for item in listed), items)
+        return found if op == "in" else (lambda x: not found(x))
+    if op in CASE_OPS:
+        found = _plain_search(c)
+        return found if op != "not_contains" else (lambda x: not found(x))
+    if op in ("empty", "not_empty"):
+        if not _is_text(column):
+            raise column.refuse(op, "it applies to text columns")
+        return (lambda x: x == "") if op == "empty" else (lambda x: x != "")
+    if column.family != "boolean":
+        raise column.refuse(op, "it applies to boolean columns")
+    wanted = op == "is_true"
+    return lambda x: x is wanted
+
+
+def _plain_search(c):
+    value, case = c.value, c.case
+    if c.op == "regex":
+        _check_python_regex(c)
+        pattern = re.compile(value, 0 if case else re.IGNORECASE)
+        return lambda x: pattern.search(_text(x)) is not None
+    if not case:
+        value = value.lower()
+    fold = _text if case else (lambda x: _text(x).lower())
+    if c.op in ("contains", "not_contains"):
+        return lambda x: value in fold(x)
+    if c.op == "starts_with":
+        return lambda x: fold(x).startswith(value)
+    return lambda x: fold(x).endswith(value)
+
+
+def _text(x):
+    return x if type(x) is str else str(x)
+
+
+def _safe(test, operand):
+    """``test(x, operand)``, false for values that do not compare (a mixed column)."""
+
+    def safe(x):
         try:
-            out.append(_COMPARE[op](x, target))
+            return bool(test(x, operand))
         except TypeError:
-            out.append(False)
-    return out
+            return False
+
+    return safe
 
 
-def _missing(x):
+def missing(x):
+    """A missing value of a plain column: None, NaN (a float that is not itself)."""
     return x is None or (type(x) is float and x != x)
 
 

@@ -9,6 +9,7 @@ import itertools
 from ..inspect.tables import label_text
 from .adapters import LABEL_CHARS, Adapter, OneColumn, transpose
 from .cells import dtype_is_date
+from .sources import PandasTable, PolarsTable
 
 
 class PandasFrame(Adapter):
@@ -42,13 +43,8 @@ class PandasFrame(Adapter):
     def column_values(self, position):
         return self.value.iloc[:, position]
 
-    def sort_order(self, position, descending):
-        def order(v):
-            col = v.iloc[:, position].reset_index(drop=True)
-            ranked = col.sort_values(ascending=not descending, kind="stable", na_position="last")
-            return ranked.index.to_numpy()
-
-        return order(self.value)  # the caller runs the sort under its own guard
+    def table(self, columns):
+        return PandasTable(self, columns, self.value, series=False)
 
     def window(self, rows, positions, cells):
         positions = list(positions)
@@ -86,13 +82,8 @@ class PandasSeries(OneColumn, PandasFrame):
     def column_values(self, position):
         return self.value
 
-    def sort_order(self, position, descending):
-        def order(v):
-            ranked = v.reset_index(drop=True).sort_values(
-                ascending=not descending, kind="stable", na_position="last")
-            return ranked.index.to_numpy()
-
-        return order(self.value)  # the caller runs the sort under its own guard
+    def table(self, columns):
+        return PandasTable(self, columns, self.value, series=True)
 
     def window(self, rows, positions, cells):
         sub = self.run(lambda v: v.iloc[rows], self.value)
@@ -125,12 +116,8 @@ class PolarsFrame(Adapter):
     def column_values(self, position):
         return self.value.to_series(position)
 
-    def sort_order(self, position, descending):
-        def order(v):
-            col = v.to_series(position)
-            return col.arg_sort(descending=descending, nulls_last=True).to_list()
-
-        return order(self.value)
+    def table(self, columns):
+        return PolarsTable(self, columns, self.value, series=False)
 
     def _rows(self, rows):
         if type(rows) is slice:
@@ -162,8 +149,8 @@ class PolarsSeries(OneColumn, PolarsFrame):
     def column_values(self, position):
         return self.value
 
-    def sort_order(self, position, descending):
-        return self.value.arg_sort(descending=descending, nulls_last=True).to_list()
+    def table(self, columns):
+        return PolarsTable(self, columns, self.value.to_frame(), series=True)
 
     def window(self, rows, positions, cells):
         v = self.value

@@ -1,11 +1,12 @@
 """numpy arrays (1-D, 2-D, structured) and xarray DataArrays held in memory as rows ×
-columns, for the ``rows`` op: only the window is read (``a[i:j]``), and for a sort or a
-filter the one column it needs."""
+columns, for the ``rows`` op: only the window is read (``a[i:j]``); a view's sort and
+filter see the array through pandas when the user imported it."""
 
 import sys
 
 from ..inspect.tables import label_text
 from .adapters import LABEL_CHARS, Adapter, Lazy, NotTabular, take_rows, transpose
+from .sources import PandasTable, PlainTable
 
 
 class NumpyArray(Adapter):
@@ -50,20 +51,19 @@ class NumpyArray(Adapter):
     def column_values(self, position):
         return self._column(position)
 
-    def sort_order(self, position, descending):
-        np = sys.modules["numpy"]
-
-        def order(col):
-            ranked = np.argsort(col, kind="stable")
-            if descending:
-                ranked = ranked[::-1]
-            if col.dtype.kind in "fcmM":
-                missing = np.isnat(col[ranked]) if col.dtype.kind in "mM" else np.isnan(col[ranked])
-                if missing.any():
-                    ranked = np.concatenate([ranked[~missing], ranked[missing]])
-            return ranked
-
-        return order(self._column(position))
+    def table(self, columns):
+        """pandas' view of the array (``pd.DataFrame(a)``, ``pd.Series(a)`` for 1-D) when
+        the user imported pandas, else value by value.  An xarray's coordinates are not
+        pandas' labels: its rows are ordered by pandas, but no code is written for it."""
+        pd = sys.modules.get("pandas")
+        if pd is None:
+            return PlainTable(self, columns)
+        a = self.value
+        code = self.index_labels is None and self.names is None
+        if a.ndim == 1 and not self.fields:
+            return PandasTable(self, columns, pd.Series(a), True, "pd.Series" if code else False)
+        return PandasTable(self, columns, pd.DataFrame(a), False,
+                           "pd.DataFrame" if code else False)
 
     def window(self, rows, positions, cells):
         positions = list(positions)

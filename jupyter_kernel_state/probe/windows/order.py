@@ -1,19 +1,13 @@
-"""A window's rows in the order of its view: sorted by one column and kept where the
-filter holds, each computed on the one column it needs, under the sort's time guard, and
-kept (:class:`RowOrders`) so that scrolling a sorted table costs a window, not a sort."""
+"""A window's rows in the order of its view: kept where the filter holds and sorted by
+its keys, computed by the value's own library (``sources``) under the sort's time guard,
+and kept (:class:`RowOrders`) so that scrolling a sorted table costs a window, not a
+sort."""
 
-import sys
+from ..protocol import View
+from .columns import ViewColumns
 
-from . import filters
-
-#: Column names compared when looking for a column by its name.
-MAX_NAME_SCAN = 100_000
 #: Sorted orders kept.
 SORTS_KEPT = 2
-
-
-class NoSuchColumn(Exception):
-    """The view names a column the value does not have (the message says which)."""
 
 
 class RowOrders:
@@ -33,34 +27,22 @@ class RowOrders:
         return order
 
 
-def ordered(adapter, total, by, descending, where):
-    """Row positions sorted by column ``by`` (None: in order) and kept where the filter
-    holds (``where``: position, op, operand; None: every row)."""
-    np = sys.modules.get("numpy")
-    order = adapter.sort_order(by, descending) if by is not None else None
-    if where is None:
-        return order
-    position, op, operand = where
-    keep = filters.mask(adapter.column_values(position), op, operand)
-    if np is not None:
-        keep = np.asarray(keep, dtype=bool)
-        if order is None:
-            return np.flatnonzero(keep)
-        order = np.asarray(order)
-        return order[keep[order]]
-    if order is None:
-        return [i for i in range(total) if keep[i]]
-    return [i for i in order if keep[i]]
+def view_rows(adapter, columns, view):
+    """``(positions, kept)``: the row positions in ``view``'s order (None: every row in
+    the value's own order) and how many rows its filter keeps (None without one);
+    ``columns`` (``ViewColumns``) has found the columns it names."""
+    if not view.sort and view.filter is None:
+        return None, None
+    return adapter.table(columns).rows(view)
 
 
-def find_column(adapter, wanted, columns_total):
-    """The position of column ``wanted``: a position, or a name as the columns list it."""
-    if type(wanted) is int:
-        if wanted < columns_total:
-            return wanted
-        raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
-            wanted, columns_total, "" if columns_total == 1 else "s"))
-    for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
-        if text == wanted:
-            return position
-    raise NoSuchColumn("No column named {!r}".format(wanted[:100]))
+def kept_rows(session, adapter, view, columns_total, filter_ms):
+    """The row positions ``view``'s filter keeps, in the value's own order (None without
+    a filter), under the time guard ``filter_ms``: the rows whose statistics a profile
+    gives (a sort changes none)."""
+    if view.filter is None:
+        return None
+    only = View(filter=view.filter)
+    columns = ViewColumns(adapter, only, columns_total)
+    positions, _kept = session.run_within(filter_ms, view_rows, adapter, columns, only)
+    return positions

@@ -1,9 +1,11 @@
 """A list or tuple of records as rows × columns, for the ``rows`` op."""
 
 import datetime
+import sys
 
 from ..inspect.tables import label_text
 from .adapters import LABEL_CHARS, Adapter, take_rows, transpose
+from .sources import PandasTable, PlainTable
 
 #: Records read to find a list of records' columns, and the most columns kept from them.
 RECORD_SCAN = 200
@@ -56,16 +58,16 @@ class RecordList(Adapter):
     def column_values(self, position):
         return [self._cell(r, position) for r in self.value]
 
-    def sort_order(self, position, descending):
-        value = self.value
-        keyed = [(self._cell(r, position), i) for i, r in enumerate(value)]
-        present = [p for p in keyed if not _absent(p[0])]
-        absent = [i for x, i in keyed if _absent(x)]
-
-        def ranked():
-            return sorted(present, key=lambda p: p[0], reverse=descending)
-
-        return [i for _x, i in ranked()] + absent
+    def table(self, columns):
+        """pandas' view of the list (``pd.DataFrame(records)``, ``pd.Series(values)``)
+        when the user imported pandas, else value by value."""
+        pd = sys.modules.get("pandas")
+        if pd is None:
+            return PlainTable(self, columns)
+        if self.mode == "value":
+            return PandasTable(self, columns, pd.Series(self.value), True, "pd.Series")
+        frame = pd.DataFrame(self.value)
+        return PandasTable(self, columns, frame, False, "pd.DataFrame", width=len(self.keys))
 
     def window(self, rows, positions, cells):
         records = self.run(take_rows, self.value, rows)
@@ -79,7 +81,3 @@ class RecordList(Adapter):
             dates = bool(present) and all(isinstance(x, datetime.datetime) for x in present)
             columns.append(cells.column(values, dates))
         return [str(i) for i in labels], transpose(columns, len(records))
-
-
-def _absent(x):
-    return x is None or (type(x) is float and x != x)

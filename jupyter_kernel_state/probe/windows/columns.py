@@ -1,0 +1,57 @@
+"""The columns a view names (sort keys, filter conditions), found once by name or
+position before any of the table's code runs for the view."""
+
+from ..protocol import Condition
+
+#: Column names compared when looking for a column by its name.
+MAX_NAME_SCAN = 100_000
+
+
+class NoSuchColumn(Exception):
+    """The view names a column the value does not have (the message says which)."""
+
+
+class ViewColumns:
+    """Positions and names (as the explorer lists them) of the columns a view names,
+    and of ``extra`` positions (the columns a view's code selects)."""
+
+    def __init__(self, adapter, view, columns_total, extra=()):
+        self.positions = {}
+        for wanted in named_columns(view):
+            if wanted not in self.positions:
+                self.positions[wanted] = find_column(adapter, wanted, columns_total)
+        listed = sorted(set(self.positions.values()) | set(extra))
+        labels = adapter.column_labels(listed) if listed else []
+        self.names = {p: name for p, (name, _dtype) in zip(listed, labels)}
+
+    def find(self, wanted):
+        return self.positions[wanted]
+
+    def name(self, position):
+        return self.names[position]
+
+
+def named_columns(view):
+    """Every column the view names, sort keys first, in order."""
+    out = [key.column for key in view.sort]
+    nodes = [] if view.filter is None else [view.filter]
+    while nodes:
+        node = nodes.pop(0)
+        if type(node) is Condition:
+            out.append(node.column)
+        else:
+            nodes[:0] = list(node.nodes)
+    return out
+
+
+def find_column(adapter, wanted, columns_total):
+    """The position of column ``wanted``: a position, or a name as the columns list it."""
+    if type(wanted) is int:
+        if wanted < columns_total:
+            return wanted
+        raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
+            wanted, columns_total, "" if columns_total == 1 else "s"))
+    for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
+        if text == wanted:
+            return position
+    raise NoSuchColumn("No column named {!r}".format(wanted[:100]))
