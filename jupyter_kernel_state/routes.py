@@ -23,6 +23,7 @@ from .service import (
     HistoryOptions,
     ImagesOptions,
     KernelStateService,
+    ProfileOptions,
     PromptOptions,
     RowsOptions,
     SnapshotOptions,
@@ -169,6 +170,15 @@ class CodeHandler(KernelStateHandler):
         self.write_json(await self.call(self.service.code(kernel_id, options)))
 
 
+class ProfileHandler(KernelStateHandler):
+    @web.authenticated
+    @authorized("execute")
+    async def get(self, kernel_id: str, name: str) -> None:
+        self.check_xsrf_cookie()
+        options = self.parse(ProfileOptions.from_query, name)
+        self.write_json(await self.call(self.service.profile(kernel_id, options)))
+
+
 class TimelineHandler(KernelStateHandler):
     @web.authenticated
     @authorized("execute")
@@ -255,6 +265,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/profile", ProfileHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/code", CodeHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/timeline", TimelineHandler),
         (rf"{base}/{_KERNEL}/prompt", PromptHandler),

@@ -62,6 +62,7 @@ MODULES = (
     "ops.digest",
     "ops.detail",
     "ops.rows",
+    "ops.profile",
     "ops.code",
     "ops.variables",
     "entry",

@@ -18,6 +18,7 @@ from .namespace.ordering import Sorter
 from .ops import code as code_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
+from .ops import profile as profile_op
 from .ops import snapshot as snapshot_op
 from .protocol import (
     DEFAULT_BUDGET_MS,
@@ -164,6 +165,7 @@ HANDLERS = {
     "digest": digest.take,
     "detail": detail_op.take,
     "rows": rows.take,
+    "profile": profile_op.take,
     "code": code_op.take,
     "delete": variables.delete,
     "timeline": variables.timeline,

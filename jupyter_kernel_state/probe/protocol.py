@@ -93,6 +93,13 @@ DEFAULT_CELL_MS = 100
 MAX_MS = 60_000
 DEFAULT_ROWS_BUDGET_MS = DEFAULT_SORT_MS + 4 * DEFAULT_READ_MS
 MAX_ROWS_BUDGET_MS = 4 * MAX_MS
+#: ``profile``: columns per call, values listed per column, the sample and time guards.
+DEFAULT_PROFILE_COLUMNS = 100
+MAX_TOP = 10
+DEFAULT_SAMPLE_ROWS = 1_000_000
+MIN_SAMPLE_ROWS = 1_000
+MAX_SAMPLE_ROWS = 100_000_000
+DEFAULT_COLUMN_MS = 1_000
 #: ``timeline``: entries per answer.
 DEFAULT_ENTRIES = 20
 MAX_ENTRIES = 100
@@ -638,6 +645,76 @@ OPERATIONS: dict[str, Operation] = {
                 _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
             ),
             "code that binds <name>_view to the rows, order and columns of a view",
+        ),
+        Operation(
+            "profile",
+            (
+                _NAME,
+                Field(
+                    "max_columns",
+                    INT,
+                    DEFAULT_PROFILE_COLUMNS,
+                    nullable=True,
+                    min=1,
+                    max=MAX_COLUMNS,
+                    clamp=True,
+                ),
+                Field(
+                    "columns",
+                    POSITIONS,
+                    None,
+                    nullable=True,
+                    min=1,
+                    max="max_columns",
+                    doc="column positions (else column_start to column_stop)",
+                ),
+                Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
+                Field(
+                    "column_stop",
+                    INT,
+                    None,
+                    nullable=True,
+                    min="column_start",
+                    max=MAX_COLUMN_POSITION,
+                    doc="null: column_start + max_columns",
+                ),
+                Field("view", VIEW, EMPTY_VIEW, nullable=True, doc="its filter: the rows profiled"),
+                Field(
+                    "top",
+                    INT,
+                    MAX_TOP,
+                    nullable=True,
+                    min=0,
+                    max=MAX_TOP,
+                    clamp=True,
+                    doc="most frequent values listed per column",
+                ),
+                Field(
+                    "value_chars",
+                    INT,
+                    DEFAULT_CELL_CHARS,
+                    nullable=True,
+                    min=MIN_CELL_CHARS,
+                    max=MAX_CELL_CHARS,
+                    clamp=True,
+                    doc="characters of a listed value",
+                ),
+                Field(
+                    "sample_rows",
+                    INT,
+                    DEFAULT_SAMPLE_ROWS,
+                    nullable=True,
+                    min=MIN_SAMPLE_ROWS,
+                    max=MAX_SAMPLE_ROWS,
+                    clamp=True,
+                    doc="past this many rows, statistics of a fixed-seed sample of as many",
+                ),
+                _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value"),
+                _ms("filter_ms", DEFAULT_SORT_MS, MAX_MS, "the filter"),
+                _ms("column_ms", DEFAULT_COLUMN_MS, MAX_MS, "each column's statistics"),
+                _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
+            ),
+            "the statistics of a table's columns, maybe of the rows a filter keeps",
         ),
         Operation("delete", (_NAME,), "remove a variable from the user namespace"),
         Operation(

@@ -10,7 +10,7 @@ from .queries import (
     SnapshotOptions,
 )
 from .service import KernelStateService
-from .variable_queries import CodeOptions, RowsOptions, TimelineOptions
+from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TimelineOptions
 
 __all__ = [
     "AnnotationUpdate",
@@ -20,6 +20,7 @@ __all__ = [
     "ImagesOptions",
     "KernelStateService",
     "Limits",
+    "ProfileOptions",
     "PromptOptions",
     "RowsOptions",
     "SnapshotOptions",

@@ -34,12 +34,13 @@ from .replies import (
     CodeReply,
     DetailReply,
     DigestReply,
+    ProfileReply,
     RowsReply,
     SnapshotReply,
     TimelineReply,
 )
 from .tracker import ExecutionTracker
-from .variable_queries import CodeOptions, RowsOptions, TimelineOptions
+from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TimelineOptions
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -84,6 +85,7 @@ class KernelState:
         self._digests = Answers(limits.snapshot_cache_size, self.now, lock)
         self._details = Answers(limits.detail_cache_size, self.now, lock)  # and timelines
         self._rows = Answers(limits.rows_cache_size, self.now, lock)
+        self._profiles = Answers(limits.profile_cache_size, self.now, lock)
         self._after_gap = False  # the wire opening replaces a closed one
         self._last_busy_check = 0.0
         self.prepared = asyncio.Event()  # set once the early probe install has finished
@@ -244,7 +246,7 @@ class KernelState:
 
     @property
     def _all_answers(self) -> tuple[Answers, ...]:
-        return (self._snapshots, self._digests, self._details, self._rows)
+        return (self._snapshots, self._digests, self._details, self._rows, self._profiles)
 
     def close(self) -> None:
         if self._connection is not None:
@@ -495,6 +497,29 @@ class KernelState:
                     "stale": False, "kernel_busy": False}
 
         return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
+
+    async def profile(self, options: ProfileOptions) -> Answer:
+        """The statistics of a table's columns, computed in the kernel a column at a time
+        (of the rows the view's filter keeps); a busy kernel gets the last profile of the
+        same query, marked stale."""
+        await self.probe.require("profile", "Profiles", options.name)
+        limits = self._limits
+
+        async def take(moment: Moment) -> Answer:
+            columns: dict[str, Any] = (
+                {"columns": list(options.columns)} if options.columns is not None
+                else {"column_start": options.column_start, "column_stop": options.column_stop})
+            reply = cast(ProfileReply, await self.probe.call(
+                "profile", options.name, name=options.name, view=options.view, **columns,
+                max_columns=limits.profile_max_columns, value_chars=limits.rows_cell_chars,
+                sample_rows=limits.profile_sample_rows, time_guard_ms=limits.rows_read_ms,
+                filter_ms=limits.rows_sort_ms, column_ms=limits.profile_column_ms,
+                # within the reply deadline, leaving it room to travel back
+                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
+            return {**reply["profile"], "generation": moment.generation, "epoch": self.epoch,
+                    "stale": False, "kernel_busy": False}
+
+        return await self._profiles.give(options.key, take, when_busy=stale_or(BUSY))
 
     async def code(self, options: CodeOptions) -> Answer:
         """Code that binds ``{name}_view`` to the rows, order and columns of a view,

@@ -47,6 +47,11 @@ class RowsReply(ProbeReply):
     rows: dict[str, Any]
 
 
+class ProfileReply(ProbeReply):
+    #: The statistics of a table's columns (``TableProfile`` without the server's fields).
+    profile: dict[str, Any]
+
+
 class CodeReply(ProbeReply):
     #: ``{"syntax", "code", "name", "view"}``: the code of a view.
     code: dict[str, Any]

@@ -194,6 +194,34 @@ class CodeOptions:
 
 
 @dataclass(frozen=True)
+class ProfileOptions:
+    """``GET variables/{name}/profile``: the statistics of some columns (positions as for
+    rows, at most ``profile_max_columns``), of the rows the ``view``'s filter keeps."""
+
+    name: str
+    columns: tuple[int, ...] | None = None  # listed positions, else the range below
+    column_start: int = 0
+    column_stop: int = 100
+    view: View = EMPTY_VIEW
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        view = json.dumps(self.view.to_json(), sort_keys=True)
+        return ("profile", self.name, self.columns, self.column_start, self.column_stop, view)
+
+    @classmethod
+    def create(cls, limits: Limits, name: str, *, columns: str | None = None,
+               filter: str | None = None) -> ProfileOptions:
+        listed, start, stop = parse_columns(columns, limits.profile_max_columns)
+        return cls(name=validate_name(name), columns=listed, column_start=start,
+                   column_stop=stop, view=parse_view(None, filter))
+
+    @classmethod
+    def from_query(cls, name: str, get: Getter, limits: Limits) -> ProfileOptions:
+        return cls.create(limits, name, columns=get("columns"), filter=get("filter"))
+
+
+@dataclass(frozen=True)
 class TimelineOptions:
     """``GET variables/{name}/timeline``: the last ``limit`` changes of one name."""
 
