@@ -148,6 +148,10 @@ export class SummaryPanel extends Widget {
     this._render();
   }
 
+  protected onAfterAttach(): void {
+    this._render();
+  }
+
   private _build(): void {
     const trans = this._trans;
     const header = document.createElement('div');
@@ -228,6 +232,8 @@ export class SummaryPanel extends Widget {
       }
     }
     this._renderNote();
+    // After a reset (a new filter, a refresh) the rows listed are asked again.
+    this._loader.want(this._listed);
   }
 
   /**
