@@ -51,7 +51,8 @@ export namespace CommandIDs {
   export const explorerPinColumn = 'kernel-state:explorer-pin-column';
   export const explorerUnpinColumn = 'kernel-state:explorer-unpin-column';
   export const explorerHideColumn = 'kernel-state:explorer-hide-column';
-  export const explorerShowAllColumns = 'kernel-state:explorer-show-all-columns';
+  export const explorerShowAllColumns =
+    'kernel-state:explorer-show-all-columns';
   export const explorerCopy = 'kernel-state:explorer-copy';
   export const explorerCopyWithHeaders =
     'kernel-state:explorer-copy-with-headers';

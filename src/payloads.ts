@@ -734,12 +734,7 @@ export interface IProfileQuery {
  * What kind of values a column holds, as the profile groups them.
  */
 export type ColumnFamily =
-  | 'number'
-  | 'string'
-  | 'category'
-  | 'boolean'
-  | 'datetime'
-  | 'other';
+  'number' | 'string' | 'category' | 'boolean' | 'datetime' | 'other';
 
 /**
  * One value of a column and how often it occurs.

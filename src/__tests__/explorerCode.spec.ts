@@ -19,7 +19,13 @@ import {
   tableNameOfCell
 } from '../explorer/notebook';
 import { ICodeQuery, IViewCode } from '../tokens';
-import { FakeTable, flush, makeModel, responseError, trans } from './explorerFakes';
+import {
+  FakeTable,
+  flush,
+  makeModel,
+  responseError,
+  trans
+} from './explorerFakes';
 
 describe('the code of a view', () => {
   it('asks the filter, the sort keys and the columns shown in their order', async () => {
@@ -154,7 +160,10 @@ describe('code into a notebook', () => {
     NBTestUtils.populateNotebook(notebook);
     const count = notebook.widgets.length;
     notebook.activeCellIndex = 1;
-    const index = insertCodeBelow(notebook, 'sales_view = sales[sales["price"] >= 10]');
+    const index = insertCodeBelow(
+      notebook,
+      'sales_view = sales[sales["price"] >= 10]'
+    );
     expect(index).toBe(2);
     expect(notebook.widgets.length).toBe(count + 1);
     expect(notebook.activeCellIndex).toBe(2);
@@ -167,7 +176,9 @@ describe('code into a notebook', () => {
   });
 
   it('names the table a cell shows when its last expression is a bare name', () => {
-    expect(lastExpressionName('import pandas as pd\ndf = load()\ndf')).toBe('df');
+    expect(lastExpressionName('import pandas as pd\ndf = load()\ndf')).toBe(
+      'df'
+    );
     expect(lastExpressionName('df  # the sales\n\n')).toBe('df');
     expect(lastExpressionName('df.head()')).toBeNull();
     expect(lastExpressionName('for x in y:\n    df')).toBeNull();
@@ -183,12 +194,12 @@ describe('code into a notebook', () => {
       }
     };
     expect(isTableOutput(table)).toBe(true);
-    expect(
-      isTableOutput({ ...table, data: { 'text/plain': '[1, 2]' } })
-    ).toBe(false);
-    expect(isTableOutput({ output_type: 'stream', name: 'stdout', text: 'x' })).toBe(
+    expect(isTableOutput({ ...table, data: { 'text/plain': '[1, 2]' } })).toBe(
       false
     );
+    expect(
+      isTableOutput({ output_type: 'stream', name: 'stdout', text: 'x' })
+    ).toBe(false);
     const cell = new CodeCellModel();
     cell.sharedModel.setSource('df = make()\ndf');
     expect(tableNameOfCell(cell)).toBeNull(); // no table shown yet

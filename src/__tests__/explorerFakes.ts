@@ -174,8 +174,7 @@ export class FakeTable {
     query = {
       ...query,
       limit: query.limit ?? Math.min(100, this.maxRows),
-      columns:
-        query.columns ?? `0:${Math.min(this.maxColumns, this.columns)}`
+      columns: query.columns ?? `0:${Math.min(this.maxColumns, this.columns)}`
     };
     let answer: IRowsWindow;
     try {
@@ -326,9 +325,7 @@ export class FakeTable {
       index_name: null,
       index: here.map(String),
       rows: here.map(r =>
-        positions.map(c =>
-          c === 1 && r % 10 === 0 ? null : `r${r}c${c}`
-        )
+        positions.map(c => (c === 1 && r % 10 === 0 ? null : `r${r}c${c}`))
       ),
       sort: query.sort ?? null,
       stale: false,

@@ -132,7 +132,12 @@ describe('the filter tree of a draft', () => {
   });
 
   it('keeps missing values when excluding a value (ne alone is false on them)', () => {
-    expect(buildFilter({ join: 'and', items: [exceptValue('region', 'north')] }, trans).filter).toEqual({
+    expect(
+      buildFilter(
+        { join: 'and', items: [exceptValue('region', 'north')] },
+        trans
+      ).filter
+    ).toEqual({
       or: [
         { column: 'region', op: 'ne', value: 'north' },
         { column: 'region', op: 'isnull' }
@@ -300,9 +305,7 @@ describe('the filter bar', () => {
     const again = one<HTMLInputElement>('filter-values-input');
     again.value = '4';
     again.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
-    expect(
-      one('filter-values').querySelectorAll('button')
-    ).toHaveLength(2);
+    expect(one('filter-values').querySelectorAll('button')).toHaveLength(2);
     await submit();
     expect(model.filter).toEqual({ column: 'c0', op: 'in', value: ['3', '4'] });
     expect(model.rowCount('body')).toBe(2);
@@ -313,9 +316,9 @@ describe('the filter bar', () => {
     const { bar, one, set, all } = await setup();
     set('filter-column', 'name');
     set('filter-op', 'contains');
-    const ops = [
-      ...one<HTMLSelectElement>('filter-op').options
-    ].map(option => option.value);
+    const ops = [...one<HTMLSelectElement>('filter-op').options].map(
+      option => option.value
+    );
     expect(ops[0]).toBe('contains');
     expect(ops).not.toContain('between');
     expect(all('filter-case')).toHaveLength(1);

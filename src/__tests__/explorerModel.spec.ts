@@ -242,7 +242,10 @@ describe('pinned and hidden columns', () => {
     expect(model.data('body', 0, 1)).toBeUndefined();
     expect(model.data('row-header', 0, 1)).toBeUndefined();
     await model.settled();
-    expect(table.queries.map(q => q.columns).sort()).toEqual(['0,2,3,5', '4:5']);
+    expect(table.queries.map(q => q.columns).sort()).toEqual([
+      '0,2,3,5',
+      '4:5'
+    ]);
     expect(model.data('body', 0, 1)).toBe('r0c2');
     expect(model.data('row-header', 0, 1)).toBe('r0c4');
     expect(model.data('row-header', 0, 0)).toBe('0');

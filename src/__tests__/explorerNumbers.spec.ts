@@ -19,9 +19,9 @@ describe('number formatting', () => {
     expect(formatCell('-2.5', 'Float32', SIX)).toBe('-2.5');
     expect(formatCell('3.0', 'float64', SIX)).toBe('3');
     expect(formatCell('0.0', 'float64', SIX)).toBe('0');
-    expect(formatCell('6949.488000000001', 'float64', { digits: 3, grouping: false })).toBe(
-      '6949'
-    );
+    expect(
+      formatCell('6949.488000000001', 'float64', { digits: 3, grouping: false })
+    ).toBe('6949');
     expect(formatCell('12.3456789', 'f64', { digits: 3, grouping: true })).toBe(
       '12.3'
     );

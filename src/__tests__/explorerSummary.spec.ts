@@ -11,7 +11,13 @@ import { Widget } from '@lumino/widgets';
 import { DEFAULT_NUMBER_FORMAT } from '../explorer/numbers';
 import { CUT, ProfileLoader } from '../explorer/profile';
 import { searchColumns, SummaryPanel } from '../explorer/summary';
-import { FakeTable, flush, makeModel, responseError, trans } from './explorerFakes';
+import {
+  FakeTable,
+  flush,
+  makeModel,
+  responseError,
+  trans
+} from './explorerFakes';
 
 describe('ProfileLoader', () => {
   it('asks a few columns a request, the first wished first', async () => {
@@ -36,7 +42,10 @@ describe('ProfileLoader', () => {
     const table = new FakeTable(100, 5);
     let release: () => void = () => undefined;
     const idle = new Promise<void>(resolve => (release = resolve));
-    const loader = new ProfileLoader({ fetch: table.profile, idle: () => idle });
+    const loader = new ProfileLoader({
+      fetch: table.profile,
+      idle: () => idle
+    });
     loader.want([0]);
     await flush();
     expect(table.profileQueries).toHaveLength(0);
@@ -122,7 +131,9 @@ describe('SummaryPanel', () => {
         )
       ] as HTMLElement[];
     const inRow = <T extends HTMLElement>(row: HTMLElement, id: string) =>
-      row.querySelector(`[data-test-id="kernel-state-explorer-summary-${id}"]`) as T;
+      row.querySelector(
+        `[data-test-id="kernel-state-explorer-summary-${id}"]`
+      ) as T;
     return { table, model, loader, panel, gone, rows, inRow };
   }
 
@@ -191,9 +202,9 @@ describe('SummaryPanel', () => {
     expect(document.activeElement).toBe(inRow(rows()[2], 'toggle'));
     // The text column's top values, with counts.
     inRow<HTMLButtonElement>(rows()[2], 'toggle').click();
-    const items = [
-      ...inRow(rows()[2], 'details').querySelectorAll('li')
-    ].map(item => item.textContent);
+    const items = [...inRow(rows()[2], 'details').querySelectorAll('li')].map(
+      item => item.textContent
+    );
     expect(items).toEqual(['north7', '<b>south</b>2']);
     panel.dispose();
   });

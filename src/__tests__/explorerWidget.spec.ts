@@ -182,7 +182,12 @@ describe('the explorer tab', () => {
     await explorer.filterBar.clear();
     await explorer.filterByCell({ region: 'body', row: 7, column: 0 }, true);
     expect(model.rowCount('body')).toBe(99);
-    expect(explorer.sortByColumn({ region: 'column-header', row: 0, column: 1 }, 'desc')).toBe(true);
+    expect(
+      explorer.sortByColumn(
+        { region: 'column-header', row: 0, column: 1 },
+        'desc'
+      )
+    ).toBe(true);
     expect(model.sort).toEqual([{ column: 'c1', direction: 'desc' }]);
     panel.dispose();
   });
@@ -250,7 +255,12 @@ describe('the explorer translated, its summary and code too', () => {
       if (at.nodeType === Node.TEXT_NODE) {
         texts.push(at.textContent ?? '');
       } else if (at instanceof Element) {
-        for (const name of ['title', 'aria-label', 'placeholder', 'aria-valuetext']) {
+        for (const name of [
+          'title',
+          'aria-label',
+          'placeholder',
+          'aria-valuetext'
+        ]) {
           texts.push(at.getAttribute(name) ?? '');
         }
       }
@@ -277,12 +287,16 @@ describe('the explorer translated, its summary and code too', () => {
     await flush();
     // Two conditions and a group in the filter bar.
     const bar = explorer.filterBar.node;
-    (bar.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-add"]'
-    ) as HTMLButtonElement).click();
-    (bar.querySelector(
-      '[data-test-id="kernel-state-explorer-filter-add-group"]'
-    ) as HTMLButtonElement).click();
+    (
+      bar.querySelector(
+        '[data-test-id="kernel-state-explorer-filter-add"]'
+      ) as HTMLButtonElement
+    ).click();
+    (
+      bar.querySelector(
+        '[data-test-id="kernel-state-explorer-filter-add-group"]'
+      ) as HTMLButtonElement
+    ).click();
     const data = [
       'df',
       'c0',
@@ -302,4 +316,3 @@ describe('the explorer translated, its summary and code too', () => {
     panel.dispose();
   });
 });
-

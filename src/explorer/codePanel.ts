@@ -305,7 +305,11 @@ export namespace CodePanel {
   }
 }
 
-function button(text: string, testId: string, title: string): HTMLButtonElement {
+function button(
+  text: string,
+  testId: string,
+  title: string
+): HTMLButtonElement {
   const node = document.createElement('button');
   node.type = 'button';
   node.className = 'jp-Button jp-mod-styled jp-mod-reject';

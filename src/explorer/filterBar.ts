@@ -445,7 +445,11 @@ export class FilterBar extends Widget {
     switch (VALUE_SHAPE[condition.op]) {
       case 'one':
         return [
-          input('value', trans.__('Value'), 'kernel-state-explorer-filter-value')
+          input(
+            'value',
+            trans.__('Value'),
+            'kernel-state-explorer-filter-value'
+          )
         ];
       case 'two': {
         const and = document.createElement('span');
@@ -742,7 +746,11 @@ function select(
   return node;
 }
 
-function button(text: string, testId: string, title: string): HTMLButtonElement {
+function button(
+  text: string,
+  testId: string,
+  title: string
+): HTMLButtonElement {
   const node = document.createElement('button');
   node.type = 'button';
   node.className = 'jp-Button jp-mod-styled jp-mod-reject';

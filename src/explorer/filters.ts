@@ -217,7 +217,10 @@ export function isGroup(item: DraftItem): item is IGroupDraft {
   return (item as IGroupDraft).conditions !== undefined;
 }
 
-export function emptyCondition(column = '', op: FilterOp = 'eq'): IConditionDraft {
+export function emptyCondition(
+  column = '',
+  op: FilterOp = 'eq'
+): IConditionDraft {
   return { column, op, value: '', high: '', values: [], matchCase: false };
 }
 
@@ -225,7 +228,9 @@ export function emptyCondition(column = '', op: FilterOp = 'eq'): IConditionDraf
  * Every condition of a draft, in order.
  */
 export function conditionsOf(draft: IFilterDraft): IConditionDraft[] {
-  return draft.items.flatMap(item => (isGroup(item) ? item.conditions : [item]));
+  return draft.items.flatMap(item =>
+    isGroup(item) ? item.conditions : [item]
+  );
 }
 
 /**
@@ -431,10 +436,7 @@ export function onlyValue(
  * "Exclude this value": the rows where a column holds another value or none (the
  * missing values kept: `ne` alone is false on them).
  */
-export function exceptValue(
-  column: string,
-  value: string | null
-): DraftItem {
+export function exceptValue(column: string, value: string | null): DraftItem {
   if (value === null) {
     return emptyCondition(column, 'notnull');
   }
@@ -507,7 +509,5 @@ function scalarText(value: FilterScalar | undefined | null): string {
  * The column names a server message mentions (to mark the conditions it is about).
  */
 export function columnsNamedIn(message: string, columns: string[]): string[] {
-  return columns.filter(
-    column => column !== '' && message.includes(column)
-  );
+  return columns.filter(column => column !== '' && message.includes(column));
 }

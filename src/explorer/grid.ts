@@ -361,7 +361,11 @@ export class ExplorerGrid extends DataGrid {
   keepCursorInView(): void {
     if (this.followCursor) {
       const selection = this.selectionModel;
-      if (selection && selection.cursorRow >= 0 && selection.cursorColumn >= 0) {
+      if (
+        selection &&
+        selection.cursorRow >= 0 &&
+        selection.cursorColumn >= 0
+      ) {
         this.scrollToCell(selection.cursorRow, selection.cursorColumn);
       }
     }

@@ -202,11 +202,7 @@ export class RowsDataModel extends RowsLoader {
           PINNED
         );
       case 'column-header':
-        return this._headerText(
-          row,
-          this._layout.positionOf(column),
-          column
-        );
+        return this._headerText(row, this._layout.positionOf(column), column);
       case 'row-header': {
         const rowBlock = Math.floor(row / this._rowsPerBlock);
         if (column > 0) {

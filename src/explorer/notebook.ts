@@ -104,14 +104,19 @@ export function isTableOutput(output: IOutput): boolean {
   }
   const html = data['text/html'];
   const text = Array.isArray(html) ? html.join('') : html;
-  return typeof text === 'string' && /<table[^>]*class="[^"]*\bdataframe\b/.test(text);
+  return (
+    typeof text === 'string' &&
+    /<table[^>]*class="[^"]*\bdataframe\b/.test(text)
+  );
 }
 
 /**
  * The variable a code cell shows as a table — its last expression, a bare name,
  * whose result is a table — or null.
  */
-export function tableNameOfCell(model: ICellModel | null | undefined): string | null {
+export function tableNameOfCell(
+  model: ICellModel | null | undefined
+): string | null {
   if (!model || model.type !== 'code') {
     return null;
   }

@@ -380,7 +380,8 @@ export class SummaryPanel extends Widget {
     const profile = this._loader.profile(position) ?? null;
     const failure = this._loader.failure(position);
     const column = this._model.column(position);
-    const name = profile?.name ?? column?.name ?? trans.__('column %1', position);
+    const name =
+      profile?.name ?? column?.name ?? trans.__('column %1', position);
     const dtype = profile?.dtype ?? column?.dtype ?? null;
     const family = profile?.family ?? familyOf(dtype);
     const expanded = this._expanded.has(position);
@@ -411,7 +412,11 @@ export class SummaryPanel extends Widget {
       row.missing.setAttribute('aria-label', trans.__('Missing values'));
       row.missing.title = text;
     }
-    if (row.profile !== profile || row.failure !== failure || row.spark.childElementCount === 0) {
+    if (
+      row.profile !== profile ||
+      row.failure !== failure ||
+      row.spark.childElementCount === 0
+    ) {
       row.spark.replaceChildren();
       const bars = profile ? sparkBars(profile, trans, this._format) : null;
       if (bars) {
@@ -422,15 +427,20 @@ export class SummaryPanel extends Widget {
         row.spark.textContent = '';
       } else if (failure) {
         row.spark.textContent = '!';
-        row.spark.title = failure === CUT ? trans.__('Not profiled within the time budget') : failure;
+        row.spark.title =
+          failure === CUT
+            ? trans.__('Not profiled within the time budget')
+            : failure;
       }
     }
-    if (expanded !== row.expanded || row.profile !== profile || row.failure !== failure) {
+    if (
+      expanded !== row.expanded ||
+      row.profile !== profile ||
+      row.failure !== failure
+    ) {
       row.details.hidden = !expanded;
       if (expanded) {
-        row.details.replaceChildren(
-          ...this._details(profile, failure, dtype)
-        );
+        row.details.replaceChildren(...this._details(profile, failure, dtype));
       } else {
         row.details.replaceChildren();
       }
@@ -443,7 +453,9 @@ export class SummaryPanel extends Widget {
   private _missingShare(profile: IColumnProfile): number | null {
     const rows = this._loader.rows;
     const total =
-      rows?.filteredRows ?? rows?.totalRows ?? profile.count + profile.null_count;
+      rows?.filteredRows ??
+      rows?.totalRows ??
+      profile.count + profile.null_count;
     return total > 0 ? Math.min(1, profile.null_count / total) : null;
   }
 
@@ -492,12 +504,12 @@ export class SummaryPanel extends Widget {
             percentText(share * 100)
           )
     );
-    const stat = (term: string, value: IColumnProfile[keyof IColumnProfile]) => {
+    const stat = (
+      term: string,
+      value: IColumnProfile[keyof IColumnProfile]
+    ) => {
       if (value !== undefined) {
-        add(
-          term,
-          mark + statText(value as number | string | null, format)
-        );
+        add(term, mark + statText(value as number | string | null, format));
       }
     };
     switch (profile.family) {

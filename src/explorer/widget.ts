@@ -511,7 +511,9 @@ export class DataExplorer extends BoxPanel {
 
   private _placeSummary(): void {
     const left = this._settings.summaryPosition === 'left';
-    const widgets = left ? [this.summary, this.grid] : [this.grid, this.summary];
+    const widgets = left
+      ? [this.summary, this.grid]
+      : [this.grid, this.summary];
     widgets.forEach((widget, index) => this._body.insertWidget(index, widget));
     this._body.setRelativeSizes(left ? [1, 3] : [3, 1]);
     SplitPanel.setStretch(this.summary, 0);
