@@ -197,6 +197,34 @@ def build_openapi() -> dict[str, Any]:
                                        "time while its columns were read."),
                           "501": not_python, "503": busy},
         }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/profile": {"get": {
+            "summary": "The statistics of a table's columns (of the rows a filter keeps)",
+            "description": "Needs `execute` on `kernels`. The values rows reads. Computed in "
+            "the kernel a column at a time with the column's own library (pandas, polars, "
+            "numpy; Python for lists of records), each under `profile_column_ms` (a column past "
+            "it is listed with its `error`); the columns the request's time does not reach are "
+            "counted in `columns_cut`. Past `profile_sample_rows` rows (1,000,000) the "
+            "statistics come from a fixed-seed sample of that many (`sampled`, each column "
+            "`approximate`; `count` and `null_count` stay exact). Lazy values are never "
+            "computed. A busy kernel gets the last profile of the same query with `stale: "
+            "true`. Python kernels (R: 501 for now).",
+            "parameters": [
+                KERNEL, NAME,
+                _param("columns", "query", "Column positions: a range `start:stop` or a list "
+                       "`0,3,7`, at most `profile_max_columns` (100); default the first 100.",
+                       {"type": "string"}),
+                FILTER,
+            ],
+            "responses": {"200": _json("TableProfile", "The profile."), **ERRORS,
+                          "409": _json("Error", "A lazy value (polars LazyFrame, dask, "
+                                       "generator, iterator): profiling would compute or "
+                                       "consume it."),
+                          "422": _json("Error", "The value's own code raised or ran out of "
+                                       "time while it was read."),
+                          "501": _json("Error", "The kernel's language has no probe, or its "
+                                       "probe no profile yet (R)."),
+                          "503": busy},
+        }},
         f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/timeline": {"get": {
             "summary": "When a variable was bound, changed or removed, and how",
             "description": "Needs `execute` on `kernels`. The probe keeps, per name, the last "
