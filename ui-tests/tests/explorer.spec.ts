@@ -202,12 +202,12 @@ test.describe('Data explorer', () => {
     );
     await expect(range).toContainText(`index ${TOP_LABEL} …`);
 
-    // A value that is not a number: the filter is dropped and the status says why.
+    // A value that is not a number: the filter is dropped and the bar says why.
     await panel.getByTestId('kernel-state-explorer-filter-value').fill('cheap');
     await panel.getByTestId('kernel-state-explorer-filter-apply').click();
     await expect(
-      panel.getByTestId('kernel-state-explorer-status')
-    ).toContainText('Cannot filter on price');
+      panel.getByTestId('kernel-state-explorer-filter-error')
+    ).toContainText('The kernel refused this filter');
     await expect(size).toHaveText('1,000,000 rows × 3 columns');
 
     await panel.getByTestId('kernel-state-explorer-filter-value').fill('9990');
