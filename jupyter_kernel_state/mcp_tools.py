@@ -22,6 +22,7 @@ from .service import (
     DetailOptions,
     ImagesOptions,
     KernelStateService,
+    ProfileOptions,
     PromptOptions,
     RowsOptions,
     SnapshotOptions,
@@ -33,6 +34,10 @@ MAX_IMAGES_PER_CALL = 10
 # Rows and columns one get_rows call returns at most (an agent's context is small).
 MAX_ROWS_PER_CALL = 200
 MAX_COLUMNS_PER_CALL = 50
+# Columns one describe_table call profiles at most, and the most frequent values it lists
+# per column (the profile has up to 10; the rest are counted in `other`).
+MAX_PROFILE_COLUMNS_PER_CALL = 50
+MAX_TOP_PER_CALL = 5
 # A notebook path in a tool's text is cut to its last this many characters.
 MAX_PATH_CHARS = 120
 _MCP_IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg"}
@@ -138,7 +143,7 @@ async def list_variables(
     - "full" (default): adds a short preview of each value, the structural changes of the
       last execution and the user's descriptions: when values matter.
     For one variable in depth use inspect_variable; for a table's rows, get_rows; for its
-    history, variable_timeline.
+    columns' statistics, describe_table; for its history, variable_timeline.
 
     include: comma list of private, modules, callables, classes (hidden by default).
     sort: name, type, size, memory or changed, optionally with :asc or :desc.
@@ -241,6 +246,92 @@ async def get_rows(
     await _visible(service, kernel, name)
     window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
     return {**kernel, **window}
+
+
+async def describe_table(
+    name: str,
+    kernel_id: str | None = None,
+    columns: str | None = None,
+    filter: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Describe a table's columns without running code in the user's kernel (pandas or
+    polars DataFrame or Series, numpy array, list of records): for each column its dtype,
+    `family`, `count` of values present and `null_count`; numbers: min, max, mean, median,
+    std, quantiles (5, 25, 75, 95 %) and a histogram; text and categories: distinct, empty
+    strings, the 5 most frequent values (`top`) and how many others (`other`); booleans:
+    true, false; dates: min, max, median. Use it before writing analysis code.
+
+    columns: positions, as a range "0:50" or a list "0,3,7" (at most 50 per call; default
+    the first 50).
+    filter: describe only the rows that match, as get_rows takes it: one condition
+    {"column": "<name>", "op": "<op>", "value": ...} or a tree {"and": [...]} /
+    {"or": [...]}; `filtered_rows` counts them.
+    Past 1,000,000 rows the statistics come from a fixed sample (`sampled`; columns
+    `approximate`). `cut` says what the answer leaves out and how to ask for it."""
+    service = _get_service()
+    kernel = await _kernel(service, kernel_id)
+    width = min(MAX_PROFILE_COLUMNS_PER_CALL, service.limits.profile_max_columns)
+    listed = columns if columns is not None else f"0:{width}"
+    options = await _run(
+        ProfileOptions.create, service.limits, name, columns=listed,
+        filter=json.dumps(filter) if isinstance(filter, dict) else filter)
+    asked = (len(options.columns) if options.columns is not None
+             else options.column_stop - options.column_start)
+    if asked > width:
+        from fastmcp.exceptions import ToolError
+
+        raise ToolError(f"at most {width} columns per call")
+    await _visible(service, kernel, name)
+    profile = await _run(service.profile, kernel["kernel_id"], options, kernel=kernel)
+    out = {**kernel, **{k: v for k, v in profile.items() if k not in ("epoch", "generation")}}
+    out["columns"], top_cut = _fewer_values(profile["columns"])
+    out["cut"] = _what_was_cut(profile, top_cut)
+    return out
+
+
+def _fewer_values(columns: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Each column's ``top`` cut to MAX_TOP_PER_CALL (the values left out counted in
+    ``other``), and how many columns were cut so."""
+    out, cut = [], 0
+    for column in columns:
+        top = column.get("top")
+        if top is not None and len(top) > MAX_TOP_PER_CALL:
+            dropped = sum(int(e["count"]) for e in top[MAX_TOP_PER_CALL:])
+            column = {**column, "top": top[:MAX_TOP_PER_CALL],
+                      "other": int(column.get("other") or 0) + dropped}
+            cut += 1
+        out.append(column)
+    return out, cut
+
+
+def _what_was_cut(profile: dict[str, Any], top_cut: int) -> str:
+    """One line: the columns and values this answer leaves out, and how to ask for them."""
+    parts = []
+    shown = [c["position"] for c in profile["columns"]]
+    asked = list((profile.get("view") or {}).get("columns") or shown)
+    unreached = asked[len(shown):]
+    if unreached:
+        parts.append(f"{len(unreached)} column(s) not described within the time budget "
+                     f"({_positions(unreached)}): ask for them again")
+    total = int(profile["columns_total"])
+    if asked and asked == list(range(asked[0], asked[-1] + 1)) and asked[-1] + 1 < total:
+        start = asked[-1] + 1
+        parts.append(f"columns {start}-{total - 1} of {total} not asked: columns="
+                     f"\"{start}:{min(total, start + MAX_PROFILE_COLUMNS_PER_CALL)}\" for the next")
+    elif len(asked) < total:
+        parts.append(f"{total - len(asked)} of {total} columns not asked")
+    if top_cut:
+        parts.append(f"top values: the first {MAX_TOP_PER_CALL} listed per column, the "
+                     f"others counted in `other` ({top_cut} column(s))")
+    if profile.get("values_truncated"):
+        parts.append(f"{profile['values_truncated']} long value(s) cut")
+    return "; ".join(parts) if parts else "nothing"
+
+
+def _positions(positions: list[int]) -> str:
+    if positions == list(range(positions[0], positions[-1] + 1)):
+        return f"columns=\"{positions[0]}:{positions[-1] + 1}\""
+    return "columns=\"" + ",".join(str(p) for p in positions) + "\""
 
 
 async def variable_timeline(

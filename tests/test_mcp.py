@@ -40,7 +40,7 @@ from .mcp_clients import sdk_refusal as _sdk_refusal_with  # noqa: E402
 from .mcp_clients import sdk_session as _sdk_session  # noqa: E402
 
 TOOL_NAMES = {"list_kernels", "list_variables", "inspect_variable", "get_rows",
-              "variable_timeline", "get_images", "kernel_state_prompt"}
+              "describe_table", "variable_timeline", "get_images", "kernel_state_prompt"}
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "test", "version": "1"}}}
@@ -204,6 +204,49 @@ async def test_an_agent_asks_names_then_schema_then_full_then_when(
             (1, []), (2, ["rows 100,000 → 95,991"]), (3, ["column revenue added"])]
         bad = await client.call_tool("list_variables", {"detail": "all"}, raise_on_error=False)
         assert bad.is_error and "detail must be one of names, schema, full" in bad.content[0].text
+
+
+async def test_describe_table_is_the_profile_bounded_for_an_agent(
+    jp_serverapp, new_kernel, mcp_url, token
+):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(
+        "import numpy as np, pandas as pd\n"
+        "wide = pd.DataFrame({f'c{i}': np.arange(1000) % (i + 2) for i in range(60)})\n"
+        "wide['word'] = [f'w{i % 12}' for i in range(1000)]\n"
+        "wide.loc[3, 'c0'] = None")
+    url = await mcp_url()
+    async with fastmcp.Client(url, auth=token) as client:
+        tools = {tool.name: tool for tool in await client.list_tools()}
+        assert "describe_table" in tools and "filter" in (tools["describe_table"].description or "")
+        first = _json(await client.call_tool(
+            "describe_table", {"name": "wide", "kernel_id": kernel.kernel_id[:8]}))
+        assert (first["kernel_id"], first["kernel_path"]) == (kernel.kernel_id, None)
+        assert first["columns_total"] == 61 and len(first["columns"]) == 50
+        assert first["cut"] == 'columns 50-60 of 61 not asked: columns="50:61" for the next'
+        c0 = first["columns"][0]
+        assert (c0["family"], c0["count"], c0["null_count"], c0["min"], c0["max"]) == (
+            "number", 999, 1, 0.0, 1.0)
+        rest = _json(await client.call_tool(
+            "describe_table", {"name": "wide", "columns": "50:61",
+                               "filter": {"column": "c1", "op": "eq", "value": 0}}))
+        word = rest["columns"][-1]
+        assert rest["filtered_rows"] == 334 and rest["total_rows"] == 1000
+        assert word["family"] == "string" and word["distinct"] == 4
+        assert len(word["top"]) == 4 and word["other"] == 0
+        everything = _json(await client.call_tool("describe_table",
+                                                  {"name": "wide", "columns": "60"}))
+        word = everything["columns"][0]
+        assert len(word["top"]) == 5 and word["distinct"] == 12  # at most 5 per call
+        assert word["other"] == 1000 - sum(e["count"] for e in word["top"])
+        assert "the first 5 listed per column" in everything["cut"]
+        many = await client.call_tool("describe_table", {"name": "wide", "columns": "0:60"},
+                                      raise_on_error=False)
+        assert many.is_error and "at most 50 columns" in many.content[0].text
+        missing = await client.call_tool("describe_table", {"name": "nope"},
+                                         raise_on_error=False)
+        assert missing.is_error and f"Variable not found: nope in kernel {kernel.kernel_id}" in (
+            missing.content[0].text)
 
 
 async def test_tools_report_clear_errors(jp_serverapp, mcp_url, token):  # type: ignore[no-untyped-def]
