@@ -48,10 +48,11 @@ code_columns <- function(fields, ncols) {
   if (stop > start) seq.int(start + 1L, stop) else integer(0)
 }
 
-# Whether dplyr's arrange() orders text as order(method = "radix") does (C collation).
+# Whether dplyr's arrange() orders text as order(method = "radix") does: R compares
+# strings bytewise only in the C and POSIX collations (C.UTF-8 collates like any locale,
+# with ICU where R has it); dplyr 1.1 arranges in C whatever the session's collation.
 arrange_is_radix <- function() {
-  collation <- Sys.getlocale("LC_COLLATE")
-  if (collation %in% c("C", "POSIX") || startsWith(toupper(collation), "C.")) return(TRUE)
+  if (Sys.getlocale("LC_COLLATE") %in% c("C", "POSIX")) return(TRUE)
   version <- tryCatch(utils::packageVersion("dplyr"), error = function(e) NULL)
   !is.null(version) && version >= "1.1.0"
 }

@@ -200,7 +200,9 @@ iso_time <- function(x) {
   if (inherits(x, "Date")) {
     days <- as.numeric(x)
     if (days == floor(days)) return(format(x, "%Y-%m-%d"))
-    x <- as.POSIXct(days * 86400, origin = "1970-01-01", tz = "UTC")
+    # a median halfway between two days: a time of day, and still no time zone
+    return(format(as.POSIXct(days * 86400, origin = "1970-01-01", tz = "UTC"),
+                  "%Y-%m-%dT%H:%M:%S", tz = "UTC"))
   }
   tz <- attr(x, "tzone")
   tz <- if (is.null(tz)) "" else tz[1L]
@@ -219,8 +221,11 @@ time_stats <- function(present) {
   ordered <- sort(present, method = "radix")
   n <- length(ordered)
   mid <- if (n %% 2L == 1L) ordered[(n + 1L) %/% 2L] else {
-    lower <- ordered[n %/% 2L]
-    lower + (ordered[n %/% 2L + 1L] - lower) / 2
+    # halfway between the middle two, in the class's own unit (a Date's half day kept:
+    # `+.Date` would round it away)
+    lower <- as.numeric(ordered[n %/% 2L])
+    structure(lower + (as.numeric(ordered[n %/% 2L + 1L]) - lower) / 2,
+              class = oldClass(ordered), tzone = attr(ordered, "tzone"))
   }
   list(min = iso_time(ordered[1L]), max = iso_time(ordered[n]), median = iso_time(mid))
 }
