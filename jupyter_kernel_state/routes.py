@@ -94,7 +94,7 @@ class KernelStateHandler(APIHandler):
         if getattr(log_function, "keywords", {}).get("record_prometheus_metrics", False):
             from jupyter_server.prometheus.log_functions import prometheus_log_method
 
-            prometheus_log_method(self)
+            prometheus_log_method(self)  # type: ignore[no-untyped-call]
 
     def sync(self, fn: Any, *args: Any) -> Any:
         try:

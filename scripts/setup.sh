@@ -33,15 +33,16 @@ grep -q "jupyter_kernel_state.*enabled" <<< "$server_list" \
 lab_list=$(jupyter labextension list 2>&1)
 grep -q "jupyter-kernel-state.*enabled.*OK" <<< "$lab_list" \
   || { echo "labextension is not installed"; echo "$lab_list"; exit 1; }
-# R kernels: Debian's R and IRkernel (tibble for the tests), and the `ir` kernelspec in the
-# venv, so that the R tests run on a clean machine too (CRAN is not reachable here).
-if ! Rscript -e 'library(IRkernel); library(tibble)' > /dev/null 2>&1; then
-  echo "==> installing Debian r-base-core, r-cran-irkernel, r-cran-tibble (log in $log_dir/apt-r.log)"
+# R kernels: Debian's R and IRkernel (tibble for the tests, dplyr for the code of an
+# explorer's view run back in the kernel), and the `ir` kernelspec in the venv, so that
+# the R tests run on a clean machine too (CRAN is not reachable here).
+if ! Rscript -e 'library(IRkernel); library(tibble); library(dplyr)' > /dev/null 2>&1; then
+  echo "==> installing Debian r-base-core, r-cran-irkernel, r-cran-tibble, r-cran-dplyr (log in $log_dir/apt-r.log)"
   sudo_cmd=()
   [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
   { "${sudo_cmd[@]}" apt-get update \
       && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y \
-        --no-install-recommends r-base-core r-cran-irkernel r-cran-tibble; } \
+        --no-install-recommends r-base-core r-cran-irkernel r-cran-tibble r-cran-dplyr; } \
     > "$log_dir/apt-r.log" 2>&1 || { tail -20 "$log_dir/apt-r.log"; exit 1; }
 fi
 if [ ! -f .venv/share/jupyter/kernels/ir/kernel.json ]; then

@@ -196,6 +196,9 @@ async def test_change_tracking(jp_fetch, new_kernel):  # type: ignore[no-untyped
     assert names["c2"]["change"] == "new" and names["b"]["change"] == "unchanged"
     assert names["b"]["changed_at"] == 1
     assert second["removed"] == ["tmp"]
+    touched = await variables(jp_fetch, kernel, changed_in="2")
+    assert sorted(by_name(touched)) == ["a", "c2", "d"]
+    assert touched["matched"] == 3 and touched["total"] == len(second["variables"])
     await kernel.run("z <- 1")
     since_first = by_name(await variables(jp_fetch, kernel, since=first["generation"]))
     assert since_first["a"]["change"] == "modified" and since_first["z"]["change"] == "new"
