@@ -567,9 +567,13 @@ export interface IRowsWindow {
    */
   filtered_rows: number | null;
   /**
-   * The filter applied, or null.
+   * The filter applied (a condition or a tree), or null.
    */
-  filter: IRowsFilter | null;
+  filter: FilterNode | null;
+  /**
+   * The view applied: sort keys and filter (addition; absent from older servers).
+   */
+  view?: IView;
   offset: number;
   limit: number;
   columns: IRowsColumn[];
@@ -754,8 +758,11 @@ export interface IColumnProfile {
   position: number;
   dtype: string | null;
   family: ColumnFamily;
-  count: number;
-  null_count: number;
+  /**
+   * Values present, and missing (null only when `error` came first).
+   */
+  count: number | null;
+  null_count: number | null;
   approximate: boolean;
   /**
    * Why the column could not be profiled, or null.
@@ -814,7 +821,7 @@ export interface ITableProfile {
   /**
    * The view applied (filter, columns).
    */
-  view: Record<string, unknown>;
+  view: IView;
 }
 
 /**
@@ -842,6 +849,10 @@ export interface ICodeQuery {
   syntax?: CodeSyntax;
 }
 
+  /**
+   * Listed values (top values) cut to the server's cell budget.
+   */
+  values_truncated: number;
 /**
  * The body of `GET kernels/{kernel_id}/variables/{name}/code`: code that, run in the
  * kernel where `name` lives, binds `{name}_view` to exactly the rows, order and
@@ -851,5 +862,22 @@ export interface IViewCode {
   syntax: CodeSyntax;
   code: string;
   name: string;
-  view: Record<string, unknown>;
+  view: IView;
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
 }
+
+/**
+ * How rows are chosen, as the server applied it: the sort keys, the filter, and (code,
+ * profile) the column positions shown (null: every column).
+ */
+export interface IView {
+  sort: { column: string | number; desc: boolean }[];
+  filter: FilterNode | null;
+  columns?: number[] | null;
+}
+  /**
+   * The code, the import lines it needs first, ending with a newline.
+   */

@@ -60,7 +60,7 @@ describe('CodePanel', () => {
         syntax: query.syntax ?? 'pandas',
         code: `df_view = df  # ${JSON.stringify(query)}`,
         name: 'df',
-        view: {}
+        view: { sort: [], filter: null, columns: null }
       };
       if (answer instanceof Error) {
         throw answer;

@@ -209,7 +209,16 @@ export class FakeTable {
       columns_cut: positions.filter(p => this.cut.has(p)).length,
       sampled: false,
       sample_rows: null,
-      view: query.filter ? { filter: query.filter } : {}
+      values_truncated: 0,
+      view: {
+        sort: [],
+        filter: query.filter ?? null,
+        columns: positions
+      },
+      stale: false,
+      kernel_busy: false,
+      epoch: 0,
+      generation: 1
     };
     if (this.hold) {
       return new Promise(resolve => this._held.push(() => resolve(answer)));
@@ -313,7 +322,7 @@ export class FakeTable {
       shape: [this.rows, this.columns],
       total_rows: this.rows,
       filtered_rows: query.filter ? kept.length : null,
-      filter: null,
+      filter: query.filter ?? null,
       offset,
       limit,
       columns: positions.map(position => ({

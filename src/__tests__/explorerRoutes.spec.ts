@@ -48,7 +48,12 @@ describe('profile and code through the service', () => {
   });
 
   it('reads the code of a view: filter, sort keys, columns, syntax', async () => {
-    const body = { syntax: 'polars', code: 'x', name: 'sales', view: {} };
+    const body = {
+      syntax: 'polars',
+      code: 'x',
+      name: 'sales',
+      view: { sort: [], filter: null, columns: null }
+    };
     const { service, requests } = followingService([{ status: 200, body }]);
     expect(
       await service.code('sales', {

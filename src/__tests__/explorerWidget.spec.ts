@@ -58,7 +58,7 @@ async function open(
       syntax: 'pandas',
       code: `df_view = df.sort_values(${JSON.stringify(query.sort ?? null)})`,
       name: 'df',
-      view: {}
+      view: { sort: [], filter: null, columns: null }
     }),
     ...extra
   });

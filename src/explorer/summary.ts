@@ -451,11 +451,14 @@ export class SummaryPanel extends Widget {
   }
 
   private _missingShare(profile: IColumnProfile): number | null {
+    if (profile.null_count === null) {
+      return null;
+    }
     const rows = this._loader.rows;
     const total =
       rows?.filteredRows ??
       rows?.totalRows ??
-      profile.count + profile.null_count;
+      (profile.count ?? 0) + profile.null_count;
     return total > 0 ? Math.min(1, profile.null_count / total) : null;
   }
 
