@@ -819,9 +819,27 @@ export interface ITableProfile {
   sampled: boolean;
   sample_rows: number | null;
   /**
+   * Listed values (top values) cut to the server's cell budget.
+   */
+  values_truncated: number;
+  /**
    * The view applied (filter, columns).
    */
   view: IView;
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
+}
+
+/**
+ * How rows are chosen, as the server applied it: the sort keys, the filter, and (code,
+ * profile) the column positions shown (null: every column).
+ */
+export interface IView {
+  sort: { column: string | number; desc: boolean }[];
+  filter: FilterNode | null;
+  columns?: number[] | null;
 }
 
 /**
@@ -849,10 +867,6 @@ export interface ICodeQuery {
   syntax?: CodeSyntax;
 }
 
-  /**
-   * Listed values (top values) cut to the server's cell budget.
-   */
-  values_truncated: number;
 /**
  * The body of `GET kernels/{kernel_id}/variables/{name}/code`: code that, run in the
  * kernel where `name` lives, binds `{name}_view` to exactly the rows, order and
@@ -860,24 +874,10 @@ export interface ICodeQuery {
  */
 export interface IViewCode {
   syntax: CodeSyntax;
-  code: string;
-  name: string;
-  view: IView;
-  stale: boolean;
-  kernel_busy: boolean;
-  epoch: number;
-  generation: number;
-}
-
-/**
- * How rows are chosen, as the server applied it: the sort keys, the filter, and (code,
- * profile) the column positions shown (null: every column).
- */
-export interface IView {
-  sort: { column: string | number; desc: boolean }[];
-  filter: FilterNode | null;
-  columns?: number[] | null;
-}
   /**
    * The code, the import lines it needs first, ending with a newline.
    */
+  code: string;
+  name: string;
+  view: IView;
+}
