@@ -218,24 +218,34 @@ async def get_rows(
     offset: int = 0,
     limit: int = 20,
     columns: str | None = None,
-    sort: str | None = None,
+    sort: str | list[dict[str, Any]] | None = None,
     filter: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Read rows of a table (pandas or polars DataFrame, numpy array, R data.frame) without
-    running code in the user's kernel: a window of `limit` rows (at most 200) from `offset`,
-    sorted and filtered in the kernel. `filtered_rows` is the exact number of matching rows.
+    """Read rows of a table (pandas or polars DataFrame, numpy array, list of records, R
+    data.frame) without running code in the user's kernel: a window of `limit` rows (at
+    most 200) from `offset`, filtered and sorted in the kernel. `filtered_rows` is the
+    exact number of matching rows (offset and limit page through them).
 
     columns: positions, as a range "0:8" or a list "0,3,7" (at most 50 columns).
-    sort: "<column>:asc" or "<column>:desc".
-    filter: one condition {"column": "<name>", "op": "<op>", "value": ...}; ops: contains,
-    eq, ne, lt, le, gt, ge (compared as the column's type), isnull, notnull.
+    sort: one or more keys, "price:desc,region:asc" (":asc" by default), or a list
+    [{"column": "a,b", "desc": true}] for names holding commas or colons; at most 10 keys;
+    stable, missing values last.
+    filter: one condition {"column": "<name>", "op": "<op>", "value": ...} or a tree
+    {"and": [...]} / {"or": [...]} of them (nested; at most 50 conditions, 5 deep). Ops:
+    eq ne lt le gt ge (value: text or a number, read as the column's type); between,
+    not_between (value [low, high], both included); in, not_in (value a list); contains,
+    not_contains, starts_with, ends_with, regex (text; "case": true to match case);
+    isnull, notnull, empty, not_empty, is_true, is_false (no value). Missing values match
+    only isnull. Example: {"or": [{"column": "region", "op": "in", "value": ["north",
+    "east"]}, {"column": "price", "op": "between", "value": [10, 20]}]}.
     Cells are text, cut at a bounded length (`cells_truncated` counts the cut ones)."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     listed = columns if columns is not None else f"0:{MAX_COLUMNS_PER_CALL}"
     options = await _run(
         RowsOptions.create, service.limits, name, offset=offset,
-        limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed, sort=sort,
+        limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed,
+        sort=json.dumps(sort) if isinstance(sort, list) else sort,
         filter=json.dumps(filter) if isinstance(filter, dict) else filter)
     width = (len(options.columns) if options.columns is not None
              else options.column_stop - options.column_start)

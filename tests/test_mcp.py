@@ -249,6 +249,29 @@ async def test_describe_table_is_the_profile_bounded_for_an_agent(
             missing.content[0].text)
 
 
+async def test_get_rows_takes_a_filter_tree_and_sort_keys(
+    jp_serverapp, new_kernel, mcp_url, token
+):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("import pandas as pd\nsales = pd.DataFrame({'region': list('nsewnsew'), "
+                     "'units': [3, 1, 2, 2, 5, 0, None, 2]})")
+    url = await mcp_url()
+    async with fastmcp.Client(url, auth=token) as client:
+        tools = {tool.name: tool for tool in await client.list_tools()}
+        assert '"or"' in (tools["get_rows"].description or "")
+        tree = {"or": [{"column": "region", "op": "in", "value": ["n", "e"]},
+                       {"column": "units", "op": "between", "value": [2, 3]}]}
+        for sort in ("units:desc,region", [{"column": "units", "desc": True},
+                                           {"column": "region"}]):
+            window = _json(await client.call_tool(
+                "get_rows", {"name": "sales", "filter": tree, "sort": sort}))
+            assert window["filtered_rows"] == 6 and window["sort"] == "units:desc,region:asc"
+            assert window["index"] == ["4", "0", "2", "3", "7", "6"]  # NaN last
+        bad = await client.call_tool("get_rows", {"name": "sales", "filter": {
+            "column": "units", "op": "between", "value": [1]}}, raise_on_error=False)
+        assert bad.is_error and "filter between needs a value [low, high]" in bad.content[0].text
+
+
 async def test_tools_report_clear_errors(jp_serverapp, mcp_url, token):  # type: ignore[no-untyped-def]
     url = await mcp_url()
     async with _client(url, f"token {token}") as client:
