@@ -54,7 +54,12 @@ const OBJECTS: [string, string][] = [
   ['Timeline.entries[]', 'ITimelineEntry'],
   ['RowsWindow', 'IRowsWindow'],
   ['RowsWindow.columns[]', 'IRowsColumn'],
-  ['RowsWindow.filter', 'IRowsFilter'],
+  ['FilterCondition', 'IFilterCondition'],
+  ['View', 'IView'],
+  ['ViewCode', 'IViewCode'],
+  ['TableProfile', 'ITableProfile'],
+  ['ColumnProfile', 'IColumnProfile'],
+  ['ColumnProfile.top[]', 'IValueCount'],
   ['VariableBrief', 'IVariableBrief'],
   ['VariableBrief.columns[]', 'IColumn']
 ];
@@ -65,6 +70,8 @@ const OBJECTS: [string, string][] = [
 const NOT_MIRRORED: Record<string, string> = {
   Kind: 'an enum: compared with VariableKind below',
   Error: 'error bodies surface as ServerConnection.ResponseError',
+  FilterNode:
+    'a union (anyOf): the type FilterNode of IFilterCondition, IFilterAll, IFilterAny',
   ListedVariable:
     'the wire form of IVariable: getSnapshot makes it whole (withVariableDefaults, checked below)'
 };
@@ -185,7 +192,7 @@ describe('payloads.ts against schema/rest-v1.json', () => {
     );
   });
 
-  it('a listed variable left lean is made whole with the schema\'s defaults', () => {
+  it("a listed variable left lean is made whole with the schema's defaults", () => {
     const listed = schemaObject('ListedVariable');
     const optional = Object.entries(listed.properties!).filter(
       ([name]) => !(listed.required ?? []).includes(name)

@@ -34,6 +34,8 @@ const CALLS: Record<
   inspect: (service, k) => service.inspect('x', ['a'], k),
   detail: (service, k) => service.detail('x', { reveal: true }, k),
   rows: (service, k) => service.rows('df', { limit: 5 }, k),
+  profile: (service, k) => service.profile('df', { columns: '0:5' }, k),
+  code: (service, k) => service.code('df', { syntax: 'pandas' }, k),
   timeline: (service, k) => service.timeline('x', 5, k),
   deleteVariable: (service, k) => service.deleteVariable('x', k),
   annotate: (service, k) => service.annotate('x', { description: 'd' }, k),
