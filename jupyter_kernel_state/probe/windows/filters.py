@@ -67,11 +67,56 @@ _PANDAS = {"between": "between", "in": "isin", "text": _pandas_text, "search": _
 
 
 def _check_python_regex(c):
+    """A pattern Python's ``re`` compiles, without a repetition of repetitions: ``re``
+    cannot be interrupted while it matches, so a pattern like ``(a+)+$``, which can take
+    exponential time, would hold the kernel beyond any time guard."""
     try:
         re.compile(c.value)
     except (re.error, OverflowError, RecursionError) as exc:
         raise BadFilter("filter regex {!r} is not a valid Python regular expression: {}".format(
             c.value[:60], exc)) from None
+    if _nested_repeat(_parsed(c.value), False):
+        raise BadFilter(
+            "filter regex {!r} repeats a repetition (like (a+)+), which Python's re can take "
+            "exponential time on and no time guard can stop: write it without the nested "
+            "repetition".format(c.value[:60]))
+
+
+def _parsed(pattern):
+    parser = getattr(re, "_parser", None)  # Python 3.11+; sre_parse before
+    if parser is None:
+        import sre_parse as parser
+    return parser.parse(pattern)
+
+
+#: A repetition that runs more often than this is a loop an inner repetition makes costly.
+LOOP_REPEATS = 10
+
+
+def _nested_repeat(items, looping):
+    """Whether a parsed pattern repeats a repetition inside a long loop."""
+    for op, av in items:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            _low, high, inner = av
+            if (looping and high > 1) or _nested_repeat(inner, looping or high > LOOP_REPEATS):
+                return True
+            continue
+        if name == "SUBPATTERN":
+            parts = [av[-1]]
+        elif name == "ATOMIC_GROUP":
+            parts = [av]
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            parts = [av[1]]
+        elif name == "BRANCH":
+            parts = list(av[1])
+        elif name == "GROUPREF_EXISTS":
+            parts = [part for part in av[1:] if part]
+        else:
+            continue
+        if any(_nested_repeat(part, looping) for part in parts):
+            return True
+    return False
 
 
 # --- polars ------------------------------------------------------------------------------
