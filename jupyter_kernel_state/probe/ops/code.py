@@ -60,7 +60,7 @@ def _code(session, value, fields):
     if beyond:
         raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
             beyond[0], columns_total, "" if columns_total == 1 else "s"))
-    columns = ViewColumns(adapter, view, columns_total, selected or ())
+    columns = ViewColumns(adapter, view, columns_total)
     syntax, code = session.run_within(
         fields["sort_ms"], view_code, adapter, columns, view, name, fields["syntax"], selected,
         type_name(type(value)))

@@ -12,15 +12,14 @@ class NoSuchColumn(Exception):
 
 
 class ViewColumns:
-    """Positions and names (as the explorer lists them) of the columns a view names,
-    and of ``extra`` positions (the columns a view's code selects)."""
+    """Positions and names (as the explorer lists them) of the columns a view names."""
 
-    def __init__(self, adapter, view, columns_total, extra=()):
+    def __init__(self, adapter, view, columns_total):
         self.positions = {}
         for wanted in named_columns(view):
             if wanted not in self.positions:
                 self.positions[wanted] = find_column(adapter, wanted, columns_total)
-        listed = sorted(set(self.positions.values()) | set(extra))
+        listed = sorted(set(self.positions.values()))
         labels = adapter.column_labels(listed) if listed else []
         self.names = {p: name for p, (name, _dtype) in zip(listed, labels)}
 
