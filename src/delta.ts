@@ -14,7 +14,8 @@
  *   when its type (size) did not change, and a new entry has no known place.
  * - A page cut by `limit` cannot fill the hole a removed entry leaves, and an entry that
  *   left the list without being removed (rebound to a hidden kind, or no longer matching
- *   the filter by type) is seen only through `total`, which must add up.
+ *   the filter by type) is seen only through the list's count (`countOf`), which must
+ *   add up.
  */
 import { ISnapshot, IVariable, SnapshotSort } from './tokens';
 
@@ -45,7 +46,7 @@ export function applyDelta(
     reply.epoch !== held.epoch ||
     reply.generation < held.generation ||
     held.offset !== 0 ||
-    held.variables.length !== Math.min(held.total, limit) ||
+    held.variables.length !== Math.min(countOf(held), limit) ||
     reply.variables.length > limit
   ) {
     return null;
@@ -54,6 +55,7 @@ export function applyDelta(
     reply.generation === held.generation &&
     reply.variables.length === 0 &&
     reply.removed.length === 0 &&
+    countOf(reply) === countOf(held) &&
     reply.total === held.total
   ) {
     return held; // keeps the change marks of the last run
@@ -67,10 +69,20 @@ export function applyDelta(
     return null;
   }
   const variables = ordered.slice(0, limit);
-  if (variables.length !== Math.min(reply.total, limit)) {
+  if (variables.length !== Math.min(countOf(reply), limit)) {
     return null;
   }
   return { ...reply, variables, offset: 0, delta: false };
+}
+
+/**
+ * How many variables the list of `snapshot` holds in all: what its `filter` (and
+ * `changed_in`) matched — `matched`, or `total` from a server that counted only those.
+ */
+export function countOf(
+  snapshot: Pick<ISnapshot, 'total' | 'matched'>
+): number {
+  return snapshot.matched ?? snapshot.total;
 }
 
 /**
@@ -106,7 +118,7 @@ function merge(
   held: ISnapshot,
   reply: ISnapshot
 ): { list: IVariable[]; added: IVariable[] } | null {
-  const complete = held.total === held.variables.length;
+  const complete = countOf(held) === held.variables.length;
   const updates = new Map(reply.variables.map(v => [v.name, v]));
   const removed = new Set(reply.removed);
   if (updates.size !== reply.variables.length) {
@@ -131,14 +143,14 @@ function merge(
   list.push(...added);
   if (complete) {
     // Every listed entry was held, so any other way of leaving shows in the count.
-    return list.length === reply.total ? { list, added } : null;
+    return list.length === countOf(reply) ? { list, added } : null;
   }
   // A page: the entries beyond it are not known, only counted. A name both removed and
   // rebound, a removed name that was hidden, a hidden name shown again: ask for a page.
   const fresh = added.filter(v => v.change === 'new').length;
   const rebound = reply.variables.some(v => removed.has(v.name));
-  const expected = held.total + fresh - removed.size;
-  return !rebound && reply.total === expected ? { list, added } : null;
+  const expected = countOf(held) + fresh - removed.size;
+  return !rebound && countOf(reply) === expected ? { list, added } : null;
 }
 
 /**

@@ -36,6 +36,7 @@ import {
   SnapshotSort
 } from './tokens';
 import { KernelStateSidebar } from './widgets/sidebar';
+import { addTabCommands } from './widgets/tabs';
 import { explorerPlugin } from './explorer/plugin';
 import { chatPlugin } from './chat/plugin';
 
@@ -127,7 +128,17 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       label: trans.__('Show Kernel State'),
       caption: trans.__('Show the variables of the active kernel'),
       icon: args => (args.isPalette ? undefined : kernelStateIcon),
-      execute: () => app.shell.activateById(sidebar.id)
+      execute: async () => {
+        app.shell.activateById(sidebar.id);
+        await sidebar.focusContent(); // the keyboard follows into the panel
+      }
+    });
+    addTabCommands(app, {
+      service,
+      translator: translator ?? nullTranslator,
+      palette,
+      promptQuery: () => sidebar.prompt.query,
+      promptModel: sidebar.prompt
     });
     app.commands.addCommand(CommandIDs.refresh, {
       label: trans.__('Refresh Kernel State'),

@@ -179,7 +179,17 @@ export interface ISnapshot {
   kernel_busy: boolean;
   taken_at: string;
   duration_ms: number;
+  /**
+   * The namespace's variables (with the `include` groups asked), exact, whatever
+   * `filter` or `changed_in` select.
+   */
   total: number;
+  /**
+   * The variables `filter` and `changed_in` select (`total` without them): what
+   * `offset` and `limit` page through (addition; absent from older servers, whose
+   * `total` counted the matches).
+   */
+  matched?: number;
   offset: number;
   limit: number;
   variables: IVariable[];
@@ -254,6 +264,11 @@ export interface ISnapshotQuery {
   sort?: SnapshotSort;
   since?: number;
   filter?: string;
+  /**
+   * Only the variables last bound or changed in this execution count (their
+   * `changed_at`), whatever the page and sort; not with `delta` (addition).
+   */
+  changed_in?: number;
   /**
    * With `since`: only what changed since that generation (`ISnapshot.delta`).
    */
@@ -378,7 +393,8 @@ export interface IImage {
    */
   id: string;
   /**
-   * Position in the kernel's capture order; `since` cursors compare against it.
+   * The image's ordinal in its kernel (1 for the first captured, never reused), shown
+   * as `#seq`; `since` cursors compare against it.
    */
   seq: number;
   mime: ImageMime | string;
@@ -398,6 +414,15 @@ export interface IImage {
    * The kernel generation when captured (addition).
    */
   generation: number;
+  /**
+   * The code of the cell that displayed it, cut to the server's `image_code_chars`;
+   * null when not known (addition).
+   */
+  code?: string | null;
+  /**
+   * `code` was cut (addition).
+   */
+  code_truncated?: boolean;
 }
 
 /**
@@ -425,6 +450,12 @@ export interface IImageList {
    * Oversized, undecodable or mislabelled images refused so far.
    */
   rejected: number;
+  /**
+   * The store keeps the kernel's first `keep_first` images and the latest `keep_last`;
+   * a flood drops the ones in between (counted in `dropped`) (additions).
+   */
+  keep_first?: number;
+  keep_last?: number;
 }
 
 export interface IImageQuery {

@@ -118,6 +118,8 @@ export function snapshotParams(
     sort: query.sort,
     since: query.since === undefined ? undefined : String(query.since),
     filter: query.filter ? query.filter : undefined,
+    changed_in:
+      query.changed_in === undefined ? undefined : String(query.changed_in),
     delta: query.delta ? 'true' : undefined
   };
 }

@@ -136,6 +136,17 @@ export class KernelStateService
     return this._loader.since(this.target(), generation);
   }
 
+  /**
+   * One more page of the list: the loader's window grows, and the next load appends
+   * the page (or asks the window again when the kernel moved meanwhile).
+   */
+  loadMore(): Promise<void> {
+    if (!this._loader.grow()) {
+      return Promise.resolve();
+    }
+    return this._scheduler.refresh();
+  }
+
   dispose(): void {
     if (this._isDisposed) {
       return;

@@ -283,6 +283,13 @@ export interface IKernelStateService extends IKernelStateRequests, IDisposable {
    * exactly (a restart since, an unknown generation, more changes than `limit`).
    */
   variablesSince(generation: number): Promise<ISnapshot>;
+  /**
+   * Load the next page of the list (`options.limit` more variables) into `snapshot`:
+   * its `variables` then hold every page loaded, kept current by later refreshes,
+   * until the options or the kernel change. Does nothing when every variable the list
+   * selects (`matched`) is loaded.
+   */
+  loadMore(): Promise<void>;
 }
 
 /**

@@ -191,10 +191,23 @@ describe('KernelStatePanel', () => {
           removed: false
         })),
         widths: { ...DEFAULT_COLUMN_WIDTHS },
-        setWidth: jest.fn()
+        setWidth: jest.fn(),
+        counts: model.snapshot
+          ? {
+              loaded: model.snapshot.variables.length,
+              selected: model.snapshot.matched ?? model.snapshot.total,
+              total: model.snapshot.total
+            }
+          : null,
+        hasMore: false,
+        loadingMore: false,
+        loadMore: jest.fn(async () => undefined),
+        changedOnly: false,
+        changedView: null,
+        setChangedOnly: jest.fn()
       },
       inspector: { selected: null, select: jest.fn(), close: jest.fn() },
-      options: { sort: 'name', include: [] },
+      options: { sort: 'name', include: [], limit: 2000 },
       filter: '',
       showPreview: true,
       setFilter: jest.fn(),
@@ -266,8 +279,8 @@ describe('KernelStatePanel', () => {
       />
     );
     expect(rows().map(r => r.dataset.name)).toEqual(['df', 'df_small']);
-    expect(byTestId('kernel-state-total')?.textContent).toContain(
-      '2 match the filter'
+    expect(byTestId('kernel-state-total')?.textContent).toBe(
+      '2 of 3 variables match the filter · execution 1'
     );
   });
 

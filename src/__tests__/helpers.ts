@@ -206,6 +206,7 @@ export function fakeService(kernelId: string | null = 'k1') {
     setOptions: jest.fn(),
     refresh: jest.fn(async () => undefined),
     variablesSince: jest.fn(async () => makeSnapshot({ delta: true })),
+    loadMore: jest.fn(async () => undefined),
     kernels: jest.fn(),
     variables: jest.fn(),
     listVariables: jest.fn(),

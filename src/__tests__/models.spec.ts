@@ -94,6 +94,17 @@ describe('ImageStripModel', () => {
           ],
           { total: 3, dropped: 1, rejected: 2 }
         )
+      )
+      // One was dropped meanwhile: everything held is listed again.
+      .mockResolvedValueOnce(
+        page(
+          [
+            makeImage(4, { id: makeImage(1).id }),
+            makeImage(5, { display_id: 'd' }),
+            makeImage(6)
+          ],
+          { total: 3, dropped: 1, rejected: 2 }
+        )
       );
     model.setActive(true);
     await sleep(10);

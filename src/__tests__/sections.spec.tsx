@@ -48,12 +48,12 @@ describe('ImageStrip', () => {
       [...host.querySelectorAll('.jp-KernelState-thumbLabel')].map(
         l => l.textContent
       )
-    ).toEqual(['[3]', '[?]', '[1]']);
+    ).toEqual(['#3 [3]', '#2 [?]', '#1 [1]']);
     const img = thumbs[0].querySelector('img')!;
     expect(img.getAttribute('src')).toBe('blob:3');
     expect(img.alt).toBe('Image from execution 3, image/png 640×480');
     expect(thumbs[0].getAttribute('aria-label')).toBe(
-      'Open image from execution 3 (image/png)'
+      'Open image #3 from execution 3 (image/png)'
     );
     React.act(() => thumbs[2].click());
     expect(onOpen).toHaveBeenCalledWith(items[2]);

@@ -1,11 +1,12 @@
 /**
  * The assistant view: the exact text an assistant would get for this kernel, its size,
- * what it includes and leaves out, and a Copy button.
+ * what it includes and leaves out, a Copy button, and "Open in a tab" for the whole
+ * text at full width (`AssistantDocument`).
  *
  * The text comes from the kernel's values: it is shown as a text node in a `<pre>`.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
-import { copyIcon } from '@jupyterlab/ui-components';
+import { copyIcon, launchIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { IPromptResult } from '../tokens';
@@ -19,6 +20,10 @@ export interface IAssistantViewProps {
    */
   budget: number;
   onCopy: (text: string) => void;
+  /**
+   * Open the whole text in a main-area tab, when that command exists.
+   */
+  onOpenTab?: () => void;
   trans: TranslationBundle;
 }
 
@@ -77,6 +82,22 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
               />
               {copied ? trans.__('Copied') : trans.__('Copy')}
             </button>
+            {props.onOpenTab && (
+              <button
+                className="jp-KernelState-button"
+                data-test-id="kernel-state-prompt-open-tab"
+                onClick={props.onOpenTab}
+                title={trans.__(
+                  'Show the whole text in a tab, with what it leaves out'
+                )}
+              >
+                <launchIcon.react
+                  tag="span"
+                  className="jp-KernelState-buttonIcon"
+                />
+                {trans.__('Open in a tab')}
+              </button>
+            )}
           </div>
           <div className="jp-KernelState-dim jp-KernelState-promptCounts">
             {countsText(result, trans)}

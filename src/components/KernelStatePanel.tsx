@@ -49,15 +49,31 @@ export namespace KernelStatePanel {
      * The list's rows (the snapshot's variables and those the last execution
      * removed) and column widths.
      */
-    readonly list: Pick<VariableListModel, 'rows' | 'widths' | 'setWidth'>;
+    readonly list: Pick<
+      VariableListModel,
+      | 'rows'
+      | 'widths'
+      | 'setWidth'
+      | 'counts'
+      | 'hasMore'
+      | 'loadingMore'
+      | 'loadMore'
+      | 'changedOnly'
+      | 'changedView'
+      | 'setChangedOnly'
+    >;
     /**
      * The inspected variable: selecting a row inspects it, Escape closes it.
      */
     readonly inspector: Pick<InspectorModel, 'selected' | 'select' | 'close'>;
     /**
-     * The sort and the groups of hidden names shown (the service's options).
+     * The sort, the groups of hidden names shown and the filter the server applies
+     * (the service's options).
      */
-    readonly options: Pick<IKernelStateOptions, 'sort' | 'include'>;
+    readonly options: Pick<
+      IKernelStateOptions,
+      'sort' | 'include' | 'filter' | 'limit'
+    >;
     /**
      * The filter typed in the toolbar (matched at once against the rows loaded).
      */
@@ -85,7 +101,12 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
   const { trans, model, view } = props;
   const kernel = model.kernel;
   return (
-    <div className="jp-KernelState-panel" data-test-id="kernel-state-panel">
+    <div
+      className="jp-KernelState-panel"
+      data-test-id="kernel-state-panel"
+      tabIndex={-1}
+      aria-label={trans.__('Kernel State')}
+    >
       <div className="jp-KernelState-header">
         <div className="jp-KernelState-kernel" title={kernel?.source ?? ''}>
           {kernel
@@ -104,7 +125,7 @@ export function KernelStatePanel(props: IKernelStatePanelProps): JSX.Element {
       </div>
       {kernel && model.restarted && (
         <div
-          className="jp-KernelState-notice"
+          className="jp-KernelState-notice jp-KernelState-banner"
           role="status"
           data-test-id="kernel-state-restart-notice"
         >
@@ -149,7 +170,7 @@ function Body(props: IKernelStatePanelProps): JSX.Element {
   }
   const error = status === 'error' && (
     <div
-      className="jp-KernelState-error"
+      className="jp-KernelState-error jp-KernelState-banner"
       role="alert"
       data-test-id="kernel-state-error"
     >
@@ -181,7 +202,8 @@ function SnapshotView(
   }
 ): JSX.Element {
   const { trans, snapshot, view } = props;
-  const all = view.list.rows;
+  const list = view.list;
+  const all = list.rows;
   const filter = view.filter;
   const rows = React.useMemo(() => {
     const matches = makeFilter(filter);
@@ -195,12 +217,24 @@ function SnapshotView(
     ['classes', trans.__('classes')]
   ];
   const include = view.options.include;
+  const changed = list.changedView;
+  const counts = list.counts ?? {
+    loaded: snapshot.variables.length,
+    selected: snapshot.total,
+    total: snapshot.total
+  };
+  const loadMore = () => {
+    if (list.hasMore && !list.loadingMore) {
+      void list.loadMore();
+    }
+  };
+  const ec = snapshot.execution_count;
   return (
     <>
       {props.errorNode}
       {props.model.isBusy && (
         <div
-          className="jp-KernelState-busy"
+          className="jp-KernelState-busy jp-KernelState-banner"
           role="status"
           data-test-id="kernel-state-busy-banner"
         >
@@ -218,28 +252,84 @@ function SnapshotView(
           aria-label={trans.__('Filter variables')}
           value={filter}
           onChange={event => view.setFilter(event.target.value)}
+          data-test-id="kernel-state-filter"
         />
-        <div
-          className="jp-KernelState-toggles"
-          role="group"
-          aria-label={trans.__('Also show')}
-        >
-          {groups.map(([group, label]) => (
-            <label key={group} className="jp-KernelState-toggle">
-              <input
-                type="checkbox"
-                checked={include.includes(group)}
-                onChange={() => view.toggleInclude(group)}
-              />
-              {label}
-            </label>
-          ))}
+        <div className="jp-KernelState-toolbarRow">
+          <button
+            className={`jp-KernelState-button jp-KernelState-changedToggle${
+              changed ? ' jp-mod-active' : ''
+            }`}
+            aria-pressed={changed !== null}
+            disabled={ec === null && changed === null}
+            onClick={() => list.setChangedOnly(changed === null)}
+            title={
+              ec === null
+                ? trans.__('No cell has run yet')
+                : trans.__(
+                    'List only the variables execution %1 bound or changed, whatever the page and sort',
+                    ec
+                  )
+            }
+            data-test-id="kernel-state-changed-toggle"
+          >
+            {ec === null
+              ? trans.__('Changed in the last execution')
+              : trans.__('Changed in the last execution [%1]', ec)}
+          </button>
+          <div
+            className="jp-KernelState-toggles"
+            role="group"
+            aria-label={trans.__('Also show')}
+          >
+            {groups.map(([group, label]) => (
+              <label key={group} className="jp-KernelState-toggle">
+                <input
+                  type="checkbox"
+                  checked={include.includes(group)}
+                  onChange={() => view.toggleInclude(group)}
+                />
+                {label}
+              </label>
+            ))}
+          </div>
         </div>
       </div>
-      <div className="jp-KernelState-total" data-test-id="kernel-state-total">
-        {totalText(trans, snapshot, shown, !!filter)}
+      <div
+        className="jp-KernelState-total"
+        data-test-id="kernel-state-total"
+        role="status"
+      >
+        {totalText(trans, {
+          counts,
+          shown,
+          filter,
+          serverFilter: view.options.filter ?? '',
+          changed,
+          executionCount: ec
+        })}
       </div>
-      {snapshot.total === 0 && rows.length === 0 ? (
+      {changed?.error && (
+        <div
+          className="jp-KernelState-error jp-KernelState-banner"
+          role="alert"
+          data-test-id="kernel-state-changed-error"
+        >
+          {changed.error}
+        </div>
+      )}
+      {changed && !changed.loading && rows.length === 0 ? (
+        <div
+          className="jp-KernelState-message"
+          data-test-id="kernel-state-changed-empty"
+        >
+          {changed.executionCount === null
+            ? trans.__('No cell has run yet')
+            : trans.__(
+                'Execution %1 bound or changed no listed variable',
+                changed.executionCount
+              )}
+        </div>
+      ) : !changed && snapshot.total === 0 && rows.length === 0 ? (
         <div
           className="jp-KernelState-message"
           data-test-id="kernel-state-empty"
@@ -256,40 +346,112 @@ function SnapshotView(
           onOpen={name => view.open(name)}
           onEscape={() => view.inspector.close()}
           onContextMenu={(name, x, y) => view.openMenu(name, x, y)}
-          widths={view.list.widths}
-          onResize={(key, width) => view.list.setWidth(key, width)}
+          widths={list.widths}
+          onResize={(key, width) => list.setWidth(key, width)}
           showPreview={view.showPreview}
+          onEndReached={list.hasMore ? loadMore : undefined}
           trans={trans}
         />
+      )}
+      {list.hasMore && (
+        <div className="jp-KernelState-more">
+          <button
+            className="jp-KernelState-button"
+            data-test-id="kernel-state-load-more"
+            onClick={loadMore}
+            disabled={list.loadingMore}
+            aria-busy={list.loadingMore}
+          >
+            {list.loadingMore
+              ? trans.__('Loading…')
+              : trans.__(
+                  'Load %1 more',
+                  Math.min(
+                    view.options.limit,
+                    counts.selected - counts.loaded
+                  ).toLocaleString('en-US')
+                )}
+          </button>
+          <span className="jp-KernelState-dim">
+            {trans.__(
+              '%1 of %2 loaded',
+              counts.loaded.toLocaleString('en-US'),
+              counts.selected.toLocaleString('en-US')
+            )}
+          </span>
+        </div>
       )}
       {props.inspector}
     </>
   );
 }
 
-function totalText(
+/**
+ * What the total line says about the list: the namespace's count, what the filter or
+ * the changed view select out of it (exact), what is loaded, the execution.
+ */
+export function totalText(
   trans: TranslationBundle,
-  snapshot: ISnapshot,
-  shown: number,
-  filtered: boolean
+  state: {
+    counts: VariableListModel.ICounts;
+    /**
+     * Rows shown after the typed filter.
+     */
+    shown: number;
+    /**
+     * The filter typed, and the one the server applied.
+     */
+    filter: string;
+    serverFilter: string;
+    changed: VariableListModel.IChangedView | null;
+    executionCount: number | null;
+  }
 ): string {
-  const total = trans
-    ._n('%1 variable', '%1 variables', snapshot.total)
-    .replace(String(snapshot.total), snapshot.total.toLocaleString('en-US'));
-  const parts = [total];
-  if (snapshot.variables.length < snapshot.total) {
+  const { counts, changed } = state;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const all = trans
+    ._n('%1 variable', '%1 variables', counts.total)
+    .replace(String(counts.total), n(counts.total));
+  const parts: string[] = [];
+  // Whether `selected` counts what is shown: the changed view, or the typed filter
+  // once the server applied it.
+  let exact = true;
+  if (changed) {
+    parts.push(
+      changed.matched === null
+        ? trans.__(
+            'changes of execution %1 of %2',
+            changed.executionCount ?? '—',
+            all
+          )
+        : trans.__(
+            '%1 of %2 changed in execution %3',
+            n(changed.matched),
+            all,
+            changed.executionCount ?? '—'
+          )
+    );
+  } else if (state.filter) {
+    exact = state.serverFilter === state.filter;
     parts.push(
       trans.__(
-        'first %1 loaded',
-        snapshot.variables.length.toLocaleString('en-US')
+        '%1 of %2 match the filter',
+        n(exact ? counts.selected : state.shown),
+        all
       )
     );
+  } else {
+    parts.push(all);
   }
-  if (filtered) {
-    parts.push(trans.__('%1 match the filter', shown.toLocaleString('en-US')));
+  if (counts.loaded < counts.selected) {
+    parts.push(
+      exact
+        ? trans.__('first %1 loaded', n(counts.loaded))
+        : trans.__('among the first %1 loaded', n(counts.loaded))
+    );
   }
-  if (snapshot.execution_count !== null) {
-    parts.push(trans.__('execution %1', snapshot.execution_count));
+  if (state.executionCount !== null) {
+    parts.push(trans.__('execution %1', state.executionCount));
   }
   return parts.join(' · ');
 }

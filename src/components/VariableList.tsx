@@ -73,6 +73,11 @@ export interface IVariableListProps {
    */
   layout?: ListLayout;
   showPreview?: boolean;
+  /**
+   * The last row came into view, or the keyboard went past it: the list can load its
+   * next page (given only while there is one).
+   */
+  onEndReached?: () => void;
   trans: TranslationBundle;
   /**
    * Height of a one-line row (columns layout).
@@ -170,6 +175,14 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     markPaintedAfterFrame(last - first, count);
   }, [rows]);
 
+  // The end of the list in view: its next page is asked (the parent guards repeats).
+  const onEndReached = props.onEndReached;
+  React.useEffect(() => {
+    if (onEndReached && count > 0 && lastInView >= count - 1) {
+      onEndReached();
+    }
+  }, [lastInView, count, onEndReached !== undefined]);
+
   const selectedIndex = React.useMemo(
     () =>
       selected === null
@@ -247,6 +260,12 @@ export function VariableList(props: IVariableListProps): JSX.Element {
     if (next !== null) {
       event.preventDefault();
       props.onSelect?.(rows[next].variable.name);
+      if (
+        next === count - 1 &&
+        ['ArrowDown', 'PageDown', 'End'].includes(event.key)
+      ) {
+        props.onEndReached?.(); // the keyboard reached the end: the next page
+      }
       return;
     }
     if (event.key === 'Enter') {

@@ -1,12 +1,15 @@
 /**
- * The image strip's model: the images the server captured from the followed kernel,
- * newest first, each with an object URL of its bytes.
+ * The images' model (the sidebar's strip and the gallery tab): the images the server
+ * captured from the followed kernel, newest first, each with an object URL of its bytes,
+ * its ordinal (`seq`), execution count and the code of its cell.
  *
  * Bytes are fetched as blobs through `ServerConnection` (so they carry the same auth as
  * every other request, token or cookie) and shown through `<img>` only: an SVG shown
  * through `<img>` never runs scripts. Only what is new since the last `next_since` is
- * listed; object URLs are revoked when an image leaves the strip or the model is
- * disposed.
+ * listed; when the server dropped images meanwhile (it keeps the first ones and the
+ * latest ones, and drops those in between), everything it holds is listed again, so the
+ * model never shows an image the server let go. Object URLs are revoked when an image
+ * leaves the model or the model is disposed.
  */
 import {
   IExecutedArgs,
@@ -17,7 +20,8 @@ import {
 import { KernelSectionModel } from './section';
 
 /**
- * Images listed per request; the server holds 50 per kernel by default.
+ * Images listed per request; the server holds 60 per kernel by default (the first 10
+ * and the latest 50).
  */
 export const IMAGE_PAGE_LIMIT = 50;
 
@@ -68,21 +72,72 @@ export class ImageStripModel extends KernelSectionModel {
     return this._rejected;
   }
 
+  /**
+   * What the server keeps: its first `first` images and the latest `last` (null from
+   * a server that does not say).
+   */
+  get kept(): { first: number; last: number } | null {
+    return this._kept;
+  }
+
   protected async load(
     kernelId: string,
     isCurrent: () => boolean
   ): Promise<void> {
     let pages = 0;
     let page: IImageList;
+    let relist = false;
     do {
       page = await this.service.images(this._since, IMAGE_PAGE_LIMIT);
       if (!isCurrent()) {
         return;
       }
-      this._merge(page);
+      // Images dropped since the last listing may be any of those held here (the
+      // server keeps its first ones): listed again below, not cut by count here.
+      relist ||= this._items.length > 0 && page.dropped > this._dropped;
+      this._merge(page, !relist);
       this.emit();
     } while (page.more > 0 && ++pages < MAX_PAGES);
+    if (relist && !(await this._relist(isCurrent))) {
+      return;
+    }
     await this._fetchBytes(isCurrent);
+  }
+
+  /**
+   * List everything the server holds again and keep exactly that (the URLs of images
+   * still held are kept); false when the answer no longer matters.
+   */
+  private async _relist(isCurrent: () => boolean): Promise<boolean> {
+    const images: IImage[] = [];
+    let since = 0;
+    let page: IImageList;
+    let pages = 0;
+    do {
+      page = await this.service.images(since, IMAGE_PAGE_LIMIT);
+      if (!isCurrent()) {
+        return false;
+      }
+      images.push(...page.images);
+      since = page.next_since;
+    } while (page.more > 0 && ++pages < MAX_PAGES);
+    const held = new Map(this._items.map(item => [item.image.id, item]));
+    const items = images.reverse().map(image => {
+      const item = held.get(image.id);
+      held.delete(image.id);
+      return { image, url: item?.url ?? null, error: item?.error ?? null };
+    });
+    for (const gone of held.values()) {
+      if (gone.url) {
+        this._revokeUrl(gone.url);
+      }
+    }
+    this._items = items;
+    this._since = Math.max(this._since, page.next_since);
+    this._dropped = page.dropped;
+    this._rejected = page.rejected;
+    this.emit();
+    return true;
   }
 
   protected clear(): void {
@@ -95,6 +150,7 @@ export class ImageStripModel extends KernelSectionModel {
     this._since = 0;
     this._dropped = 0;
     this._rejected = 0;
+    this._kept = null;
   }
 
   /**
@@ -117,9 +173,10 @@ export class ImageStripModel extends KernelSectionModel {
 
   /**
    * Add a page (oldest first): an image seen again (same bytes, or a new version of
-   * the same display id) moves to the front; what the server no longer holds goes.
+   * the same display id) moves to the front; past the number the server holds, the
+   * oldest go (`trim`; not when a relisting follows, which tells which ones exactly).
    */
-  private _merge(page: IImageList): void {
+  private _merge(page: IImageList, trim = true): void {
     let items = this._items;
     for (const image of page.images) {
       const replaced = items.filter(
@@ -141,7 +198,7 @@ export class ImageStripModel extends KernelSectionModel {
         ...items.filter(item => !replaced.includes(item))
       ];
     }
-    const held = Math.max(page.total, 0);
+    const held = trim ? Math.max(page.total, 0) : items.length;
     for (const item of items.slice(held)) {
       if (item.url) {
         this._revokeUrl(item.url);
@@ -151,6 +208,10 @@ export class ImageStripModel extends KernelSectionModel {
     this._since = page.next_since;
     this._dropped = page.dropped;
     this._rejected = page.rejected;
+    this._kept =
+      page.keep_first !== undefined && page.keep_last !== undefined
+        ? { first: page.keep_first, last: page.keep_last }
+        : null;
   }
 
   private async _fetchBytes(isCurrent: () => boolean): Promise<void> {
@@ -182,6 +243,7 @@ export class ImageStripModel extends KernelSectionModel {
   private _since = 0;
   private _dropped = 0;
   private _rejected = 0;
+  private _kept: { first: number; last: number } | null = null;
   private _createUrl: (blob: Blob) => string;
   private _revokeUrl: (url: string) => void;
 }
@@ -213,6 +275,26 @@ export function imageExtension(mime: string): string {
     'image/svg+xml': 'svg'
   };
   return known[mime] ?? 'bin';
+}
+
+/**
+ * The images newest first with, between two whose ordinals are not consecutive, the
+ * ordinals the server no longer holds (dropped between the first and the latest ones,
+ * or replaced by a later copy).
+ */
+export function withGaps(
+  items: readonly IImageItem[]
+): ({ item: IImageItem } | { gap: { from: number; to: number } })[] {
+  const out: ({ item: IImageItem } | { gap: { from: number; to: number } })[] =
+    [];
+  items.forEach((item, i) => {
+    out.push({ item });
+    const older = items[i + 1];
+    if (older && item.image.seq - older.image.seq > 1) {
+      out.push({ gap: { from: older.image.seq + 1, to: item.image.seq - 1 } });
+    }
+  });
+  return out;
 }
 
 /**

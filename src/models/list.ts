@@ -2,13 +2,25 @@
  * The variable list's model: the rows it shows (the snapshot's variables, plus the
  * variables removed by the last execution, kept until the next one), the widths of its
  * columns, and the pure rules of its header and keyboard (sort cycling, navigation,
- * type-ahead). Views render it; it makes no requests.
+ * type-ahead). Views render it.
+ *
+ * Every variable is reachable at any size: the list pages in (`loadMore`: the service
+ * appends the next page to its snapshot), and the "changed in the last execution" view
+ * (`setChangedOnly`) lists exactly the variables the last execution bound or changed,
+ * whatever the page and sort, through `GET variables?changed_in=N` on the service. The
+ * counts say what is loaded out of what the list selects, out of the namespace.
  */
 import { IDisposable } from '@lumino/disposable';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { DEFAULT_COLUMN_WIDTHS as DEFAULT_WIDTHS_SETTING } from '../defaults';
-import { IKernelStateService, SnapshotSort, SnapshotSortKey } from '../tokens';
+import { countOf } from '../delta';
+import {
+  IKernelStateService,
+  ISnapshot,
+  SnapshotSort,
+  SnapshotSortKey
+} from '../tokens';
 import { IListRow, RemovedTracker } from './removed';
 
 /**
@@ -273,10 +285,111 @@ export class VariableListModel implements IDisposable {
   }
 
   /**
-   * The snapshot's variables with the removed ones kept until the next execution.
+   * The rows shown: the snapshot's variables with the removed ones kept until the next
+   * execution, or (`changedOnly`) the variables the last execution changed.
    */
   get rows(): IListRow[] {
-    return this._rows;
+    return this._changedView !== null ? this._changedView.rows : this._rows;
+  }
+
+  /**
+   * Whether only the variables changed in the last execution are listed.
+   */
+  get changedOnly(): boolean {
+    return this._changedView !== null;
+  }
+
+  /**
+   * The "changed in the last execution" view while it is on: the execution, how many
+   * variables it changed (exact, null until known), and its state.
+   */
+  get changedView(): VariableListModel.IChangedView | null {
+    const view = this._changedView;
+    return view
+      ? {
+          executionCount: view.executionCount,
+          matched: view.matched,
+          loading: view.loading,
+          error: view.error
+        }
+      : null;
+  }
+
+  /**
+   * The counts of the list shown: rows loaded, what the list selects (a filter's or
+   * the changed view's matches, exact) and the namespace's variables; null without a
+   * snapshot.
+   */
+  get counts(): VariableListModel.ICounts | null {
+    const snapshot = this._service.snapshot;
+    if (!snapshot) {
+      return null;
+    }
+    const view = this._changedView;
+    if (view) {
+      return {
+        loaded: view.rows.length,
+        selected: view.matched ?? view.rows.length,
+        total: snapshot.total
+      };
+    }
+    return {
+      loaded: snapshot.variables.length,
+      selected: countOf(snapshot),
+      total: snapshot.total
+    };
+  }
+
+  /**
+   * Whether the list selects more variables than are loaded.
+   */
+  get hasMore(): boolean {
+    const counts = this.counts;
+    return counts !== null && counts.loaded < counts.selected;
+  }
+
+  /**
+   * A next page is on its way.
+   */
+  get loadingMore(): boolean {
+    return this._loadingMore;
+  }
+
+  /**
+   * Load the next page of the list shown (at most one request at a time).
+   */
+  async loadMore(): Promise<void> {
+    if (this._loadingMore || !this.hasMore || this._isDisposed) {
+      return;
+    }
+    this._loadingMore = true;
+    this._emit();
+    try {
+      if (this._changedView) {
+        await this._loadChanged(this._changedView.rows.length);
+      } else {
+        await this._service.loadMore();
+      }
+    } finally {
+      this._loadingMore = false;
+      this._emit();
+    }
+  }
+
+  /**
+   * List only the variables the last execution bound or changed (on), or the whole
+   * list again (off).
+   */
+  setChangedOnly(on: boolean): void {
+    if (on === this.changedOnly || this._isDisposed) {
+      return;
+    }
+    this._changedView = on ? emptyChanged(null) : null;
+    this._changedToken++;
+    this._emit();
+    if (on) {
+      void this._loadChanged(0);
+    }
   }
 
   get widths(): ColumnWidths {
@@ -347,6 +460,84 @@ export class VariableListModel implements IDisposable {
       this._rows = rows;
       this._emit();
     }
+    const view = this._changedView;
+    if (view && view.key !== changedKey(this._service)) {
+      void this._loadChanged(0);
+    }
+  }
+
+  /**
+   * The changed view's rows from `offset` (0: anew) for the service's snapshot: the
+   * variables changed in its execution, with the list's options.
+   */
+  private async _loadChanged(offset: number): Promise<void> {
+    const view = this._changedView;
+    const snapshot = this._service.snapshot;
+    if (!view) {
+      return;
+    }
+    const key = changedKey(this._service);
+    const token = ++this._changedToken;
+    const executionCount = snapshot?.execution_count ?? null;
+    if (!snapshot || executionCount === null) {
+      this._changedView = { ...emptyChanged(executionCount), key };
+      this._emit();
+      return;
+    }
+    // Appending to the rows shown, or asking anew (the rows shown stay until then).
+    const appending = offset > 0 && view.key === key && view.page !== null;
+    this._changedView = { ...view, key, executionCount, loading: true };
+    this._emit();
+    const { include, sort, filter, limit } = this._service.options;
+    try {
+      const page = await this._service.variables({
+        include,
+        sort,
+        filter,
+        limit,
+        offset: appending ? view.rows.length : 0,
+        changed_in: executionCount
+      });
+      if (token !== this._changedToken || !this._changedView) {
+        return;
+      }
+      const added = page.variables.map(variable => ({
+        variable,
+        removed: false
+      }));
+      let rows = added;
+      let first = page;
+      if (appending) {
+        if (!samePage(view.page, page)) {
+          // The kernel moved on since the rows shown: the view is asked anew.
+          this._changedView = { ...view, loading: false, key: '' };
+          this._emit();
+          void this._loadChanged(0);
+          return;
+        }
+        rows = [...view.rows, ...added];
+        first = view.page!;
+      }
+      this._changedView = {
+        key,
+        executionCount,
+        rows,
+        matched: countOf(page),
+        page: first,
+        loading: false,
+        error: null
+      };
+    } catch (reason) {
+      if (token !== this._changedToken || !this._changedView) {
+        return;
+      }
+      this._changedView = {
+        ...this._changedView,
+        loading: false,
+        error: reason instanceof Error ? reason.message : String(reason)
+      };
+    }
+    this._emit();
   }
 
   private _emit(): void {
@@ -358,6 +549,9 @@ export class VariableListModel implements IDisposable {
   private _service: IKernelStateService;
   private _tracker = new RemovedTracker();
   private _rows: IListRow[] = [];
+  private _changedView: IChangedState | null = null;
+  private _changedToken = 0;
+  private _loadingMore = false;
   private _widths: ColumnWidths;
   private _changed = new Signal<this, void>(this);
   private _widthsChanged = new Signal<this, ColumnWidths>(this);
@@ -365,6 +559,32 @@ export class VariableListModel implements IDisposable {
 }
 
 export namespace VariableListModel {
+  /**
+   * The "changed in the last execution" view.
+   */
+  export interface IChangedView {
+    /**
+     * The execution whose changes are listed (null: none ran yet).
+     */
+    executionCount: number | null;
+    /**
+     * How many variables it bound or changed (exact; null until the first answer).
+     */
+    matched: number | null;
+    loading: boolean;
+    error: string | null;
+  }
+
+  /**
+   * What the list shows out of what: rows loaded, variables the list selects (a filter's
+   * or the changed view's matches) and the namespace's variables.
+   */
+  export interface ICounts {
+    loaded: number;
+    selected: number;
+    total: number;
+  }
+
   export interface IOptions {
     service: IKernelStateService;
     /**
@@ -372,4 +592,57 @@ export namespace VariableListModel {
      */
     widths?: unknown;
   }
+}
+
+/**
+ * The changed view's state: its rows, the first page they came with and the key of
+ * the service state they were asked for.
+ */
+interface IChangedState extends VariableListModel.IChangedView {
+  key: string;
+  rows: IListRow[];
+  page: ISnapshot | null;
+}
+
+function emptyChanged(executionCount: number | null): IChangedState {
+  return {
+    key: '',
+    executionCount,
+    matched: null,
+    loading: false,
+    error: null,
+    rows: [],
+    page: null
+  };
+}
+
+/**
+ * What the changed view depends on: the kernel, its state and the list's options.
+ */
+function changedKey(service: IKernelStateService): string {
+  const snapshot = service.snapshot;
+  const { include, sort, filter, limit } = service.options;
+  return JSON.stringify([
+    snapshot?.kernel_id ?? null,
+    snapshot?.epoch ?? null,
+    snapshot?.generation ?? null,
+    snapshot?.execution_count ?? null,
+    [...include].sort(),
+    sort,
+    filter ?? '',
+    limit
+  ]);
+}
+
+/**
+ * Whether `page` follows `first` in the same kernel state.
+ */
+function samePage(first: ISnapshot | null, page: ISnapshot): boolean {
+  return (
+    first !== null &&
+    page.kernel_id === first.kernel_id &&
+    page.epoch === first.epoch &&
+    page.generation === first.generation &&
+    countOf(page) === countOf(first)
+  );
 }

@@ -42,6 +42,7 @@ export class PromptModel extends KernelSectionModel {
     }
     this._query = next;
     this._dirty = true;
+    this.emit();
     this.schedule(0);
   }
 
@@ -101,4 +102,21 @@ export namespace PromptModel {
     query?: IPromptQuery;
     debounce?: number;
   }
+}
+
+/**
+ * The lines of a prompt that say what it leaves out, in its own words: the variables
+ * not listed (`- … and 1,234 more variables: …`), the sections dropped or cut for the
+ * budget (`[history: 3 steps omitted for budget]`), and the change line's names past
+ * its share (`… and 39,997 more.`).
+ */
+export function omittedLines(text: string): string[] {
+  return text
+    .split('\n')
+    .filter(
+      line =>
+        line.startsWith('- … and ') ||
+        /^\[[^\]]* omitted for budget\]$/.test(line) ||
+        (/^Changed (in|since) /.test(line) && /\band [\d,]+ more\b/.test(line))
+    );
 }

@@ -2,6 +2,7 @@
  * The variable list's rows: the snapshot's variables, and those the last execution
  * removed, kept (struck through) until the next one.
  */
+import { countOf } from '../delta';
 import { ISnapshot, IVariable } from '../tokens';
 
 /**
@@ -87,7 +88,7 @@ export class RemovedTracker {
     previous.variables.forEach((v, i) => before.set(v.name, i));
     const names = new Set(snapshot.removed ?? []);
     const complete = (s: ISnapshot) =>
-      s.offset === 0 && s.variables.length >= s.total;
+      s.offset === 0 && s.variables.length >= countOf(s);
     if (sameOptions && complete(previous) && complete(snapshot)) {
       for (const v of previous.variables) {
         if (!present.has(v.name)) {

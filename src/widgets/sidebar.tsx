@@ -6,12 +6,7 @@
  * are seen, so no request is made while the panel is hidden or a section is folded.
  * Every request goes through the service.
  */
-import {
-  Clipboard,
-  Dialog,
-  showDialog,
-  showErrorMessage
-} from '@jupyterlab/apputils';
+import { Clipboard, showErrorMessage } from '@jupyterlab/apputils';
 import {
   ITranslator,
   nullTranslator,
@@ -24,7 +19,6 @@ import { Menu } from '@lumino/widgets';
 import * as React from 'react';
 
 import { CommandIDs } from '../commands';
-import { ImageView, imageTitle } from '../components/ImageStrip';
 import { KernelStatePanel } from '../components/KernelStatePanel';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { isExplorable } from '../format';
@@ -45,6 +39,7 @@ import {
   createVariableMenu,
   openVariableMenu
 } from './variableActions';
+import { showImageDialog } from './tabs';
 import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
@@ -63,7 +58,7 @@ export class KernelStateSidebar
     );
     this._onOptionsChange = options.onOptionsChange;
     this._openImageView =
-      options.openImage ?? (item => this._showImageDialog(item));
+      options.openImage ?? (item => showImageDialog(item, this._trans));
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
     this._commands = options.commands ?? null;
     this._confirmDelete =
@@ -118,6 +113,21 @@ export class KernelStateSidebar
    */
   set columnWidths(value: unknown) {
     this.list.setWidths(value);
+  }
+
+  /**
+   * Move the focus into the panel (when "Show Kernel State" shows it): to the variable
+   * list, else the filter, else the panel itself, once it is rendered.
+   */
+  async focusContent(): Promise<void> {
+    this.update();
+    await this.renderPromise;
+    const node = this.node;
+    const target =
+      node.querySelector<HTMLElement>('[data-test-id="kernel-state-grid"]') ??
+      node.querySelector<HTMLElement>('.jp-KernelState-filter') ??
+      node.querySelector<HTMLElement>('.jp-KernelState-panel');
+    target?.focus();
   }
 
   /**
@@ -364,6 +374,8 @@ export class KernelStateSidebar
         }
         onOpenImage={this._openImageView}
         onCopy={this._copy}
+        onOpenGallery={this._command(CommandIDs.openGallery)}
+        onOpenAssistant={this._command(CommandIDs.openAssistant)}
         trans={this._trans}
       />
     );
@@ -385,13 +397,14 @@ export class KernelStateSidebar
       ?.variable;
   }
 
-  private _showImageDialog(item: IImageItem): void {
-    void showDialog({
-      title: imageTitle(item.image, this._trans),
-      body: <ImageView item={item} trans={this._trans} />,
-      buttons: [Dialog.cancelButton({ label: this._trans.__('Close') })],
-      hasClose: true
-    });
+  /**
+   * A callback running `id`, when that command is registered.
+   */
+  private _command(id: string): (() => void) | undefined {
+    const commands = this._commands;
+    return commands?.hasCommand(id)
+      ? () => void commands.execute(id)
+      : undefined;
   }
 
   private _setShown(shown: boolean): void {

@@ -4,7 +4,7 @@
  * actions; they hold no state of their own.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
-import { refreshIcon } from '@jupyterlab/ui-components';
+import { launchIcon, refreshIcon } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { AnnotationEditor } from '../components/AnnotationEditor';
@@ -83,6 +83,14 @@ export interface ISidebarSectionsProps {
   onToggleAssistant: () => void;
   onOpenImage: (item: IImageItem) => void;
   onCopy: (text: string) => void;
+  /**
+   * Open the images in the gallery tab, when that command exists.
+   */
+  onOpenGallery?: () => void;
+  /**
+   * Open the assistant view in a tab, when that command exists.
+   */
+  onOpenAssistant?: () => void;
   trans: TranslationBundle;
 }
 
@@ -101,11 +109,25 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
         summary={count > 0 ? String(count) : undefined}
         expanded={props.imagesExpanded}
         onToggle={props.onToggleImages}
+        actions={
+          props.onOpenGallery && (
+            <button
+              className="jp-KernelState-iconButton"
+              onClick={props.onOpenGallery}
+              title={trans.__('Open the images in a tab (the gallery)')}
+              aria-label={trans.__('Open the images in a tab (the gallery)')}
+              data-test-id="kernel-state-open-gallery"
+            >
+              <launchIcon.react tag="span" />
+            </button>
+          )
+        }
       >
         <ImageStrip
           items={images.items}
           dropped={images.dropped}
           rejected={images.rejected}
+          kept={images.kept}
           error={images.error}
           onOpen={props.onOpenImage}
           trans={trans}
@@ -125,14 +147,27 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
         expanded={props.assistantExpanded}
         onToggle={props.onToggleAssistant}
         actions={
-          <button
-            className="jp-KernelState-iconButton"
-            onClick={() => void prompt.refresh()}
-            title={trans.__('Refresh the assistant view')}
-            aria-label={trans.__('Refresh the assistant view')}
-          >
-            <refreshIcon.react tag="span" />
-          </button>
+          <>
+            {props.onOpenAssistant && (
+              <button
+                className="jp-KernelState-iconButton"
+                onClick={props.onOpenAssistant}
+                title={trans.__('Open the assistant view in a tab')}
+                aria-label={trans.__('Open the assistant view in a tab')}
+                data-test-id="kernel-state-open-assistant"
+              >
+                <launchIcon.react tag="span" />
+              </button>
+            )}
+            <button
+              className="jp-KernelState-iconButton"
+              onClick={() => void prompt.refresh()}
+              title={trans.__('Refresh the assistant view')}
+              aria-label={trans.__('Refresh the assistant view')}
+            >
+              <refreshIcon.react tag="span" />
+            </button>
+          </>
         }
       >
         <AssistantView
@@ -141,6 +176,7 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
           loading={prompt.loading}
           budget={prompt.query.budget ?? DEFAULT_PROMPT_BUDGET}
           onCopy={props.onCopy}
+          onOpenTab={props.onOpenAssistant}
           trans={trans}
         />
       </CollapsibleSection>
