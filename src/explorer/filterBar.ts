@@ -131,6 +131,28 @@ export class FilterBar extends Widget {
     return this.apply();
   }
 
+  protected onAfterAttach(): void {
+    this._fit();
+  }
+
+  protected onAfterShow(): void {
+    this._fit();
+  }
+
+  /**
+   * A new width may wrap the conditions on more lines (or fewer).
+   */
+  protected onResize(msg: Widget.ResizeMessage): void {
+    if (msg.width >= 0 && msg.width !== this._width) {
+      this._width = msg.width;
+      requestAnimationFrame(() => {
+        if (!this.isDisposed) {
+          this._fit();
+        }
+      });
+    }
+  }
+
   dispose(): void {
     if (this.isDisposed) {
       return;
@@ -664,11 +686,15 @@ export class FilterBar extends Widget {
    */
   private _fit(): void {
     const height = this._form.getBoundingClientRect().height;
-    if (height > 0) {
-      this.node.style.minHeight = `${Math.ceil(height) + 8}px`;
+    if (height <= 0) {
+      return; // not laid out (detached, hidden)
     }
-    if (this.parent) {
-      MessageLoop.postMessage(this.parent, Widget.Msg.FitRequest);
+    const minHeight = `${Math.ceil(height) + 8}px`;
+    if (this.node.style.minHeight !== minHeight) {
+      this.node.style.minHeight = minHeight;
+      if (this.parent) {
+        MessageLoop.postMessage(this.parent, Widget.Msg.FitRequest);
+      }
     }
   }
 
@@ -688,6 +714,7 @@ export class FilterBar extends Widget {
   private _form = document.createElement('form');
   private _error = document.createElement('span');
   private _clear: HTMLButtonElement | null = null;
+  private _width = -1;
   private _draft: IFilterDraft;
   private _errors: DraftErrors = new Map();
   private _localError: string | null = null;

@@ -345,14 +345,10 @@ export class ExplorerGrid extends DataGrid {
    * on it, in the rows shown.
    */
   goToColumn(column: number): void {
-    const row = Math.max(
-      0,
-      this.selectionModel?.cursorRow ?? this.currentViewport?.firstRow ?? 0
-    );
-    this.moveCursorTo(
-      Math.min(row, Math.max(0, (this.dataModel?.rowCount('body') ?? 1) - 1)),
-      column
-    );
+    const cursor = this.selectionModel?.cursorRow ?? -1;
+    const row = cursor >= 0 ? cursor : (this.currentViewport?.firstRow ?? 0);
+    const rows = this.dataModel?.rowCount('body') ?? 0;
+    this.moveCursorTo(Math.max(0, Math.min(row, rows - 1)), column);
   }
 
   /**
