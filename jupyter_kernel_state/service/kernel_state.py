@@ -379,7 +379,8 @@ class KernelState:
         # ``total``: the names listed (with ``include``); ``matched``: those the filter and
         # ``changed_in`` keep (a probe that sends no ``matched`` counted only those).
         matched = reply.get("matched", total)
-        if options.changed_in is not None and "matched" not in reply:
+        if options.changed_in is not None and reply.get("changed_in") != options.changed_in:
+            # A probe that does not say it applied it listed every name: not an answer.
             raise NotSupported(f"changed_in is not available for {self.language} kernels yet")
         snapshot: Answer = {
             "kernel_id": self.kernel_id,

@@ -20,6 +20,8 @@ class SnapshotReply(ProbeReply, total=False):
     total: int
     #: ... and those ``filter`` and ``changed_in`` keep (absent: ``total`` counted these).
     matched: int
+    #: The ``changed_in`` the probe applied (said back only then).
+    changed_in: int
     #: Each variable's JSON text (``framing: "lines"``), passed through undecoded ...
     fragments: list[str]
     #: ... or the variables decoded (probes that answer in one JSON text: R).

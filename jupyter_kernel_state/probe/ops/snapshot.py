@@ -71,6 +71,8 @@ def take(state, fields, ns, hidden, tracker):
         "removed": removed,
         "removed_total": removed_total,
     }
+    if changed_in is not None:
+        reply["changed_in"] = changed_in  # said back: the server knows it was applied
     if fields["schema"]:
         reply["schema"] = table_columns(page, ns, fields)
     if fields["delta"]:
