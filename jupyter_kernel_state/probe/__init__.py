@@ -20,6 +20,7 @@ MODULES = (
     "quiet",
     "wire",
     # what a value is and how it reads
+    "inspect.secrets",
     "inspect.display",
     "inspect.base",
     "inspect.scalars",
@@ -38,6 +39,7 @@ MODULES = (
     "namespace.ordering",
     # change tracking
     "changes.fingerprints",
+    "changes.copies",
     "changes.logs",
     "changes.records",
     "changes.bindings",

@@ -540,6 +540,12 @@ OPERATIONS: dict[str, Operation] = {
                     max=MAX_DETAIL_CHARS,
                     clamp=True,
                 ),
+                Field(
+                    "reveal",
+                    BOOL,
+                    False,
+                    doc="show the values under credential-like keys (masked by default)",
+                ),
                 _SINCE,
                 _PREVIEW,
                 _GUARD,

@@ -457,7 +457,8 @@ class KernelState:
         async def take(moment: Moment) -> Answer:
             reply = cast(DetailReply, await self.probe.call(
                 "detail", options.name, name=options.name, path=list(options.path),
-                max_chars=options.max_chars, time_guard_ms=self._limits.time_guard_ms,
+                max_chars=options.max_chars, reveal=options.reveal,
+                time_guard_ms=self._limits.time_guard_ms,
                 budget_ms=self._limits.probe_budget_ms))
             return reply["variable"]
 

@@ -30,7 +30,9 @@ def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]], *,
             reveal: bool = False, within: str | None = None) -> dict[str, Any]:
     """A variable (dict) with the user's notes and the secret flags; a likely secret's
     value fields masked unless ``reveal``. ``within``: the variable a child belongs to
-    (a child of a likely secret is one too)."""
+    (a child of a likely secret is one too). The probe's own ``secret_reason`` (values
+    under credential-like keys inside, which it masked unless asked to reveal them)
+    counts after the name's and the value's."""
     note = notes.get(variable.get("name", "")) or {}
     merged = dict(variable)
     merged["description"] = note.get("description")
@@ -39,6 +41,8 @@ def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]], *,
     reason = secret_reason(str(merged.get("name", "")), merged.get("preview"))
     if within is not None:
         reason = secret_reason(within, None) or reason
+    probe_reason = merged.get("secret_reason")
+    reason = reason or (probe_reason if isinstance(probe_reason, str) else None)
     merged["likely_secret"] = reason is not None
     merged["secret_reason"] = reason
     merged["masked"] = reason is not None and not reveal
@@ -49,7 +53,8 @@ def present(variable: dict[str, Any], notes: dict[str, dict[str, Any]], *,
 
 def mask_variable(variable: dict[str, Any], reason: str | None) -> None:
     """Mask what shows a likely secret's value, in place: all of it when the name looks
-    like a credential, the credential-like parts when the value does."""
+    like a credential, the credential-like parts when the value does (the probe masked
+    the values under credential-like keys already)."""
     whole = reason is not None and reason.startswith("its name")
     for key in VALUE_FIELDS:
         if isinstance(variable.get(key), str):
@@ -102,7 +107,9 @@ class FragmentPresenter:
         self.decoded += 1
         variable = json.loads(fragment)
         note = notes.get(variable.get("name", "")) or {}
-        reason = secret_reason(str(variable.get("name", "")), variable.get("preview"))
+        probe_reason = variable.pop("secret_reason", None)  # values masked inside
+        reason = (secret_reason(str(variable.get("name", "")), variable.get("preview"))
+                  or (probe_reason if isinstance(probe_reason, str) else None))
         if reason is not None:  # rare: re-encoded with its value masked
             mask_variable(variable, reason)
             fragment = json.dumps(variable, ensure_ascii=False, separators=(",", ":"))

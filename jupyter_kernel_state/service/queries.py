@@ -223,12 +223,13 @@ class DetailOptions:
     name: str
     path: tuple[str, ...] = ()
     max_chars: int = 10_000
-    #: Show a likely secret's value (never the default; not part of the probe request).
+    #: Show a likely secret's value (never the default): the probe then leaves the values
+    #: under credential-like keys unmasked, so it is part of the request and of the key.
     reveal: bool = False
 
     @property
     def key(self) -> tuple[object, ...]:
-        return (self.name, self.path, self.max_chars)
+        return (self.name, self.path, self.max_chars, self.reveal)
 
     @classmethod
     def create(

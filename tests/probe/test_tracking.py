@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from jupyter_kernel_state.probe import entry, guard
+from jupyter_kernel_state.probe.changes import copies
 from jupyter_kernel_state.probe.changes import tracker as tracking
 from jupyter_kernel_state.probe.changes.fingerprints import describe_changes, fingerprint
 from jupyter_kernel_state.probe.inspect import containers, display, fragments, summary
@@ -123,14 +124,16 @@ def test_in_place_changes_and_rebinding(shell):  # type: ignore[no-untyped-def]
     shell.user_ns["table"]["b"] = 2
     second = shell.run("items.append(3)", x=1)  # x = 1 again: no change
     v = by_name(snap(since_ec=first))
-    assert v["items"]["change"] == "modified" and v["items"]["changes"] == ["len 2 → 3"]
+    assert v["items"]["change"] == "modified"
+    assert v["items"]["changes"] == ["len 2 → 3", "appended 3"]
     assert v["items"]["changed_at"] == second and v["items"]["preview"] == "[1, 2, 3]"
-    assert v["table"]["changes"] == ["len 1 → 2"]
+    assert v["table"]["changes"] == ["len 1 → 2", "key b added"]
     assert v["x"]["change"] == "unchanged" and v["x"]["changed_at"] == first
     third = shell.run(text=5, items=[0] * 5)
     v = by_name(snap(since_ec=second))
-    assert v["text"]["changes"] == ["type str → int"] and v["text"]["changed_at"] == third
-    assert v["items"]["changes"] == ["len 3 → 5"]
+    assert v["text"]["changes"] == ["type str → int", "'abc' → 5"]
+    assert v["text"]["changed_at"] == third
+    assert v["items"]["changes"] == ["len 3 → 5"]  # another list: neither appended nor cut
 
 
 def test_same_length_change_is_seen_within_the_budget(shell):  # type: ignore[no-untyped-def]
@@ -158,7 +161,7 @@ def test_hook_work_is_bounded_and_every_value_is_fingerprinted_in_turn(shell):  
     shell.user_ns[name].append(1)
     ec = shell.run("append")
     v = by_name(snap(since_ec=ec - 1, limit=10_000))[name]
-    assert v["changes"] == ["len 2 → 3"] and v["changed_at"] == ec
+    assert v["changes"] == ["len 2 → 3", "appended 1"] and v["changed_at"] == ec
 
 
 def test_a_same_length_change_beyond_the_budget_is_seen_by_the_snapshot(shell, monkeypatch):  # type: ignore[no-untyped-def]
@@ -226,10 +229,13 @@ class SpyList(list):  # a subclass: its own __len__/__eq__ may be anything
 def test_hook_runs_no_user_code(shell):  # type: ignore[no-untyped-def]
     Spy.calls = 0
     spy, spy_list = Spy(), SpyList([1])
-    shell.run(a=1, b=spy, c=spy_list, d=[1])
+    keyed = {spy: spy, "k": Spy(), 1: [spy]}  # the copies hold user objects by id only
+    shell.run(a=1, b=spy, c=spy_list, d=[1], e=keyed, f=[spy, Spy()], g={spy, 1})
     shell.run(a=Spy(), b=spy, c=SpyList([2]), d=Spy())  # rebound, across types
     spy_list.append(3)
-    shell.run(a=1, b=Spy(), d=[1, 2])
+    keyed["k"], keyed[Spy()] = Spy(), 2
+    shell.user_ns["f"][0] = Spy()
+    shell.run(a=1, b=Spy(), d=[1, 2], e=dict(keyed), f=[Spy()])
     shell.run("pass")
     assert Spy.calls == 0
 
@@ -238,8 +244,12 @@ def test_hook_runs_no_user_code(shell):  # type: ignore[no-untyped-def]
 
 
 def test_snapshot_variables_leave_the_server_fields_out(shell):  # type: ignore[no-untyped-def]
+    import json
+
+    from jupyter_kernel_state.probe.wire import dumps
+
     shell.run(x=1)
-    v = snap()["variables"][0]
+    v = json.loads(dumps(entry.dispatch({"op": "snapshot"}, None)))["variables"][0]  # the wire
     assert not set(fragments.SERVER_KEYS) & set(v)
     assert set(fragments.SERVER_KEYS) <= set(entry.summarize("x", 1))
 
@@ -332,14 +342,16 @@ def test_fragments_are_the_json_of_the_summary():  # type: ignore[no-untyped-def
         np.arange(6.0).reshape(2, 3), np.float64("nan"), pd.DataFrame({"a": [1, 2]}), hostile.ReprRaises(),
         hostile.LenHuge(), math, print, Spy(),
     ]
+    values.append({"password": "swordfish", "depth": 6})  # its secret_reason is sent
     summaries = [summary.build(f"v{i}", v, 80) for i, v in enumerate(values)]
     for s, fragment in zip(summaries, fragments.encode_fragments(summaries), strict=True):
-        expected = {k: s[k] for k in fragments.FRAGMENT_KEYS}
+        expected = {k: s[k] for k in fragments.FRAGMENT_KEYS if not fragments._is_default(k, s)}
         got = json.loads(fragment + "}")
-        assert list(got) == list(fragments.FRAGMENT_KEYS)
+        assert list(got) == list(expected)  # lean: the fields at their defaults left out
         if not any(isinstance(x, float) and x != x for x in expected.values()):
             assert got == expected
             assert fragment + "}" == json.dumps(expected, separators=(",", ":"), ensure_ascii=True)
+    assert json.loads(fragment + "}")["secret_reason"] == "a key inside looks like a credential"
 
 
 NOT_HELD = object()
@@ -347,11 +359,24 @@ NOT_HELD = object()
 
 class Reference:
     """What the tracker promises for a namespace within DEEP_BUDGET, written plainly:
-    every name fingerprinted after every cell (the probe's behaviour before budgets)."""
+    every name fingerprinted and copied after every cell (the probe's behaviour before
+    budgets); a change is described by the fingerprints, then by the copies (or, for a
+    held scalar bound to another, by the two values)."""
 
     def __init__(self, shell: Shell) -> None:
         self.shell, self.records, self.removed = shell, {}, {}  # type: ignore[var-annotated]
         self.scan(None)
+
+    @staticmethod
+    def changes(rec: list[Any], name: str, value: Any, t: type, fp: Any, copy: Any,
+                held: bool) -> tuple[str, ...]:
+        old_held = rec[6] is not NOT_HELD
+        if rec[1] is not t:
+            words = describe_changes(rec[1], rec[2], t, fp)
+            return words + ((copies.describe_scalar(rec[6], value),) if held and old_held else ())
+        if held:
+            return (copies.describe_scalar(rec[6], value),) if old_held else ()
+        return (describe_changes(t, rec[2], t, fp) + copies.describe(rec[7], copy, value))[:5]
 
     def scan(self, ec: int | None) -> None:
         ns = self.shell.user_ns
@@ -366,16 +391,21 @@ class Reference:
             t = type(value)
             held = t in HELD_TYPES or (t in HELD_TEXT and len(value) <= 4096)
             fp = None if held else fingerprint(value, t)
+            copy = None if held else copies.copy_of(value, t)
             rec = self.records.get(name)
             if rec is None:
-                self.records[name] = [id(value), t, fp, ec, ec, (), value if held else NOT_HELD]
+                self.records[name] = [id(value), t, fp, ec, ec, (), value if held else NOT_HELD, copy]
                 self.removed.pop(name, None)
-            elif rec[:3] != [id(value), t, fp]:
+            elif rec[:3] != [id(value), t, fp] or (
+                    rec[7] is not None and copy is not None and rec[7] != copy):
                 if held and rec[6] is not NOT_HELD and type(rec[6]) is t and rec[6] == value:
                     rec[0], rec[6] = id(value), value
                     continue
-                changes = describe_changes(rec[1], rec[2], t, fp)
-                self.records[name] = [id(value), t, fp, rec[3], ec, changes, value if held else NOT_HELD]
+                changes = self.changes(rec, name, value, t, fp, copy, held)
+                self.records[name] = [id(value), t, fp, rec[3], ec, changes,
+                                      value if held else NOT_HELD, copy]
+            else:
+                rec[7] = copy
 
     def change_of(self, name: str, value: Any, since: int | None) -> tuple[str, int | None, list[str]]:
         rec = self.records.get(name)

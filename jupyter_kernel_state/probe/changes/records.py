@@ -3,7 +3,9 @@
 Records are columns: one dict per fact, keyed by name, so that a cell rebinding
 thousands of names is recorded with C-level ``map``/``compress``/``dict.update`` calls.
 Python runs per name only where something is described (a type or len change, a deep
-fingerprint).  What the facts guarantee is told in ``tracker``'s module docstring.
+fingerprint and its bounded copy, a held scalar bound to another value: at most
+``copies.VALUE_BUDGET`` of those per cell).  What the facts guarantee is told in
+``tracker``'s module docstring.
 """
 
 import collections
@@ -12,8 +14,10 @@ import operator
 
 from ..inspect.base import MISSING
 from ..inspect.cache import HELD_TEXT, HELD_TYPES, MAX_HELD_TEXT
+from ..inspect.secrets import secret_name
 from ..inspect.static import LEN_TYPES
-from .fingerprints import describe_changes, describe_len, describe_type, fingerprint
+from .copies import VALUE_BUDGET, Copies, describe, describe_scalar
+from .fingerprints import MAX_CHANGES, describe_changes, describe_len, describe_type, fingerprint
 from .logs import MODIFIED, NEW, REMOVED, ChangeLog, Timeline
 
 #: Kept names that disappeared, at most (the oldest are forgotten first).
@@ -49,13 +53,15 @@ def _pop_all(column, names):
 
 
 class DeepBudget:
-    """The deep fingerprints one scan may still take (``left``) and has taken (``taken``)."""
+    """The deep fingerprints (each with its copy) one scan may still take (``left``) and
+    has taken (``taken``), and the values it may still describe in words (``words``)."""
 
-    __slots__ = ("left", "taken")
+    __slots__ = ("left", "taken", "words")
 
-    def __init__(self, size):
+    def __init__(self, size, words=VALUE_BUDGET):
         self.left = size
         self.taken = 0
+        self.words = words
 
     def take(self):
         """True, and one fewer left, when one more fingerprint may be taken."""
@@ -63,6 +69,13 @@ class DeepBudget:
             return False
         self.left -= 1
         self.taken += 1
+        return True
+
+    def word(self):
+        """True, and one fewer left, when one more value may be described in words."""
+        if self.words <= 0:
+            return False
+        self.words -= 1
         return True
 
 
@@ -97,6 +110,7 @@ class NameRecords:
         self.deep_candidates = {}  # other values to deep-fingerprint in turn (an ordered set)
         self.fingerprints = {}  # deep fingerprint of non-held values, once taken
         self.verified_at = {}  # execution count at which that fingerprint was taken
+        self.copies = Copies()  # bounded copies of non-held values, taken with fingerprints
         self.removed = {}  # name -> execution count it disappeared at (oldest first)
         self.log = ChangeLog()  # the names stamped at each execution count (bounded)
         self.timeline = Timeline()  # the same, with kinds and descriptions (bounded)
@@ -119,6 +133,7 @@ class NameRecords:
         self._classify_types(b)
         self._find_changed(b)
         self._describe_shallow(b)
+        self._describe_held(b, budget)
         self._stamp(b, ec)
         self._hold(b)
         unheld_changed = []
@@ -130,7 +145,7 @@ class NameRecords:
             else:
                 unheld_changed = [names[i] for i in unheld if b.changed[i]]
         changes = self.changes
-        described = {name: d for name, d in b.descriptions.items() if d}
+        described = {name: d[:MAX_CHANGES] for name, d in b.descriptions.items() if d}
         changes.update(described)
         self.timeline.describe(ec, described)
         return bool(b.new_names) or bool(b.retyped), unheld_changed
@@ -195,6 +210,24 @@ class NameRecords:
                 if old is not None and new != old:
                     descriptions[names[i]] = (describe_len(old, new),)
 
+    def _describe_held(self, b, budget):
+        """Held values bound to another held value: ``6 → 8`` (after a type change's
+        words), while ``budget`` has words (``held_value`` is read before ``_hold``
+        updates it)."""
+        held_value = self.held_value
+        if not held_value or budget.words <= 0 or not any(b.held):
+            return
+        changed = b.held if b.changed is None else map(operator.and_, b.held, b.changed)
+        positions = itertools.islice(_compress(range(len(b.names)), changed), budget.words)
+        names, values, descriptions = b.names, b.values, b.descriptions
+        for i in positions:
+            name = names[i]
+            old = held_value.get(name, MISSING)
+            if old is MISSING or not budget.word():
+                continue
+            text = describe_scalar(old, values[i], secret_name(name))
+            descriptions[name] = (*descriptions.get(name, ()), text)[:MAX_CHANGES]
+
     def _stamp(self, b, ec):
         """``value_id`` of every name; ``first_seen`` and ``changed_at`` of new names,
         ``changed_at`` of changed ones, whose earlier ``changes`` are dropped."""
@@ -237,6 +270,7 @@ class NameRecords:
         if newly:
             for column in self._unheld_facts():
                 _pop_all(column, newly)
+            self.copies.drop(newly)
 
     def _unheld_facts(self):
         return (self.lengths, self.length_types, self.deep_candidates, self.fingerprints,
@@ -258,11 +292,24 @@ class NameRecords:
             _pop_all(self.deep_candidates, sized_names)  # a new object: a baseline in turn
             _pop_all(self.fingerprints, sized_names)
         self._fingerprint_objects(b, _compress(unheld, map(operator.not_, len_typed)), ec, budget)
-        for i in sized:  # fresh containers' baselines, while the budget allows
+        for at, i in enumerate(sized):  # fresh containers' baselines, while the budget allows
             if not budget.take():
+                self.copies.drop([names[j] for j in sized[at:]])  # stale: a baseline in turn
                 break
-            self.fingerprints[names[i]] = fingerprint(b.values[i], types[i])
-            self.verified_at[names[i]] = ec
+            name, value, t = names[i], b.values[i], types[i]
+            self.fingerprints[name] = fingerprint(value, t)
+            self.verified_at[name] = ec
+            self._describe_copy(b, i, name, value, t, budget)
+
+    def _describe_copy(self, b, i, name, value, t, budget):
+        """Retake ``name``'s copy; a value bound anew to the same type is described
+        (while ``budget`` has words)."""
+        old, new = self.copies.retake(name, value, t)
+        if old is not None and b.old_types[i] is t and old != new and budget.word():
+            words = describe(old, new, value, secret_name(name))
+            if words:
+                before = b.descriptions.get(name, ())
+                b.descriptions[name] = (*before, *words)[:MAX_CHANGES]
 
     def _fingerprint_objects(self, b, positions, ec, budget):
         """Values that are neither held nor LEN_TYPES become deep candidates; those the
@@ -277,18 +324,23 @@ class NameRecords:
             candidates[name] = None
             old_fp = fingerprints.pop(name, MISSING)
             if not budget.take():
+                self.copies.drop([name])
                 continue  # fingerprinted in turn (no changes described for it)
             fp = fingerprint(b.values[i], t)
             if fp is None:
-                del candidates[name]  # nothing to re-check (callables, modules, classes)
-                continue
-            fingerprints[name] = fp
-            verified_at[name] = ec
-            if old_fp is not MISSING and b.old_types[i] is t and name not in descriptions:
-                descriptions[name] = describe_changes(t, old_fp, t, fp)
+                # nothing to re-check (callables, modules, classes, named tuples): a
+                # named tuple's copy still tells its next rebinding
+                del candidates[name]
+            else:
+                fingerprints[name] = fp
+                verified_at[name] = ec
+                if old_fp is not MISSING and b.old_types[i] is t and name not in descriptions:
+                    descriptions[name] = describe_changes(t, old_fp, t, fp)
+            self._describe_copy(b, i, name, b.values[i], t, budget)
 
     def mark_changed(self, name, ec, changes):
         """``name`` changed at ``ec`` as ``changes`` describes (possibly not at all)."""
+        changes = tuple(changes)[:MAX_CHANGES]
         self.changed_at[name] = ec
         self.log.add(ec, [name])
         self.timeline.add(ec, MODIFIED, [name])
@@ -306,6 +358,7 @@ class NameRecords:
         removed = self.removed
         for column in self._facts:
             _pop_all(column, gone)
+        self.copies.drop(gone)
         _pop_all(removed, gone)
         removed.update(zip(gone, _repeat(ec)))
         self.timeline.add(ec, REMOVED, gone)

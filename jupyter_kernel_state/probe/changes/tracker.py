@@ -56,8 +56,10 @@ import operator
 import time
 
 from ..inspect.base import MISSING
+from ..inspect.secrets import secret_name
 from ..namespace.visibility import last_key
 from .bindings import Bindings
+from .copies import describe
 from .fingerprints import describe_changes, describe_len, fingerprint
 from .records import LEN_DESCRIBED, MAX_REMOVED, DeepBudget, NameRecords
 
@@ -190,13 +192,18 @@ class ChangeTracker:
         for name, before, after in resized:
             lengths[name] = after
             t = length_types[name]
-            records.mark_changed(
-                name, ec, (describe_len(before, after),) if t in LEN_DESCRIBED else ()
-            )
+            words = (describe_len(before, after),) if t in LEN_DESCRIBED else ()
             records.fingerprints.pop(name, None)
             if budget.take():
-                records.fingerprints[name] = fingerprint(ns[name], t)
+                value = ns[name]
+                records.fingerprints[name] = fingerprint(value, t)
                 records.verified_at[name] = ec
+                old, new = records.copies.retake(name, value, t)
+                if budget.word():
+                    words += describe(old, new, value, secret_name(name))
+            else:
+                records.copies.drop([name])  # stale: the next turn takes a baseline
+            records.mark_changed(name, ec, words)
         self._notify([name for name, _, _ in resized])
 
     def _turns(self, ns, ec, budget):
@@ -243,9 +250,15 @@ class ChangeTracker:
             records.verified_at[name] = ec
             if fp is None:
                 records.deep_candidates.pop(name, None)
-            if old is MISSING or old == fp:
+            before, after = records.copies.retake(name, value, t)
+            if old is MISSING:
+                continue  # a baseline
+            if old == fp and (before is None or after is None or before == after):
                 continue
-            records.mark_changed(name, ec, describe_changes(t, old, t, fp))
+            words = describe_changes(t, old, t, fp)
+            if budget.word():
+                words += describe(before, after, value, secret_name(name))
+            records.mark_changed(name, ec, words)
             changed.append(name)
         self._notify(changed)
         return shape_changed
@@ -278,7 +291,9 @@ class ChangeTracker:
             return  # its len changed after the last cell: the next hook records it
         records.fingerprints[name] = fp
         records.verified_at[name] = last
-        records.mark_changed(name, last, describe_changes(t, old, t, fp))
+        old_copy, new_copy = records.copies.retake(name, value, t)
+        words = describe(old_copy, new_copy, value, secret_name(name))
+        records.mark_changed(name, last, describe_changes(t, old, t, fp) + words)
 
     # -- queries ---------------------------------------------------------------------
 

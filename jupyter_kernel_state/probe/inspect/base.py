@@ -160,8 +160,14 @@ class Inspector:
     def preview(self, v, limit, depth=0, ctx=None):
         return repr_leaf(v, limit)
 
-    def detail_repr(self, v, limit):
-        ctx = display.Ctx(max_items=max(display.MAX_ITEMS, min(1000, limit // 4)))
+    def detail_repr(self, v, limit, ctx=None):
+        """The repr of a detail: more items than a preview.  ``ctx`` (this base method
+        only): whether values under credential-like keys are revealed, and the count."""
+        items = max(display.MAX_ITEMS, min(1000, limit // 4))
+        if ctx is None:
+            ctx = display.Ctx(max_items=items)
+        else:
+            ctx.max_items = items
         return self.preview(v, limit, 0, ctx)
 
     def fingerprint(self, v):

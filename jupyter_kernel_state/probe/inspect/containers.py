@@ -127,7 +127,7 @@ class MappingInspector(Inspector):
         mark = display.enter(v, depth, ctx)
         if mark is not None:
             return opener + mark + closer, True
-        fast = self.plain_preview(v, limit, ctx.max_items, opener, closer)
+        fast = self.plain_preview(v, limit, ctx.max_items, opener, closer, ctx)
         if fast is not None:
             return fast
         ctx.seen.add(id(v))
@@ -139,8 +139,11 @@ class MappingInspector(Inspector):
         finally:
             ctx.seen.discard(id(v))
 
-    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS, opener=None, closer=None):
-        """The preview when the first keys and values are plain scalars, else None."""
+    def plain_preview(
+        self, v, limit, max_items=display.MAX_ITEMS, opener=None, closer=None, ctx=None
+    ):
+        """The preview when the first keys and values are plain scalars, else None; the
+        values under credential-like keys masked as ``ctx`` says (counted in it)."""
         if self.base is not dict:
             return None
         n = self.size(v)
@@ -155,6 +158,7 @@ class MappingInspector(Inspector):
         values = display.plain_reprs([x for _, x in pairs], limit)
         if values is None:
             return None
+        values = display.mask_pairs([k for k, _ in pairs], keys, values, ctx or display.Ctx())
         return display.plain_items_repr(
             opener, closer, keys, n, limit, max_items, pair_reprs=values
         )

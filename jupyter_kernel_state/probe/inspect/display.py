@@ -3,10 +3,19 @@
 Containers show their first items only, each element bounded recursively (depth limit,
 cycle guard); strings and bytes are sliced before ``repr``.  The element formatter is
 passed in (``elem``) so this module knows nothing about the inspector dispatch.
+
+A container cut by its character limit is cut between elements: its whole elements, then
+one ellipsis (``[1.5, -0.25, …``), never inside a number or a name (an element that does
+not fit whole is left out; a nested container cut the same way may end it).  One cut by
+its item count says how many are left (``[0, 1, … 98 more]``).  A value under a key, an
+attribute or a field whose name looks like a credential reads ``[masked]`` unless the
+context reveals it (``Ctx.reveal``); ``Ctx.secrets`` counts them either way.
 """
 
 import itertools
 import sys
+
+from .secrets import MASK, SECRET_NAME, secret_key
 
 #: Items shown in a container preview before "… N more".
 MAX_ITEMS = 20
@@ -68,13 +77,16 @@ def count(n):
 
 
 class Ctx:
-    """Per-preview state: ids on the current path (cycle guard) and the item budget."""
+    """Per-preview state: ids on the current path (cycle guard), the item budget, whether
+    values under credential-like keys are shown (``reveal``) and how many were found."""
 
-    __slots__ = ("max_items", "seen")
+    __slots__ = ("max_items", "reveal", "secrets", "seen")
 
-    def __init__(self, max_items=MAX_ITEMS):
+    def __init__(self, max_items=MAX_ITEMS, reveal=False):
         self.seen = set()
         self.max_items = max_items
+        self.reveal = reveal
+        self.secrets = 0  # values under a credential-like key met (masked unless reveal)
 
 
 def items_repr(opener, closer, values, total, limit, depth, ctx, elem, empty=None):
@@ -88,18 +100,23 @@ def items_repr(opener, closer, values, total, limit, depth, ctx, elem, empty=Non
     parts = []
     used = len(opener) + len(closer)
     truncated = False
-    shown = 0
     for value in itertools.islice(values, ctx.max_items):
         room = limit - used - 2
         if room <= 2:
-            truncated = True
-            break
+            return cut_between(opener, parts, limit), True
         text, t = elem(value, room, depth + 1, ctx)
+        if t and text.endswith(_CUT_ENDS):
+            if text.endswith(_CUT_TAIL) and len(text) > len(_CUT_TAIL):
+                parts.append(text)  # a nested container cut between its elements: the end
+                return opener + ", ".join(parts), True
+            if parts or text.endswith(ELLIPSIS):
+                # cut inside a token (a number, a name), or text cut short after whole
+                # elements: left out, the container ends after the last whole one
+                return cut_between(opener, parts, limit), True
         truncated = truncated or t
         parts.append(text)
         used += len(text) + 2
-        shown += 1
-    return _finish(opener, closer, parts, shown, total, limit, truncated, ctx.max_items)
+    return _finish(opener, closer, parts, len(parts), total, limit, truncated, ctx.max_items)
 
 
 #: Element types whose ``repr`` is builtin C code of bounded size (checked with ``type()``).
@@ -146,6 +163,8 @@ def plain_items_repr(opener, closer, reprs, total, limit, max_items, empty=None,
 
 
 def _finish(opener, closer, parts, shown, total, limit, truncated, max_items):
+    """The items shown, closed, with ``… N more`` when some are not; cut between
+    elements (:func:`cut_between`) when that does not fit ``limit``."""
     more = None
     if total is not None and total > shown:
         more = total - shown
@@ -158,21 +177,68 @@ def _finish(opener, closer, parts, shown, total, limit, truncated, max_items):
         truncated = True
     elif len(parts) == 1 and opener == "(":
         body += ","
-    text, t = cut(opener + body + closer, limit)
-    return text, truncated or t
+    text = opener + body + closer
+    if len(text) <= limit:
+        return text, truncated
+    return cut_between(opener, parts, limit), True
+
+
+#: How a container cut between its elements ends.
+_CUT_TAIL = ", " + ELLIPSIS
+#: How an element cut by the room it was given ends: inside a token, or a quoted text
+#: cut short (``'hello wor…'``, kept only as a container's first element).
+_CUT_ENDS = (ELLIPSIS, ELLIPSIS + "'", ELLIPSIS + '"')
+
+
+def cut_between(opener, parts, limit):
+    """``opener`` and the first of ``parts`` (whole elements' texts) that fit ``limit``
+    with one ellipsis after them: ``[1.5, -0.25, …``; ``[…`` when none fits."""
+    used = len(opener) + len(_CUT_TAIL) - 2  # with k parts: + sum of their lengths + 2k
+    keep = 0
+    for text in parts:
+        if used + len(text) + 2 > limit:
+            break
+        used += len(text) + 2
+        keep += 1
+    if keep:
+        return opener + ", ".join(parts[:keep]) + _CUT_TAIL
+    return cut(opener + ELLIPSIS, limit)[0]
 
 
 def pairs_repr(opener, closer, pairs, total, limit, depth, ctx, elem, sep=": ", key_elem=None):
-    """``{k: v, … N more}`` from an iterator of (key, value) pairs."""
+    """``{k: v, … N more}`` from an iterator of (key, value) pairs; a value whose key
+    looks like a credential's is ``[masked]`` (unless ``ctx.reveal``), a key cut inside
+    leaves its pair out."""
     key_elem = key_elem or elem
 
     def pair(kv, room, depth, ctx):
         key, value = kv
         ktext, kt = key_elem(key, max(8, room // 3), depth, ctx)
+        if kt and ktext.endswith(ELLIPSIS):
+            return ELLIPSIS, True  # a key cut inside a token: not shown
+        if secret_key(key):
+            ctx.secrets += 1
+            if not ctx.reveal:
+                return ktext + sep + MASK, False
         vtext, vt = elem(value, max(4, room - len(ktext) - len(sep)), depth, ctx)
         return ktext + sep + vtext, kt or vt
 
     return items_repr(opener, closer, pairs, total, limit, depth, ctx, pair)
+
+
+def mask_pairs(keys, key_reprs, value_reprs, ctx):
+    """The plain-pairs path's masking: ``value_reprs`` with the values under
+    credential-like keys masked (counted in ``ctx``); one regex pass over the keys' reprs
+    proves there are none (the usual case)."""
+    if SECRET_NAME.search("\n".join(key_reprs)) is None:
+        return value_reprs
+    out = list(value_reprs)
+    for i, key in enumerate(keys):
+        if secret_key(key):
+            ctx.secrets += 1
+            if not ctx.reveal:
+                out[i] = MASK
+    return out
 
 
 def enter(value, depth, ctx):

@@ -20,6 +20,7 @@ VARIABLE_KEYS = (
     "preview",
     "truncated",
     "error",
+    "secret_reason",  # the probe's: values under credential-like keys inside (masked)
     "change",
     "changed_at",
     "changes",
@@ -67,6 +68,8 @@ def encode_fragments(summaries):
                 text += ',"truncated":true'
             if s["error"] is not None:
                 text += ',"error":' + enc(s["error"])
+            if s["secret_reason"] is not None:
+                text += ',"secret_reason":' + enc(s["secret_reason"])
             append(text)
         except (TypeError, ValueError):
             append(_encode_one(s))

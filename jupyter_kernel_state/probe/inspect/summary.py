@@ -17,6 +17,7 @@ from .base import (
     type_name,
 )
 from .display import cut
+from .secrets import INSIDE
 
 #: Exact builtin containers summarised without a time guard when their first items are
 #: plain scalars (nothing of the user's runs: base methods, builtin reprs).
@@ -113,6 +114,7 @@ def base_fields(name, v, insp):
         "preview": "",
         "truncated": False,
         "error": None,
+        "secret_reason": None,
     }
 
 
@@ -124,7 +126,7 @@ def complete(out):
     return out
 
 
-def _fill(insp, v, out, errors, limit):
+def _fill(insp, v, out, errors, limit, ctx):
     """Every field of a value whose summary runs no user code (``safe``/``safe_for``)."""
     step = "len"
     try:
@@ -138,7 +140,7 @@ def _fill(insp, v, out, errors, limit):
     except Exception as exc:
         errors.append(step + " raised " + error_name(exc))
     try:
-        out["preview"], out["truncated"] = insp.preview(v, limit, 0, display.Ctx())
+        out["preview"], out["truncated"] = insp.preview(v, limit, 0, ctx)
     except Exception as exc:
         errors.append("repr raised " + error_name(exc))
 
@@ -161,7 +163,7 @@ def _steps_of(insp):
     return steps
 
 
-def _fill_guarded(insp, v, out, errors, limit, llm, session):
+def _fill_guarded(insp, v, out, errors, limit, llm, session, ctx):
     t = type(v)
     for field, label in _steps_of(insp):
         if field == "size":
@@ -186,7 +188,7 @@ def _fill_guarded(insp, v, out, errors, limit, llm, session):
             return
         if errors[-1] is _EXHAUSTED:
             return
-    result = _step(session, errors, "repr", insp.preview, v, limit, 0, display.Ctx())
+    result = _step(session, errors, "repr", insp.preview, v, limit, 0, ctx)
     if result is not _FAILED:
         out["preview"], out["truncated"] = result
 
@@ -214,9 +216,12 @@ def _int_or_none(x):
     return int(x)
 
 
-def build(name, v, limit, session=None):
+def build(name, v, limit, session=None, reveal=False):
     """The snapshot fields (``FRAGMENT_KEYS``) of ``v``; never raises for a hostile value
-    (only for the probe's own interrupt).  ``complete`` adds the rest of the fields."""
+    (only for the probe's own interrupt).  ``complete`` adds the rest of the fields.
+
+    Values under credential-like keys inside ``v`` are masked in its preview unless
+    ``reveal``; either way ``secret_reason`` says they are there (``secrets.INSIDE``)."""
     t = type(v)
     insp = inspector_for(t)
     out = base_fields(name, v, insp)
@@ -227,17 +232,21 @@ def build(name, v, limit, session=None):
         out["preview"], out["truncated"] = scalar(v, limit)
         out["memory"] = sys.getsizeof(v)
         return out
+    ctx = display.Ctx(reveal=reveal)
     if t in PLAIN_CONTAINERS:
-        fast = insp.plain_preview(v, limit)
+        fast = (insp.plain_preview(v, limit, ctx=ctx) if t is dict
+                else insp.plain_preview(v, limit))
         if fast is not None:  # no user code ran and none will: no guard, no timer
             out["size"] = insp.size(v)
             out["preview"], out["truncated"] = fast
             out["memory"] = sys.getsizeof(v)
+            if ctx.secrets:
+                out["secret_reason"] = INSIDE
             return out
     errors = []
     llm = llm_method(t)
     if llm is None and (insp.safe or insp.safe_for(v)):
-        _fill(insp, v, out, errors, limit)
+        _fill(insp, v, out, errors, limit, ctx)
         if not out["preview"]:
             out["preview"] = fallback_text(v, limit)
     else:
@@ -247,11 +256,13 @@ def build(name, v, limit, session=None):
             static.fill(v, out, errors, limit)
             errors.append(session.unavailable if session is not None else guard.UNAVAILABLE)
         else:
-            _fill_guarded(insp, v, out, errors, limit, llm, session)
+            _fill_guarded(insp, v, out, errors, limit, llm, session, ctx)
             if not out["preview"]:
                 out["preview"] = fallback_text(v, limit)
     if errors:
         out["error"] = "; ".join(errors)
+    if ctx.secrets:
+        out["secret_reason"] = INSIDE
     out["memory"] = out["nbytes"] if out["nbytes"] is not None else shallow_memory(v)
     return out
 
