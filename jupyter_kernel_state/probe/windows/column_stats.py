@@ -20,6 +20,7 @@ from .statistics import (
     iso,
     no_numbers,
     numbers_out,
+    quantile,
     strings_out,
 )
 
@@ -43,28 +44,36 @@ def column_for(values):
 
 
 def numpy_numbers(np, a, scale):
-    """The statistics of a numpy number array without NaN (±inf left out); an overflow
-    (a std past the float range) is a missing statistic, whatever ``np.seterr`` says."""
+    """The statistics of a numpy number array (NaN and ±inf left out), from one sort: the
+    quantiles are read at their positions, the histogram's counts found by bisection; an
+    overflow (a std past the float range) is a missing statistic, whatever ``np.seterr``
+    says."""
     with np.errstate(all="ignore"):
         return _numpy_numbers(np, a, scale)
 
 
 def _numpy_numbers(np, a, scale):
-    if a.dtype.kind == "f":
-        keep = np.isfinite(a)
-        if not keep.all():
-            a = a[keep]
-    n = int(a.size)
+    f = a.astype(np.float64, copy=False)
+    ordered = np.sort(f)  # NaN sorts last
+    start = int(np.searchsorted(ordered, -np.inf, "right"))
+    stop = int(np.searchsorted(ordered, np.inf, "left"))
+    ordered = ordered[start:stop]
+    n = int(ordered.size)
     if not n:
         return no_numbers()
-    low, high = a.min().item(), a.max().item()
-    f = a.astype(np.float64, copy=False)
-    qs = [float(q) for q in np.percentile(f, _PERCENTS)]
-    bins = bins_for(n, qs[1], qs[3], float(low), float(high))
-    edges = edges_for(low, high, bins)
+    if n < f.size:
+        keep = np.isfinite(f)
+        f, a = f[keep], a[keep]
+    if a.dtype.kind in "iu":  # exact, however large
+        low, high = a.min().item(), a.max().item()
+    else:
+        low, high = float(ordered[0]), float(ordered[-1])
+    qs = [quantile(ordered, p / 100.0) for p in _PERCENTS]
+    bins = bins_for(n, qs[1], qs[3], float(ordered[0]), float(ordered[-1]))
+    edges = edges_for(ordered[0], ordered[-1], bins)
     counts = None
     if edges is not None:
-        counts = np.histogram(f, bins=bins, range=(edges[0], edges[-1]))[0].tolist()
+        counts = counts_from(np.searchsorted(ordered, edges[:-1], "left").tolist(), n)
     return numbers_out(low, high, f.mean(), qs[2], f.std(ddof=1) if n > 1 else None,
                        qs[:2] + qs[3:], histogram(edges, counts, scale))
 
@@ -99,6 +108,18 @@ class PandasColumn:
     def nulls(self):
         return int(self.s.isna().sum())
 
+    def cheap_nulls(self):
+        """Missing values found without a pass in Python (not object or python strings)."""
+        np = sys.modules["numpy"]
+        dtype = self.s.dtype
+        if isinstance(dtype, np.dtype):
+            return dtype.kind != "O"
+        return getattr(dtype, "storage", None) != "python"
+
+    def nulls_at(self, rows):
+        mask = self.s.isna().to_numpy()
+        return int(mask.sum() if rows is None else mask[rows].sum())
+
     def family(self):
         pd = sys.modules["pandas"]
         np = sys.modules["numpy"]
@@ -121,20 +142,20 @@ class PandasColumn:
 
     def numbers(self, scale, texts):
         np = sys.modules["numpy"]
-        present = self.s.dropna()
-        dtype = present.dtype
+        dtype = self.s.dtype
         if isinstance(dtype, np.dtype):
-            a = present.to_numpy()
+            a = self.s.to_numpy()  # NaN, the only missing value, is left out by the sort
         else:  # nullable and arrow dtypes: their numpy type, the nulls dropped
-            a = present.to_numpy(dtype=getattr(dtype, "numpy_dtype", np.float64))
+            a = self.s.dropna().to_numpy(dtype=getattr(dtype, "numpy_dtype", np.float64))
         return numpy_numbers(np, a, scale)
 
     def strings(self, top, present, scale, texts):
         pd = sys.modules["pandas"]
         np = sys.modules["numpy"]
-        # codes in the order values first appear (categories too: only those used)
-        codes, uniques = pd.factorize(self.s.dropna())
-        counts = np.bincount(codes, minlength=len(uniques))
+        # codes in the order values first appear (categories too: only those used); -1
+        # for a missing value
+        codes, uniques = pd.factorize(self.s)
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
         empty = int(counts[np.asarray(uniques == "", dtype=bool)].sum())
         best = [(uniques[i], int(counts[i])) for i in numpy_ranked(np, counts, top)]
         return strings_out(len(uniques), empty, best, present, scale, texts)
@@ -179,6 +200,15 @@ class NumpyColumn:
         mask = self._missing()
         return 0 if mask is None else int(mask.sum())
 
+    def cheap_nulls(self):
+        return True
+
+    def nulls_at(self, rows):
+        mask = self._missing()
+        if mask is None:
+            return 0
+        return int(mask.sum() if rows is None else mask[rows].sum())
+
     def family(self):
         kind = self.a.dtype.kind
         if kind == "b":
@@ -192,7 +222,7 @@ class NumpyColumn:
         return "other"
 
     def numbers(self, scale, texts):
-        return numpy_numbers(sys.modules["numpy"], self._present(), scale)
+        return numpy_numbers(sys.modules["numpy"], self.a, scale)
 
     def strings(self, top, present, scale, texts):
         return PlainColumn(self.a.tolist()).strings(top, present, scale, texts)
@@ -246,6 +276,12 @@ class PolarsColumn:
         if self._base().startswith("Float"):
             n += int(self.s.is_nan().sum() or 0)
         return int(n)
+
+    def cheap_nulls(self):
+        return True
+
+    def nulls_at(self, rows):
+        return self.nulls() if rows is None else self.take(rows).nulls()
 
     def family(self):
         return _POLARS_FAMILY.get(self._base(), "other")

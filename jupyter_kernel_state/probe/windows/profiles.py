@@ -4,9 +4,12 @@ filter keeps, from a fixed-seed sample of them past ``sample_rows``.
 
 A column that raises or runs out of its time is listed with its ``error``; the columns
 the call's budget does not reach are counted (``columns_cut``), never half listed.
-``count`` and ``null_count`` are exact; in a sampled column every other statistic comes
-from the sample (``approximate``), its counts scaled to the column's (``count`` over the
-sample's non-null values, rounded) and ``distinct`` the sample's own.
+In a sampled column every statistic comes from the sample (``approximate``), its counts
+scaled to the column's (``count`` over the sample's non-null values, rounded) and
+``distinct`` the sample's own; ``count`` and ``null_count`` stay exact where missing
+values are found by a vectorized mask (numbers, dates, booleans, categories, polars,
+numpy), and are the sample's share for values held as Python objects (object and
+python-backed string columns, lists), where finding them would cost a pass in Python.
 """
 
 import random
@@ -26,7 +29,8 @@ def sample_positions(n, k):
     """``k`` of the positions 0 to ``n`` - 1, drawn without replacement, in order."""
     np = sys.modules.get("numpy")
     if np is not None:
-        return np.sort(np.random.default_rng(SAMPLE_SEED).choice(n, k, replace=False))
+        rng = np.random.default_rng(SAMPLE_SEED)
+        return np.sort(rng.choice(n, k, replace=False, shuffle=False))
     return sorted(random.Random(SAMPLE_SEED).sample(range(n), k))
 
 
@@ -68,21 +72,27 @@ class Profiler:
 
     def _column(self, position, entry):
         """Fills ``entry`` step by step: what is known stays when a later step fails."""
-        column = column_for(self.adapter.column_values(position))
-        if self.rows is not None:
-            column = column.take(self.rows)
-        data = column if self.sample is None else column.take(self.sample)
+        whole = column_for(self.adapter.column_values(position))
+        picked = self._picked()
+        data = whole if picked is None else whole.take(picked)
         family = data.family()
         entry["family"] = family
-        nulls = column.nulls()
-        count = len(column) - nulls
+        kept = len(whole) if self.rows is None else len(self.rows)
+        missing = data.nulls()
+        if self.sample is None:  # ``data`` is every row kept
+            nulls = missing
+        elif whole.cheap_nulls():  # a vectorized mask: exact
+            nulls = whole.nulls_at(self.rows)
+        else:  # Python objects, one by one: the sample's share
+            nulls = min(kept, round(missing * kept / max(1, len(data))))
+        count = kept - nulls
         entry["count"], entry["null_count"] = count, nulls
         method = _STATISTICS.get(family)
         if method is None:
             return
         scale = 1.0
         if self.sample is not None:
-            seen = len(data) - data.nulls()
+            seen = len(data) - missing
             scale = count / seen if seen else 0.0
         statistics = getattr(data, method)
         if family == "number" or family == "datetime":
@@ -92,3 +102,13 @@ class Profiler:
         else:
             entry.update(statistics(self.top, count, scale, self.texts))
         entry["approximate"] = self.sample is not None and count > 0
+
+    def _picked(self):
+        """The positions (in the whole column) of the rows the statistics read: the
+        sample of the rows kept, the rows kept, or None for every row."""
+        rows, sample = self.rows, self.sample
+        if sample is None or rows is None:
+            return rows if sample is None else sample
+        if type(rows) is list:
+            return [rows[i] for i in sample]
+        return rows[sample]

@@ -189,6 +189,14 @@ class PlainColumn:
     def nulls(self):
         return sum(1 for x in self.values if missing(x))
 
+    def cheap_nulls(self):
+        return False  # one value at a time
+
+    def nulls_at(self, rows):
+        values = self.values
+        return sum(1 for i in (range(len(values)) if rows is None else rows)
+                   if missing(values[i]))
+
     def present(self):
         return [x for x in self.values if not missing(x)]
 
