@@ -111,8 +111,12 @@ snapshot <- function(fields, ec) {
     variables[[i]] <- e
   }
   # total: the names listed (with include); matched: those the filter and changed_in keep.
-  list(total = listed, matched = length(names), variables = variables, removed = I(removed_since(since)),
-       execution_count = if (is.null(ec)) NULL else ec + 1L)
+  reply <- list(total = listed, matched = length(names), variables = variables,
+                removed = I(removed_since(since)),
+                execution_count = if (is.null(ec)) NULL else ec + 1L)
+  # said back: the server knows it was applied
+  if (!is.null(fields$changed_in)) reply$changed_in <- fields$changed_in
+  reply
 }
 
 active_entry <- function(name) {
