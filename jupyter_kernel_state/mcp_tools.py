@@ -189,15 +189,24 @@ async def _visible(service: KernelStateService, kernel: dict[str, Any], name: st
         raise ToolError(f"The user hid this variable from assistants: {name}")
 
 
+#: Attribute types an agent rarely needs (listed only with ``attributes=True``).
+METHOD_TYPES = frozenset(("method", "classmethod", "staticmethod"))
+
+
 async def inspect_variable(
     name: str,
     kernel_id: str | None = None,
     path: list[str] | None = None,
     max_chars: int = 4000,
+    attributes: bool = False,
 ) -> dict[str, Any]:
-    """Inspect one variable in depth: type, bounded repr, public attributes, DataFrame
-    columns with dtypes and first rows, dict keys, len, signature and doc for callables,
-    and children you can drill into by passing their access_key values as `path`."""
+    """Inspect one variable in depth: type, bounded repr, DataFrame columns with dtypes and
+    first rows, dict keys, len, signature and doc for callables, its last change
+    (`changes`, e.g. "depth 6 → 8"), and children you can drill into by passing their
+    access_key values as `path`.
+
+    attributes: also list methods (a str has 47); by default only data attributes and
+    properties are listed and `attributes_omitted` counts what was left out."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     options = await _run(DetailOptions.create, service.limits, name, path=path,
@@ -209,6 +218,13 @@ async def inspect_variable(
             if detail.get(field):
                 detail[field] = "masked (looks like a credential)"
         detail["children"] = []
+    if not attributes:
+        listed = detail.get("attributes") or []
+        kept = [a for a in listed if a.get("type") not in METHOD_TYPES]
+        detail["attributes"] = kept
+        # methods, and whatever was beyond the listed ones (the probe lists data first)
+        detail["attributes_omitted"] = max(0, int(detail.get("attributes_total") or 0)
+                                           - len(kept))
     return {**kernel, **detail}
 
 

@@ -206,6 +206,40 @@ async def test_an_agent_asks_names_then_schema_then_full_then_when(
         assert bad.is_error and "detail must be one of names, schema, full" in bad.content[0].text
 
 
+@pytest.mark.parametrize("attributes", [False, True])
+async def test_inspect_variable_is_quiet_masks_inside_and_says_what_changed(
+    jp_serverapp, new_kernel, mcp_url, token, attributes
+):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run("api_key = 'not-a-pattern-but-a-name'\n"
+                     "cfg = {'password': 'swordfish', 'depth': 6}\n"
+                     "config = {'model': 'gbm', 'depth': 6}")
+    await kernel.run("config['depth'] = 8")
+    url = await mcp_url()
+    async with fastmcp.Client(url, auth=token) as client:
+        call = client.call_tool
+        key = await call("inspect_variable", {"name": "api_key", "attributes": attributes})
+        detail = _json(key)
+        names = [a["name"] for a in detail["attributes"]]
+        if attributes:  # every attribute of a str is a method
+            assert "upper" in names and "attributes_omitted" not in detail
+        else:
+            assert names == [] and detail["attributes_omitted"] == detail["attributes_total"] > 40
+            assert len(key.content[0].text) < 1200  # was 2,376 characters, mostly methods
+        assert "not-a-pattern" not in key.content[0].text
+        cfg = await call("inspect_variable", {"name": "cfg", "attributes": attributes})
+        assert "swordfish" not in cfg.content[0].text and _json(cfg)["likely_secret"] is True
+        config = _json(await call("inspect_variable", {"name": "config"}))
+        assert config["change"] == "modified" and config["changes"] == ["depth 6 → 8"]
+        listed = {v["name"]: v for v in _json(await call("list_variables", {}))["variables"]}
+        assert listed["config"]["changes"] == ["depth 6 → 8"]
+        assert "swordfish" not in json.dumps(listed)
+        timeline = _json(await call("variable_timeline", {"name": "config"}))
+        assert timeline["entries"][-1]["changes"] == ["depth 6 → 8"]
+        prompt = (await call("kernel_state_prompt", {})).content[0].text
+        assert "config (depth 6 → 8)" in prompt and "swordfish" not in prompt
+
+
 async def test_describe_table_is_the_profile_bounded_for_an_agent(
     jp_serverapp, new_kernel, mcp_url, token
 ):  # type: ignore[no-untyped-def]

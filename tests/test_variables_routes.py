@@ -308,3 +308,108 @@ async def test_a_new_name_is_reachable_among_100000(jp_fetch, new_kernel):  # ty
     kernels = await get_json(jp_fetch, "kernels")
     summary = next(k for k in kernels["kernels"] if k["kernel_id"] == kernel.kernel_id)
     assert summary["variables_total"] == 100_001
+
+
+# -- secrets inside containers ---------------------------------------------------------
+
+NESTED_SECRETS = (
+    "from collections import namedtuple\n"
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Db:\n    host: str\n    password: str\n"
+    "class Client:\n    def __init__(self):\n        self.url = 'https://x'\n"
+    "        self.api_token = 'swordfish'\n"
+    "Login = namedtuple('Login', 'user secret')\n"
+    "cfg = {'password': 'swordfish', 'depth': 6}\n"
+    "deep = {'db': {'conn': {'auth': {'token': 'swordfish'}}}, 'ok': 1}\n"
+    "rows = [{'user': 'ann', 'passwd': 'swordfish'}]\n"
+    "db = Db('h', 'swordfish')\n"
+    "login = Login('ann', 'swordfish')\n"
+    "client = Client()\n"
+)
+
+#: name → (its list preview, the access keys to the secret in a detail)
+NESTED_CASES = {
+    "cfg": ("{'password': [masked], 'depth': 6}", ['k:"password"']),
+    "deep": ("{'db': {'conn': {'auth': {'token': [masked]}}}, 'ok': 1}",
+             ['k:"db"', 'k:"conn"', 'k:"auth"', 'k:"token"']),
+    "rows": ("[{'user': 'ann', 'passwd': [masked]}]", ["i:0", 'k:"passwd"']),
+    "db": ("Db(host='h', password=[masked])", ["a:password"]),
+    "login": ("Login(user='ann', secret=[masked])", ["i:1"]),
+    "client": (None, ["a:api_token"]),  # the object's own repr: masked in the detail's children
+}
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+async def test_secrets_inside_containers_are_masked_until_revealed(  # type: ignore[no-untyped-def]
+        jp_fetch, new_kernel, reveal):
+    kernel = await new_kernel()
+    await kernel.run(NESTED_SECRETS)
+    listed = by_name(await variables(jp_fetch, kernel))
+    for name, (preview, path) in NESTED_CASES.items():
+        v = listed[name]
+        assert "swordfish" not in json.dumps(v), name
+        if preview is not None:
+            assert v["preview"] == preview and v["masked"] is True, name
+            assert v["likely_secret"] and v["secret_reason"] == "a key inside looks like a credential"
+        params = {"reveal": "true"} if reveal else {}
+        detail = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name,
+                                params=params)
+        validate(detail, "VariableDetail")
+        assert detail["likely_secret"] is True, name
+        assert ("swordfish" in json.dumps(detail)) is reveal, name
+        assert detail["masked"] is (not reveal), name
+        # the secret itself, reached by its access keys: masked whole unless revealed
+        child = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name,
+                               params={**params, "path": json.dumps(path)})
+        validate(child, "VariableDetail")
+        assert child["secret_reason"] == "it is under a key that looks like a credential", name
+        assert child["repr"] == ("'swordfish'" if reveal else "[masked]"), name
+    prompt = await get_json(jp_fetch, "kernels", kernel.kernel_id, "prompt",
+                            params={"format": "json"})
+    assert "swordfish" not in prompt["text"]
+    assert "- cfg: dict, 2 keys — masked (a key inside looks like a credential)" in prompt["text"]
+
+
+# -- what changed inside a value ---------------------------------------------------------
+
+#: (setup, change, name, changes on the row): one cell sets every case up, one changes them.
+VALUE_CHANGES = [
+    ("config = {'model': 'gbm', 'depth': 6}", "config['depth'] = 8", "config", ["depth 6 → 8"]),
+    ("opts = {'a': 1}", "opts['lr'] = 0.1", "opts", ["len 1 → 2", "key lr added"]),
+    ("gone = {'a': 1, 'tmp': 2}", "del gone['tmp']", "gone", ["len 2 → 1", "key tmp removed"]),
+    ("xs = [1, 2]", "xs.append(3)", "xs", ["len 2 → 3", "appended 3"]),
+    ("ys = list(range(100))", "ys.extend(range(5))", "ys", ["len 100 → 105", "5 items appended"]),
+    ("zs = [1, 2, 3]", "zs.pop()", "zs", ["len 3 → 2", "1 item removed from the end"]),
+    ("ws = [1, 2, 3]", "ws[0] = 9", "ws", ["[0] 1 → 9"]),
+    ("tags = {'a'}", "tags.add('b')", "tags", ["len 1 → 2", "item 'b' added"]),
+    ("n = 6", "n = 8", "n", ["6 → 8"]),
+    ("word = 'alpha'", "word = 'beta'", "word", ["'alpha' → 'beta'"]),
+    ("class Run:\n    pass\nrun = Run()\nrun.lr = 0.1", "run.lr = 0.01\nrun.epochs = 3", "run",
+     ["lr 0.1 → 0.01", "attribute epochs added"]),
+    ("keys = {'password': 'a', 'n': 1}", "keys['password'] = 'b'", "keys",
+     ["password [masked] → [masked]"]),
+    ("api_key = 'abc'", "api_key = 'xyz'", "api_key", ["[masked] → [masked]"]),
+    ("import pandas as pd\ndf = pd.DataFrame({'a': range(5)})", "df = df.iloc[:3]", "df",
+     ["rows 5 → 3"]),
+]
+
+
+async def test_value_level_changes_on_the_row_the_timeline_and_the_prompt(  # type: ignore[no-untyped-def]
+        jp_fetch, new_kernel):
+    kernel = await new_kernel()
+    await kernel.run("\n".join(setup for setup, _change, _name, _expected in VALUE_CHANGES))
+    await kernel.run("\n".join(change for _setup, change, _name, _expected in VALUE_CHANGES))
+    listed = by_name(await variables(jp_fetch, kernel))
+    for _setup, _change, name, expected in VALUE_CHANGES:
+        assert listed[name]["change"] == "modified", name
+        assert listed[name]["changes"] == expected, name
+        timeline = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name,
+                                  "timeline")
+        validate(timeline, "Timeline")
+        assert timeline["entries"][-1]["changes"] == expected, name
+    assert "abc" not in json.dumps(listed["api_key"]) and "xyz" not in json.dumps(listed["api_key"])
+    prompt = await get_json(jp_fetch, "kernels", kernel.kernel_id, "prompt",
+                            params={"format": "json"})
+    change = next(line for line in prompt["text"].splitlines() if line.startswith("Changed"))
+    assert "config (depth 6 → 8)" in change
