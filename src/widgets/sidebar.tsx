@@ -14,8 +14,8 @@ import {
 } from '@jupyterlab/translation';
 import { ReactWidget } from '@jupyterlab/ui-components';
 import { CommandRegistry } from '@lumino/commands';
-import { Message } from '@lumino/messaging';
-import { Menu } from '@lumino/widgets';
+import { Message, MessageLoop } from '@lumino/messaging';
+import { Menu, Widget } from '@lumino/widgets';
 import * as React from 'react';
 
 import { CommandIDs } from '../commands';
@@ -120,7 +120,7 @@ export class KernelStateSidebar
    * list, else the filter, else the panel itself, once it is rendered.
    */
   async focusContent(): Promise<void> {
-    this.update();
+    MessageLoop.sendMessage(this, Widget.Msg.UpdateRequest); // render now
     await this.renderPromise;
     const node = this.node;
     const target =
