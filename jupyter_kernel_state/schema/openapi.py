@@ -99,7 +99,8 @@ def build_openapi() -> dict[str, Any]:
                 _param("changed_in", "query", "Only the variables last bound or changed in "
                        "this execution (an execution count, as in `changed_at`), whatever the "
                        "page and sort: `matched` counts them, `offset` and `limit` page through "
-                       "them. Not with `delta`. Python kernels (501 for R).",
+                       "them. Not with `delta`. Python and R kernels (501 from a probe that cannot "
+                       "apply it).",
                        {"type": "integer", "minimum": 0}),
                 _param("delta", "query", "With `since`: only what changed since that "
                        "generation — every new or modified entry (not paged, at most `limit`) "
