@@ -14,6 +14,7 @@ import jsonschema
 from jupyter_client.jsonutil import json_default
 from jupyter_client.session import Session
 from jupyter_server.services.kernels.connection.base import deserialize_binary_message
+
 from jupyter_kernel_state.probe.protocol import with_defaults
 
 _SCHEMA = json.loads(
