@@ -59,6 +59,9 @@ MODULES = (
     "windows.adapt",
     "windows.order",
     "windows.code",
+    "windows.statistics",
+    "windows.column_stats",
+    "windows.profiles",
     # the operations, and the entry points
     "ops.snapshot",
     "ops.digest",
