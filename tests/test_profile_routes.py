@@ -5,15 +5,12 @@ values, caching and busy kernels, R kernels (501)."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from typing import Any
 
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from tornado.httpclient import HTTPClientError
-
-from jupyter_kernel_state.service.languages import for_language
 
 from .conftest import BOTH_BACKENDS
 from .kernel_utils import get_json, validate
@@ -228,23 +225,3 @@ async def test_kernels_without_a_profile_answer_501(jp_fetch, new_kernel, other_
     kernel = await new_kernel(other_language_kernelspec)
     code, message = await refused(jp_fetch, kernel, "df")
     assert code == 501 and "not supported" in message
-
-
-async def test_r_kernels_answer_501_until_their_probe_profiles(jp_fetch, new_kernel,  # type: ignore[no-untyped-def]
-                                                             kernels_data_dir):
-    """The R probe has no profile op yet: its support does not list it, and the route
-    answers 501 without sending the kernel anything."""
-    support = for_language("R")
-    if support is None or "profile" in support.operations:
-        pytest.skip("the R probe profiles tables now")
-    if IR_SPEC_DIR is None:
-        pytest.skip("no IRkernel kernelspec `ir` (run scripts/setup.sh)")
-    target = kernels_data_dir / "kernels" / "ir"
-    if not target.exists():
-        shutil.copytree(IR_SPEC_DIR, target)
-    kernel = await new_kernel("ir")
-    await kernel.run("df <- data.frame(a = 1:3)")
-    requests = kernel.state.probe_requests
-    code, message = await refused(jp_fetch, kernel, "df")
-    assert (code, message) == (501, "Profiles are not available for R kernels yet")
-    assert kernel.state.probe_requests == requests
