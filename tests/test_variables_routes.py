@@ -363,7 +363,7 @@ async def test_secrets_inside_containers_are_masked_until_revealed(  # type: ign
         child = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name,
                                params={**params, "path": json.dumps(path)})
         validate(child, "VariableDetail")
-        assert child["secret_reason"] == "it is under a key that looks like a credential", name
+        assert child["secret_reason"] == "its key looks like a credential", name
         assert child["repr"] == ("'swordfish'" if reveal else "[masked]"), name
     prompt = await get_json(jp_fetch, "kernels", kernel.kernel_id, "prompt",
                             params={"format": "json"})

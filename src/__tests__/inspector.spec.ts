@@ -1,4 +1,14 @@
-import { InspectorModel } from '../models/inspector';
+import { nullTranslator } from '@jupyterlab/translation';
+import * as React from 'react';
+import { Simulate } from 'react-dom/test-utils';
+
+import { VariableInspector } from '../components/VariableInspector';
+import {
+  attributesShown,
+  InspectorModel,
+  keysShown,
+  secretExplanation
+} from '../models/inspector';
 import { IVariableDetail } from '../tokens';
 import {
   fakeService,
@@ -7,6 +17,52 @@ import {
   makeVariable,
   sleep
 } from './helpers';
+import { host, render, useReactHost } from './react';
+
+const trans = nullTranslator.load('jupyter_kernel_state');
+
+useReactHost();
+
+/**
+ * A str's detail as the server sends it: its 47 public attributes, every one a method.
+ */
+function stringDetail(): IVariableDetail {
+  const names = ['capitalize', 'center', 'count', 'encode', 'upper'];
+  return makeDetail('api_key', {
+    likely_secret: true,
+    masked: true,
+    secret_reason: 'its name looks like a credential',
+    attributes: names.map(name => ({ name, type: 'method' })),
+    attributes_total: 47
+  });
+}
+
+function inspector(
+  detail: IVariableDetail,
+  extra: Partial<React.ComponentProps<typeof VariableInspector>> = {}
+): void {
+  render(
+    React.createElement(VariableInspector, {
+      crumbs: [detail.name],
+      detail,
+      loading: false,
+      error: null,
+      onCrumb: () => undefined,
+      onDrill: () => undefined,
+      onClose: () => undefined,
+      trans,
+      ...extra
+    })
+  );
+}
+
+function byTestId(id: string): HTMLElement | null {
+  return host.querySelector<HTMLElement>(`[data-test-id="${id}"]`);
+}
+
+function sectionTitles(): string[] {
+  return [...host.querySelectorAll('summary')].map(s => s.textContent ?? '');
+}
 
 function setup() {
   const service = fakeService();
@@ -170,5 +226,132 @@ describe('InspectorModel', () => {
     model.close();
     expect(changes()).toBe(before);
     expect(service.inspect).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a quiet inspector', () => {
+  it.each([
+    ['its name looks like a credential', 'its name'],
+    ['a key inside looks like a credential', 'a key inside'],
+    ['its key looks like a credential', 'its key'],
+    [
+      'its value looks like an OpenAI-style key',
+      'its value (an OpenAI-style key)'
+    ],
+    [null, '']
+  ])('explains %p once as %p', (reason, expected) => {
+    expect(secretExplanation(reason)).toBe(expected);
+  });
+
+  it('lists data before methods and hides the methods unless asked', () => {
+    const detail = makeDetail('run', {
+      attributes: [
+        { name: 'lr', type: 'float' },
+        { name: 'size', type: 'property' },
+        { name: 'fit', type: 'method' },
+        { name: 'load', type: 'classmethod' }
+      ],
+      attributes_total: 6
+    });
+    expect(attributesShown(detail, false)).toEqual({
+      listed: detail.attributes.slice(0, 2),
+      methods: 2,
+      unsent: 2
+    });
+    expect(attributesShown(detail, true).listed).toEqual(detail.attributes);
+  });
+
+  it('lists a dict’s keys apart only when no items show them', () => {
+    const child = {
+      access_key: 'k:"a"',
+      label: "'a'",
+      type: 'int',
+      preview: '1'
+    };
+    expect(
+      keysShown(makeDetail('d', { keys: ["'a'"], children: [child] }))
+    ).toBe(false);
+    expect(keysShown(makeDetail('d', { keys: ["'a'"], children: [] }))).toBe(
+      true
+    );
+    expect(keysShown(makeDetail('d', { keys: null }))).toBe(false);
+  });
+
+  it('toggles the methods in the model, kept across variables', async () => {
+    const { service, model, changes } = setup();
+    service.inspect.mockResolvedValue(makeDetail('x'));
+    await model.select('x');
+    expect(model.showMethods).toBe(false);
+    const before = changes();
+    model.toggleMethods();
+    expect(model.showMethods).toBe(true);
+    expect(changes()).toBe(before + 1);
+    await model.select('y');
+    expect(model.showMethods).toBe(true);
+    model.toggleMethods();
+    expect(model.showMethods).toBe(false);
+    model.dispose();
+  });
+
+  it('renders a str without its methods until the toggle shows them', () => {
+    let shown = false;
+    const draw = () =>
+      inspector(stringDetail(), {
+        showMethods: shown,
+        onToggleMethods: () => {
+          shown = !shown;
+          draw();
+        }
+      });
+    draw();
+    expect(byTestId('kernel-state-attributes')).toBeNull();
+    expect(sectionTitles()).toContain('Attributes (0 of 47)');
+    const toggle = byTestId('kernel-state-methods-toggle')!;
+    expect(toggle.textContent).toBe('Show 5 methods');
+    expect(host.textContent).toContain('42 more not listed.');
+    Simulate.click(toggle);
+    const rows = byTestId('kernel-state-attributes')!.querySelectorAll('tr');
+    expect([...rows].map(r => r.cells[0].textContent)).toEqual([
+      'capitalize',
+      'center',
+      'count',
+      'encode',
+      'upper'
+    ]);
+    expect(byTestId('kernel-state-methods-toggle')!.textContent).toBe(
+      'Hide methods'
+    );
+    expect(sectionTitles()).toContain('Attributes (5 of 47)');
+  });
+
+  it('says why a value looks like a credential once', () => {
+    inspector(stringDetail());
+    expect(byTestId('kernel-state-secret-note')!.textContent).toBe(
+      'Looks like a credential: its name. Masked.'
+    );
+    inspector(stringDetail(), { revealed: true });
+    expect(byTestId('kernel-state-secret-note')!.textContent).toBe(
+      'Looks like a credential: its name. Shown here only; masked everywhere else.'
+    );
+  });
+
+  it('shows a dict’s items without repeating its keys', () => {
+    const children = ['a', 'b'].map(key => ({
+      access_key: `k:"${key}"`,
+      label: `'${key}'`,
+      type: 'int',
+      preview: '1'
+    }));
+    inspector(
+      makeDetail('d', {
+        kind: 'mapping',
+        keys: ["'a'", "'b'"],
+        keys_total: 2,
+        children,
+        children_total: 2
+      })
+    );
+    expect(sectionTitles().filter(t => t.startsWith('Keys'))).toEqual([]);
+    expect(sectionTitles()).toContain('Items (2 of 2)');
   });
 });

@@ -15,6 +15,11 @@ import {
   isMasked,
   MASKED_TEXT
 } from '../format';
+import {
+  attributesShown,
+  keysShown,
+  secretExplanation
+} from '../models/inspector';
 import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
 
 export interface IVariableInspectorProps {
@@ -53,6 +58,11 @@ export interface IVariableInspectorProps {
    * Open the variable in the Data Explorer (a table or an array at the top level).
    */
   onOpenExplorer?: () => void;
+  /**
+   * Methods are listed among the attributes (hidden by default), and the toggle.
+   */
+  showMethods?: boolean;
+  onToggleMethods?: () => void;
   trans: TranslationBundle;
 }
 
@@ -112,6 +122,10 @@ function DetailBody(
   const masked = isMasked(detail) && !props.revealed;
   const error = errorLine(detail.error);
   const explorable = !!props.onOpenExplorer && isExplorable(detail);
+  const attributes = attributesShown(detail, !!props.showMethods);
+  const keys = detail.keys;
+  const why =
+    secretExplanation(detail.secret_reason) || trans.__('its name or value');
   return (
     <div className="jp-KernelState-inspectorBody">
       <div className="jp-KernelState-summary">
@@ -148,13 +162,10 @@ function DetailBody(
           <span>
             {props.revealed
               ? trans.__(
-                  'Looks like a credential (%1): shown here only; masked everywhere else.',
-                  detail.secret_reason ?? trans.__('name or value')
+                  'Looks like a credential: %1. Shown here only; masked everywhere else.',
+                  why
                 )
-              : trans.__(
-                  'Looks like a credential (%1): masked.',
-                  detail.secret_reason ?? trans.__('name or value')
-                )}
+              : trans.__('Looks like a credential: %1. Masked.', why)}
           </span>
           {masked && props.onReveal && (
             <button
@@ -259,16 +270,16 @@ function DetailBody(
           </div>
         </Section>
       )}
-      {detail.keys && detail.keys.length > 0 && (
+      {keysShown(detail) && keys && (
         <Section
           title={trans.__(
             'Keys (%1 of %2)',
-            detail.keys.length,
-            detail.keys_total ?? detail.keys.length
+            keys.length,
+            detail.keys_total ?? keys.length
           )}
         >
           <ul className="jp-KernelState-keys">
-            {detail.keys.map((key, i) => (
+            {keys.map((key, i) => (
               <li key={i}>{String(key)}</li>
             ))}
           </ul>
@@ -311,20 +322,47 @@ function DetailBody(
         <Section
           title={trans.__(
             'Attributes (%1 of %2)',
-            detail.attributes.length,
+            attributes.listed.length,
             detail.attributes_total
           )}
         >
-          <table className="jp-KernelState-table">
-            <tbody>
-              {detail.attributes.map((attribute, i) => (
-                <tr key={i}>
-                  <td>{attribute.name}</td>
-                  <td className="jp-KernelState-dim">{attribute.type}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {attributes.listed.length > 0 && (
+            <table
+              className="jp-KernelState-table"
+              data-test-id="kernel-state-attributes"
+            >
+              <tbody>
+                {attributes.listed.map((attribute, i) => (
+                  <tr key={i}>
+                    <td>{attribute.name}</td>
+                    <td className="jp-KernelState-dim">{attribute.type}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {(attributes.methods > 0 || attributes.unsent > 0) && (
+            <div className="jp-KernelState-dim">
+              {attributes.unsent > 0 &&
+                trans.__('%1 more not listed. ', attributes.unsent)}
+              {attributes.methods > 0 && props.onToggleMethods && (
+                <button
+                  className="jp-KernelState-button"
+                  data-test-id="kernel-state-methods-toggle"
+                  aria-pressed={!!props.showMethods}
+                  onClick={props.onToggleMethods}
+                >
+                  {props.showMethods
+                    ? trans.__('Hide methods')
+                    : trans._n(
+                        'Show %1 method',
+                        'Show %1 methods',
+                        attributes.methods
+                      )}
+                </button>
+              )}
+            </div>
+          )}
         </Section>
       )}
     </div>

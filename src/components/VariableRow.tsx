@@ -172,7 +172,6 @@ function VariableRowView(props: IVariableRowProps): JSX.Element {
           ) : (
             preview
           )}
-          {variable.truncated && preview === variable.preview ? '…' : ''}
         </div>
       )}
       {changes.length > 0 && (

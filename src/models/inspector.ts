@@ -1,9 +1,10 @@
 /**
  * The inspector's model: the selected variable, the drill-down path into it, its
  * detail (`IKernelStateService.inspect`, and `detail` with `reveal` for a masked
- * secret), its change timeline, loading and error, and the note shown at the top
- * level. It follows the service: a new generation reloads a selected variable that
- * changed and closes one that is gone. Views render it and call its actions.
+ * secret), its change timeline, loading and error, the note shown at the top level,
+ * and whether methods are listed among the attributes (hidden by default). It follows
+ * the service: a new generation reloads a selected variable that changed and closes
+ * one that is gone. Views render it and call its actions.
  */
 import { IDisposable } from '@lumino/disposable';
 import { ISignal, Signal } from '@lumino/signaling';
@@ -11,12 +12,86 @@ import { ISignal, Signal } from '@lumino/signaling';
 import {
   AccessKey,
   IAnnotationUpdate,
+  IAttribute,
   IChild,
   IKernelStateService,
   ITimeline,
   IVariableDetail
 } from '../tokens';
 import { snapshotKey } from './section';
+
+/**
+ * The attribute types that are methods: listed only when the methods toggle is on.
+ */
+export const METHOD_TYPES: ReadonlySet<string> = new Set([
+  'method',
+  'classmethod',
+  'staticmethod'
+]);
+
+/**
+ * The attributes the inspector lists, and what it leaves out.
+ */
+export interface IAttributesShown {
+  /**
+   * The attributes listed (data and properties; methods too when shown).
+   */
+  listed: IAttribute[];
+  /**
+   * Methods among those the server sent, left out while methods are hidden.
+   */
+  methods: number;
+  /**
+   * Attributes the server did not send (past its cap), counted only.
+   */
+  unsent: number;
+}
+
+/**
+ * The attributes of a detail as the inspector lists them: methods left out unless
+ * `showMethods` (the server sends data before methods).
+ */
+export function attributesShown(
+  detail: Pick<IVariableDetail, 'attributes' | 'attributes_total'>,
+  showMethods: boolean
+): IAttributesShown {
+  const methods = detail.attributes.filter(a => METHOD_TYPES.has(a.type));
+  return {
+    listed: showMethods
+      ? detail.attributes
+      : detail.attributes.filter(a => !METHOD_TYPES.has(a.type)),
+    methods: methods.length,
+    unsent: Math.max(0, detail.attributes_total - detail.attributes.length)
+  };
+}
+
+/**
+ * The keys of a detail are listed apart only when its children do not already show
+ * them (a dict's items are its keys with their values).
+ */
+export function keysShown(
+  detail: Pick<IVariableDetail, 'keys' | 'children'>
+): boolean {
+  return (
+    !!detail.keys && detail.keys.length > 0 && detail.children.length === 0
+  );
+}
+
+/**
+ * What makes a value look like a credential, said once after "Looks like a
+ * credential: " — `its name`, `a key inside`, `its value (an OpenAI-style key)` —
+ * from the server's `secret_reason` (`its name looks like a credential` …).
+ */
+export function secretExplanation(reason: string | null | undefined): string {
+  if (!reason) {
+    return '';
+  }
+  const value = /^its value looks like (.+)$/.exec(reason);
+  if (value) {
+    return `its value (${value[1]})`;
+  }
+  return reason.replace(/ looks like a credential$/, '');
+}
 
 /**
  * Changes of the inspected name the inspector asks for.
@@ -131,6 +206,22 @@ export class InspectorModel implements IDisposable {
       !!detail &&
       (detail.masked === true || detail.likely_secret)
     );
+  }
+
+  /**
+   * Whether methods are listed among the attributes (off by default; kept while the
+   * inspector shows other variables).
+   */
+  get showMethods(): boolean {
+    return this._showMethods;
+  }
+
+  /**
+   * Show or hide the methods among the attributes.
+   */
+  toggleMethods(): void {
+    this._showMethods = !this._showMethods;
+    this._emit();
   }
 
   /**
@@ -347,6 +438,7 @@ export class InspectorModel implements IDisposable {
 
   private _service: IKernelStateService;
   private _revealed = false;
+  private _showMethods = false;
   private _timeline: ITimeline | null = null;
   private _timelineError: string | null = null;
   private _timelineRequest = 0;

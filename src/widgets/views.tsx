@@ -69,6 +69,8 @@ export function InspectorView(props: IInspectorViewProps): JSX.Element {
           ? () => props.onOpenExplorer?.(detail.name)
           : undefined
       }
+      showMethods={model.showMethods}
+      onToggleMethods={() => model.toggleMethods()}
       trans={trans}
     />
   );

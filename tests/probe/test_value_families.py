@@ -8,6 +8,7 @@ import dataclasses
 import datetime
 import enum
 import functools
+import re
 import time
 import warnings
 
@@ -217,3 +218,38 @@ def test_lazy_frames_are_never_computed():  # type: ignore[no-untyped-def]
     lazy = pl.DataFrame({"a": [1, 2]}).lazy().map_batches(udf)
     s = verify_summary(lazy, {"kind": "dataframe", "size": None, "error": None})
     assert calls == [] and "not computed" in s["preview"]
+
+
+# --- previews cut between elements ---------------------------------------------------
+
+#: A cut inside a token (a number, a name) or an ellipsis followed by more: never.
+GLITCH = re.compile(r"[0-9A-Za-z_.]…(?!['\"])|…,|… …")
+
+
+def _cut_cases() -> list:  # type: ignore[type-arg]
+    rng = np.random.default_rng(0)
+    return [
+        pytest.param(list(range(10**6, 10**6 + 100)), 60, "[1000000, 1000001", id="list-long-ints"),
+        pytest.param([10**20 + i for i in range(30)], 50, "[100000000000000000000", id="list-huge-ints"),
+        pytest.param({i: 10**12 + i for i in range(30)}, 60, "{0: 1000000000000", id="dict-values"),
+        pytest.param([[1, 2, 3] * 10] * 5, 60, "[[1, 2, 3, 1", id="nested-list"),
+        pytest.param(["abcdefghij" * 3] * 10, 50, "['abcdefghijabcdefghijabcdefghij'", id="list-of-str"),
+        pytest.param(tuple(range(1000, 1100)), 40, "(1000, 1001", id="tuple"),
+        pytest.param({f"key{i:03d}": [i] * 30 for i in range(20)}, 120, "{'key000': [0, 0", id="dict-of-lists"),
+        pytest.param(np.arange(10**6, 10**6 + 100), 60, "[1000000, 1000001", id="ndarray-ints"),
+        pytest.param(rng.random(100), 60, "[0.", id="ndarray-floats"),
+        pytest.param(rng.standard_normal((512, 256)).astype("float32"), 200, "[[", id="ndarray-2d"),
+        pytest.param(pd.Series(range(100), index=pd.date_range("2024-01-01", periods=100, freq="h")),
+                     80, "{2024-01-01", id="series-datetime-index"),
+    ]
+
+
+@pytest.mark.parametrize("value, limit, start", _cut_cases())
+def test_a_truncated_preview_ends_after_its_last_whole_element(value, limit, start):  # type: ignore[no-untyped-def]
+    s = verify_summary(value, {"truncated": True}, preview_chars=limit)
+    preview = s["preview"]
+    assert preview.startswith(start), preview
+    assert len(preview) <= limit and not GLITCH.search(preview), preview
+    # one ellipsis, at the end, after a whole element (a nested "… N more]" is whole)
+    assert preview.endswith(", …"), preview
+    assert re.sub(r"… [\d,]+ more", "", preview).count("…") == 1, preview

@@ -32,6 +32,7 @@ docs/performance.md.
 
 import collections
 import itertools
+import operator
 
 from ..inspect import display
 from ..inspect.base import MISSING, Inspector, inspector_for, instance_dict, type_name
@@ -86,10 +87,19 @@ def _all_kept(items, types):
 
 
 def _keep_all(items):
-    """``(kept items, ids of their types)``: a tuple each."""
+    """``(kept items, their types)``: a tuple of the items, and the id of their one type
+    (the usual case: one int) or a tuple of their types' ids.  Types are compared by
+    identity only (a metaclass's ``__eq__`` never runs)."""
     types = tuple(map(type, items))
     kept = tuple(items) if _all_kept(items, types) else tuple(map(_kept, items))
+    if not types or all(map(operator.is_, types, itertools.repeat(types[0]))):
+        return kept, id(types[0]) if types else 0
     return kept, tuple(map(id, types))
+
+
+def _type_ids(types, n):
+    """The ``n`` type ids a copy's ``types`` stands for."""
+    return types if type(types) is tuple else (types,) * n
 
 
 def _entries(kind, n, keys, values):
@@ -290,6 +300,8 @@ def _changed_text(key, a, b, secret):
 def _mapping_changes(old, new, live, secret):
     kind, old_n, old_keys, old_values, old_types = old
     new_n, new_keys, new_values, new_types = new[1:]
+    old_types = _type_ids(old_types, len(old_values))
+    new_types = _type_ids(new_types, len(new_values))
     before = {k: (v, tv) for k, v, tv in zip(old_keys, old_values, old_types) if k is not _OPAQUE}
     after = {k: (v, tv) for k, v, tv in zip(new_keys, new_values, new_types) if k is not _OPAQUE}
     old_whole, new_whole = old_n <= COPY_ITEMS, new_n <= COPY_ITEMS
@@ -351,7 +363,7 @@ def _sequence_changes(old, new, value, secret):
         fresh = [at(p)[0] for p in range(old_n, min(new_n, old_n + MAX_NAMED + 1))]
         if grown <= MAX_NAMED and all(type(x) is not tuple for x in fresh):
             return ["appended " + ", ".join(_value_text(x, secret) for x in fresh)]
-        return ["{} items appended".format(display.count(grown))]
+        return [_items(grown) + " appended"]
     if grown > 0 and unmoved(grown):
         return [_items(grown) + " inserted at the start"]
     if grown < 0:
@@ -387,6 +399,7 @@ def _items(n):
 
 def _positions(n, head, tail, types):
     """position → (kept item, its type id) for the items a sequence copy holds."""
+    types = _type_ids(types, len(head) + len(tail))
     out = dict(zip(range(len(head)), zip(head, types)))
     start = n - len(tail)
     out.update(zip(range(start, n), zip(tail, types[len(head) :])))

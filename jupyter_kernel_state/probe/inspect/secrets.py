@@ -38,7 +38,7 @@ MASK = "[masked]"
 #: Why a value with a credential-like key inside is a likely secret (``secret_reason``).
 INSIDE = "a key inside looks like a credential"
 #: Why a child reached through a credential-like key is one.
-UNDER = "it is under a key that looks like a credential"
+UNDER = "its key looks like a credential"
 #: The characters of a key or name searched (a longer key is searched at its start).
 MAX_NAME_CHARS = 256
 
