@@ -116,7 +116,8 @@ def test_changes_across_cells(kc):  # type: ignore[no-untyped-def]
     v = by_name(reply)
     assert v["ch_df"]["change"] == "modified" and v["ch_df"]["changed_at"] == second_ec
     assert v["ch_df"]["changes"] == ["rows 1,000 → 980", "column ratio added"]
-    assert v["ch_items"]["change"] == "modified" and v["ch_items"]["changes"] == ["len 2 → 3"]
+    assert v["ch_items"]["change"] == "modified"
+    assert v["ch_items"]["changes"] == ["len 2 → 3", "appended 3"]
     assert v["ch_items"]["preview"] == "[1, 2, 3]"
     assert "ch_gone" in reply["removed"] and reply["removed_total"] >= 1
     # Relative to the latest execution (since_ec omitted), and an unchanged rerun:
