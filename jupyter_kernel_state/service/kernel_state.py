@@ -40,7 +40,7 @@ from .replies import (
     TimelineReply,
 )
 from .tracker import ExecutionTracker
-from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TimelineOptions
+from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TableQuery, TimelineOptions
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -484,19 +484,11 @@ class KernelState:
         limits = self._limits
 
         async def take(moment: Moment) -> Answer:
-            columns: dict[str, Any] = (
-                {"columns": list(options.columns)} if options.columns is not None
-                else {"column_start": options.column_start, "column_stop": options.column_stop})
-            reply = cast(RowsReply, await self.probe.call(
-                "rows", options.name, name=options.name, offset=options.offset,
-                limit=options.limit, view=options.view, **columns,
+            reply = cast(RowsReply, await self._call_on_table(
+                "rows", options, offset=options.offset, limit=options.limit,
                 max_rows=limits.rows_max_rows, max_columns=limits.rows_max_columns,
-                cell_chars=limits.rows_cell_chars, time_guard_ms=limits.rows_read_ms,
-                sort_ms=limits.rows_sort_ms, cell_guard_ms=limits.time_guard_ms,
-                # within the reply deadline, leaving it room to travel back
-                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
-            return {**reply["rows"], "generation": moment.generation, "epoch": self.epoch,
-                    "stale": False, "kernel_busy": False}
+                cell_chars=limits.rows_cell_chars, cell_guard_ms=limits.time_guard_ms))
+            return self._current(reply["rows"], moment)
 
         return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
 
@@ -508,18 +500,11 @@ class KernelState:
         limits = self._limits
 
         async def take(moment: Moment) -> Answer:
-            columns: dict[str, Any] = (
-                {"columns": list(options.columns)} if options.columns is not None
-                else {"column_start": options.column_start, "column_stop": options.column_stop})
-            reply = cast(ProfileReply, await self.probe.call(
-                "profile", options.name, name=options.name, view=options.view, **columns,
+            reply = cast(ProfileReply, await self._call_on_table(
+                "profile", options, sort_ms=None, filter_ms=limits.rows_sort_ms,
                 max_columns=limits.profile_max_columns, value_chars=limits.rows_cell_chars,
-                sample_rows=limits.profile_sample_rows, time_guard_ms=limits.rows_read_ms,
-                filter_ms=limits.rows_sort_ms, column_ms=limits.profile_column_ms,
-                # within the reply deadline, leaving it room to travel back
-                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
-            return {**reply["profile"], "generation": moment.generation, "epoch": self.epoch,
-                    "stale": False, "kernel_busy": False}
+                sample_rows=limits.profile_sample_rows, column_ms=limits.profile_column_ms))
+            return self._current(reply["profile"], moment)
 
         return await self._profiles.give(options.key, take, when_busy=stale_or(BUSY))
 
@@ -527,21 +512,32 @@ class KernelState:
         """Code that binds ``{name}_view`` to the rows, order and columns of a view,
         written in the kernel from the value's dtypes."""
         await self.probe.require("code", "Code of a view", options.name)
-        limits = self._limits
 
         async def take(moment: Moment) -> Answer:
-            columns: dict[str, Any] = (
-                {"columns": list(options.columns)} if options.columns is not None
-                else {"column_start": options.column_start, "column_stop": options.column_stop})
-            reply = cast(CodeReply, await self.probe.call(
-                "code", options.name, name=options.name, view=options.view, **columns,
-                syntax=options.syntax, time_guard_ms=limits.rows_read_ms,
-                sort_ms=limits.rows_sort_ms,
-                budget_ms=max(1, int(limits.probe_timeout * 1000 * 0.8))))
+            reply = cast(CodeReply, await self._call_on_table(
+                "code", options, syntax=options.syntax))
             return reply["code"]
 
         return await self._rows.give(options.key, take, when_busy=busy_error(BUSY),
                                      cached_when_busy=True)
+
+    async def _call_on_table(self, op: str, query: TableQuery, **fields: Any) -> Answer:
+        """One probe operation on a table's columns and view, within the rows' time guards
+        (``sort_ms=None`` leaves the sort's guard out, for an operation without one) and a
+        budget inside the reply deadline that leaves the answer room to travel back."""
+        limits = self._limits
+        guards: dict[str, Any] = {"time_guard_ms": limits.rows_read_ms,
+                                  "sort_ms": limits.rows_sort_ms,
+                                  "budget_ms": max(1, int(limits.probe_timeout * 1000 * 0.8))}
+        guards.update(fields)
+        request = {key: value for key, value in guards.items() if value is not None}
+        return await self.probe.call(op, query.name, name=query.name, view=query.view,
+                                     **query.column_fields(), **request)
+
+    def _current(self, answer: Answer, moment: Moment) -> Answer:
+        """A window or a profile of the kernel at ``moment``, as served."""
+        return {**answer, "generation": moment.generation, "epoch": self.epoch,
+                "stale": False, "kernel_busy": False}
 
     async def delete_variable(self, name: str) -> None:
         """Remove ``name`` (the exact key) from the user namespace. A busy kernel is not

@@ -32,22 +32,38 @@ MAX_TIMELINE_ENTRIES = 100
 
 
 @dataclass(frozen=True)
-class RowsOptions:
+class TableQuery:
+    """What every query about a table's columns holds: the variable, the columns (listed
+    positions, else a range) and the view (the sort and the filter)."""
+
+    name: str
+    columns: tuple[int, ...] | None = None  # listed positions, else the range below
+    column_start: int = 0
+    column_stop: int | None = 100  # None: to the last column
+    view: View = EMPTY_VIEW
+
+    def column_fields(self) -> dict[str, Any]:
+        """The columns as the probe's request says them (``probe/protocol.py``)."""
+        if self.columns is not None:
+            return {"columns": list(self.columns)}
+        return {"column_start": self.column_start, "column_stop": self.column_stop}
+
+    @property
+    def columns_key(self) -> tuple[object, ...]:
+        return (self.name, self.columns, self.column_start, self.column_stop, self.view.key)
+
+
+@dataclass(frozen=True)
+class RowsOptions(TableQuery):
     """``GET variables/{name}/rows``: a window of a table or array, maybe sorted and
     filtered (its ``view``)."""
 
-    name: str
     offset: int = 0
     limit: int = 100
-    columns: tuple[int, ...] | None = None  # listed positions, else the range below
-    column_start: int = 0
-    column_stop: int = 100
-    view: View = EMPTY_VIEW
 
     @property
     def key(self) -> tuple[object, ...]:
-        return ("rows", self.name, self.offset, self.limit, self.columns, self.column_start,
-                self.column_stop, self.view.key)
+        return ("rows", *self.columns_key, self.offset, self.limit)
 
     @classmethod
     def create(
@@ -157,21 +173,16 @@ def parse_filter(text: str | None) -> Any:
 
 
 @dataclass(frozen=True)
-class CodeOptions:
+class CodeOptions(TableQuery):
     """``GET variables/{name}/code``: the code of a view (filter, sort, the columns
     shown) in ``syntax`` (None: the value's own library)."""
 
-    name: str
-    view: View = EMPTY_VIEW
-    columns: tuple[int, ...] | None = None  # listed positions, else the range below
-    column_start: int = 0
     column_stop: int | None = None  # None: to the last column
     syntax: str | None = None
 
     @property
     def key(self) -> tuple[object, ...]:
-        return ("code", self.name, self.view.key, self.columns, self.column_start,
-                self.column_stop, self.syntax)
+        return ("code", *self.columns_key, self.syntax)
 
     @classmethod
     def create(
@@ -194,20 +205,13 @@ class CodeOptions:
 
 
 @dataclass(frozen=True)
-class ProfileOptions:
+class ProfileOptions(TableQuery):
     """``GET variables/{name}/profile``: the statistics of some columns (positions as for
     rows, at most ``profile_max_columns``), of the rows the ``view``'s filter keeps."""
 
-    name: str
-    columns: tuple[int, ...] | None = None  # listed positions, else the range below
-    column_start: int = 0
-    column_stop: int = 100
-    view: View = EMPTY_VIEW
-
     @property
     def key(self) -> tuple[object, ...]:
-        view = json.dumps(self.view.to_json(), sort_keys=True)
-        return ("profile", self.name, self.columns, self.column_start, self.column_stop, view)
+        return ("profile", *self.columns_key)
 
     @classmethod
     def create(cls, limits: Limits, name: str, *, columns: str | None = None,
