@@ -208,9 +208,11 @@ class Copies:
         return old, new
 
     def drop(self, names):
+        """Forget the copies of ``names`` (any iterable; C-level)."""
         by_name = self.by_name
-        if by_name and names:
-            collections.deque(map(by_name.pop, names, itertools.repeat(None)), maxlen=0)
+        if by_name:
+            kept = filter(by_name.__contains__, names)
+            collections.deque(map(by_name.pop, kept), maxlen=0)
 
     def held_items(self):
         """Values a copy keeps by value, over every copy (for the memory measure)."""

@@ -294,7 +294,7 @@ class NameRecords:
         self._fingerprint_objects(b, _compress(unheld, map(operator.not_, len_typed)), ec, budget)
         for at, i in enumerate(sized):  # fresh containers' baselines, while the budget allows
             if not budget.take():
-                self.copies.drop([names[j] for j in sized[at:]])  # stale: a baseline in turn
+                self.copies.drop(map(names.__getitem__, sized[at:]))  # stale: baselines in turn
                 break
             name, value, t = names[i], b.values[i], types[i]
             self.fingerprints[name] = fingerprint(value, t)
