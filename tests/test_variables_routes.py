@@ -336,7 +336,7 @@ NESTED_CASES = {
     "rows": ("[{'user': 'ann', 'passwd': [masked]}]", ["i:0", 'k:"passwd"']),
     "db": ("Db(host='h', password=[masked])", ["a:password"]),
     "login": ("Login(user='ann', secret=[masked])", ["i:1"]),
-    "client": (None, ["a:api_token"]),  # the object's own repr: masked in the detail's children
+    "client": ("Client(url='https://x', api_token=[masked])", ["a:api_token"]),
 }
 
 

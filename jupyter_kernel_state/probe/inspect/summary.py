@@ -8,16 +8,26 @@ from ..guard import BudgetExhausted, ProbeTimeout
 from . import display, static
 from .base import (
     GENERIC,
+    GenericInspector,
     Inspector,
+    SubclassInspector,
     error_name,
     inspector_for,
     lookup_static,
     qualname,
+    secret_attributes,
     shallow_memory,
     type_name,
 )
 from .display import cut
 from .secrets import INSIDE
+
+
+def own_repr(insp):
+    """Whether ``insp`` previews a value by its own repr (the user's code)."""
+    t = type(insp)
+    return t is GenericInspector or (t is SubclassInspector and insp.own_repr)
+
 
 #: Exact builtin containers summarised without a time guard when their first items are
 #: plain scalars (nothing of the user's runs: base methods, builtin reprs).
@@ -181,6 +191,11 @@ def _fill_guarded(insp, v, out, errors, limit, llm, session, ctx):
             out[field] = result if field in ("shape", "dtype") else _int_or_none(result)
         except Exception as exc:  # a lying __len__ (exact int checked first: no user code)
             errors.append(label + " raised " + error_name(exc))
+    if llm is not None and own_repr(insp) and secret_attributes(v):
+        # its llm repr may show an attribute named like a credential: the preview instead
+        # (its attributes, that one masked) unless revealed
+        ctx.secrets += 1
+        llm = llm if ctx.reveal else None
     if llm is not None:
         result = _step(session, errors, "llm repr", call_llm_repr, llm, v, limit)
         if result is not _FAILED:
