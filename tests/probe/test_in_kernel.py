@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from jupyter_kernel_state.probe.protocol import with_defaults
 from jupyter_kernel_state.service.probe_loader import (
     ProbeMissing,
     call_expression,
@@ -83,7 +84,8 @@ def kernel_state(kc) -> dict[str, Any]:  # type: ignore[no-untyped-def]
 
 
 def by_name(reply: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {v["name"]: v for v in reply["variables"]}
+    """The reply's variables by name, made whole as a reader does (the wire is lean)."""
+    return {v["name"]: with_defaults(v) for v in reply["variables"]}
 
 
 def test_probe_leaves_no_trace(kc):  # type: ignore[no-untyped-def]
