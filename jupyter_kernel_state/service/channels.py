@@ -22,6 +22,7 @@ gateway restarted without it).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import concurrent.futures
 import contextlib
@@ -56,7 +57,7 @@ class KernelGone(Exception):
     """The gateway answered that the kernel does not exist."""
 
 
-class KernelChannels:
+class KernelChannels(abc.ABC):
     """Shell and IOPub of one kernel; every message is a decoded message dict."""
 
     alive = True
@@ -79,21 +80,25 @@ class KernelChannels:
         never decoded; over a gateway: decoded by the gateway client, then let go)."""
         return self._oversized
 
+    @abc.abstractmethod
     def send(self, msg: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Send one message on the shell channel."""
 
+    @abc.abstractmethod
     def drain_iopub(self, limit: int | None = None) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The IOPub messages received so far (at most ``limit``), without waiting."""
 
+    @abc.abstractmethod
     def drain_shell(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The shell replies received so far, without waiting."""
 
+    @abc.abstractmethod
     async def wait(self) -> None:
         """Return when a drain may give something, or the wire went down."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Close the wire."""
 
 
 class ZmqChannels(KernelChannels):
