@@ -66,6 +66,7 @@ MODULES = (
     "ops.snapshot",
     "ops.digest",
     "ops.detail",
+    "ops.table",
     "ops.rows",
     "ops.profile",
     "ops.code",

@@ -12,43 +12,20 @@ the library calls that read them.  Refusals as for ``rows``, and ``bad_request``
 syntax that does not fit the value.
 """
 
-from .. import guard
-from ..inspect.base import MISSING, type_name
-from ..namespace.visibility import is_hidden, lookup
-from ..protocol import refusal
+from ..inspect.base import type_name
 from ..windows.adapt import adapter_for
-from ..windows.adapters import Lazy, NotTabular
 from ..windows.code import NoCode, positions_of, view_code
-from ..windows.columns import NoSuchColumn, ViewColumns
-from ..windows.families import BadFilter
+from ..windows.columns import ViewColumns
+from .table import TableWords, read_table
+
+_WORDS = TableWords("Reading", "Code of", "writing its code",
+                    not_tabular=("rows show", "code is written for"), bad_request=(NoCode,))
 
 
 def take(state, fields, ns, hidden, tracker):
     """The ``code`` op: ``{"code": {"syntax", "code", "name", "view"}}`` or a refusal."""
-    name = fields["name"]
-    value = lookup(ns, name)
-    if value is MISSING or is_hidden(name, value, hidden):
-        return refusal("not_found", "Variable not found: " + name)
-    what = "{} ({})".format(name, type_name(type(value)))
-    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
-        try:
-            return {"code": _code(session, value, fields)}
-        except (NoSuchColumn, BadFilter, NoCode) as exc:
-            return refusal("bad_request", str(exc))
-        except NotTabular as exc:
-            return refusal("bad_request", "{} is {}".format(name, exc).replace(
-                "rows show", "code is written for"))
-        except Lazy as exc:
-            return refusal("lazy", "{} is {}".format(name, exc))
-        except guard.ProbeTimeout:
-            return refusal("unprocessable", "Reading {} timed out".format(what))
-        except guard.BudgetExhausted:
-            return refusal("unprocessable", "Reading {} ran out of time".format(what))
-        except guard.GuardUnavailable as exc:
-            return refusal("unprocessable", "Code of {} {}".format(what, exc))
-        except BaseException as exc:
-            message = guard.user_error("writing its code", exc)
-            return refusal("unprocessable", "{}: {}".format(what, message))
+    return read_table(fields, ns, hidden, "code",
+                      lambda session, value: _code(session, value, fields), _WORDS)
 
 
 def _code(session, value, fields):
@@ -56,10 +33,6 @@ def _code(session, value, fields):
     adapter = adapter_for(value, session)
     columns_total = adapter.columns_total()
     selected = positions_of(fields, columns_total)
-    beyond = [p for p in selected or () if p >= columns_total]
-    if beyond:
-        raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
-            beyond[0], columns_total, "" if columns_total == 1 else "s"))
     columns = ViewColumns(adapter, view, columns_total)
     syntax, code = session.run_within(
         fields["sort_ms"], view_code, adapter, columns, view, name, fields["syntax"], selected,

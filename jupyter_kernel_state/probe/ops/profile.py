@@ -14,48 +14,22 @@ filter value of the wrong type), ``lazy`` (profiling would compute or consume th
 ``unprocessable`` (reading the value raised or ran out of time, or no time guard).
 """
 
-from .. import guard
-from ..inspect.base import MISSING, type_name
-from ..namespace.visibility import is_hidden, lookup
-from ..protocol import refusal
+from ..inspect.base import type_name
 from ..windows.adapt import adapter_for
-from ..windows.adapters import Lazy, NotTabular
-from ..windows.columns import NoSuchColumn
-from ..windows.families import BadFilter
 from ..windows.order import kept_rows
 from ..windows.profiles import Profiler, sample_positions
 from ..windows.statistics import Texts
-from .rows import _positions as asked_columns
+from .table import TableWords, asked_columns, read_table
+
+_WORDS = TableWords("Reading", "Profile of", "profiling",
+                    not_tabular=("rows show", "profiles show"),
+                    lazy=("showing rows", "profiling it"))
 
 
 def take(state, fields, ns, hidden, tracker):
     """The ``profile`` op: ``{"profile": TableProfile}`` or a refusal."""
-    name = fields["name"]
-    value = lookup(ns, name)
-    if value is MISSING or is_hidden(name, value, hidden):
-        return refusal("not_found", "Variable not found: " + name)
-    what = "{} ({})".format(name, type_name(type(value)))
-    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
-        try:
-            profile = _profile(session, value, fields)
-        except (NoSuchColumn, BadFilter) as exc:
-            return refusal("bad_request", str(exc))
-        except NotTabular as exc:
-            return refusal("bad_request", "{} is {}".format(name, exc).replace(
-                "rows show", "profiles show"))
-        except Lazy as exc:
-            return refusal("lazy", "{} is {}".format(name, exc).replace(
-                "showing rows", "profiling it"))
-        except guard.ProbeTimeout:
-            return refusal("unprocessable", "Reading {} timed out".format(what))
-        except guard.BudgetExhausted:
-            return refusal("unprocessable", "Reading {} ran out of time".format(what))
-        except guard.GuardUnavailable as exc:
-            return refusal("unprocessable", "Profile of {} {}".format(what, exc))
-        except BaseException as exc:
-            message = guard.user_error("profiling", exc)
-            return refusal("unprocessable", "{}: {}".format(what, message))
-    return {"profile": profile}
+    return read_table(fields, ns, hidden, "profile",
+                      lambda session, value: _profile(session, value, fields), _WORDS)
 
 
 def _profile(session, value, fields):

@@ -17,61 +17,23 @@ ran out of time).  The reply echoes the view it applied (``view``; ``sort`` as t
 ``price:desc,region:asc``, and ``filter`` as the tree applied).
 """
 
-from .. import guard
-from ..inspect.base import MISSING, type_name
-from ..namespace.visibility import is_hidden, lookup
-from ..protocol import refusal
+from ..inspect.base import type_name
 from ..windows.adapt import adapter_for
-from ..windows.adapters import Lazy, NotTabular
 from ..windows.cells import Cells
-from ..windows.columns import NoSuchColumn, ViewColumns
-from ..windows.families import BadFilter
+from ..windows.columns import ViewColumns
 from ..windows.order import view_rows
+from .table import TableWords, asked_columns, read_table
+
+_WORDS = TableWords("Reading rows of", "Rows of", "reading rows")
 
 
 def take(state, fields, ns, hidden, tracker):
     """The ``rows`` op: ``{"rows": window}`` or a refusal."""
-    name = fields["name"]
-    value = lookup(ns, name)
-    if value is MISSING or is_hidden(name, value, hidden):
-        return refusal("not_found", "Variable not found: " + name)
-    what = "{} ({})".format(name, type_name(type(value)))
-    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
-        try:
-            window = _window(state, session, value, fields)
-        except (NoSuchColumn, BadFilter) as exc:
-            return refusal("bad_request", str(exc))
-        except NotTabular as exc:
-            return refusal("bad_request", "{} is {}".format(name, exc))
-        except Lazy as exc:
-            return refusal("lazy", "{} is {}".format(name, exc))
-        except guard.ProbeTimeout:
-            return refusal("unprocessable", "Reading rows of {} timed out".format(what))
-        except guard.BudgetExhausted:
-            return refusal("unprocessable", "Reading rows of {} ran out of time".format(what))
-        except guard.GuardUnavailable as exc:
-            return refusal("unprocessable", "Rows of {} {}".format(what, exc))
-        except BaseException as exc:
-            message = guard.user_error("reading rows", exc)
-            return refusal("unprocessable", "{}: {}".format(what, message))
-    if tracker is not None:
-        window["changed_at"] = tracker.changed_at(name)
-    return {"rows": window}
-
-
-def _positions(fields, total):
-    """The column positions asked for: listed (each must exist), or a range (cut to what
-    there is)."""
-    listed = fields["columns"]
-    if listed is not None:
-        beyond = [p for p in listed if p >= total]
-        if beyond:
-            raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
-                beyond[0], total, "" if total == 1 else "s"))
-        return list(listed)
-    start, stop, width = fields["column_start"], fields["column_stop"], fields["max_columns"]
-    stop = min(start + width if stop is None else stop, start + width, total)
-    return list(range(start, max(start, stop)))
+    reply = read_table(fields, ns, hidden, "rows",
+                       lambda session, value: _window(state, session, value, fields), _WORDS)
+    if tracker is not None and "rows" in reply:
+        reply["rows"]["changed_at"] = tracker.changed_at(fields["name"])
+    return reply
 
 
 def _window(state, session, value, fields):
@@ -80,7 +42,7 @@ def _window(state, session, value, fields):
     total = adapter.total_rows()
     columns_total = adapter.columns_total()
     shape = adapter.shape()
-    positions = _positions(fields, columns_total)
+    positions = asked_columns(fields, columns_total)
     rows = slice(min(offset, total), min(total, offset + limit))
     filtered = None
     if view.sort or view.filter is not None:

@@ -10,6 +10,7 @@ string literals.  pandas code for pandas values (and for numpy arrays and lists 
 records, through ``pd.DataFrame``), polars code for polars values.
 """
 
+from .columns import checked_positions
 from .expressions import AND, Binary, Imports, Ref, literal
 from .sources import MAX_LISTED_LABELS, ListOf
 
@@ -140,10 +141,11 @@ def _wrapped(node, imports):
 
 
 def positions_of(fields, columns_total):
-    """The column positions the code selects, in order (None: every column)."""
+    """The column positions the code selects, in order (None: every column); listed ones
+    must exist."""
     listed = fields["columns"]
     if listed is not None:
-        return list(listed)
+        return checked_positions(listed, columns_total)
     start, stop = fields["column_start"], fields["column_stop"]
     if start == 0 and (stop is None or stop >= columns_total):
         return None

@@ -48,9 +48,23 @@ def find_column(adapter, wanted, columns_total):
     if type(wanted) is int:
         if wanted < columns_total:
             return wanted
-        raise NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
-            wanted, columns_total, "" if columns_total == 1 else "s"))
+        raise out_of_range(wanted, columns_total)
     for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
         if text == wanted:
             return position
     raise NoSuchColumn("No column named {!r}".format(wanted[:100]))
+
+
+def checked_positions(listed, columns_total):
+    """``listed`` column positions as a list, each one checked to exist (the first past
+    the last column refused)."""
+    for position in listed:
+        if position >= columns_total:
+            raise out_of_range(position, columns_total)
+    return list(listed)
+
+
+def out_of_range(position, columns_total):
+    """The refusal of a column position past the last column."""
+    return NoSuchColumn("column {} is out of range: the value has {:,} column{}".format(
+        position, columns_total, "" if columns_total == 1 else "s"))

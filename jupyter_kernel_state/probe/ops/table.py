@@ -1,0 +1,71 @@
+"""What the table ops (``rows``, ``profile``, ``code``) share: the variable looked up and
+refused alike, the read run within the call's time guard and budget, its failures said
+as refusals in each op's own words; the column positions a window or a profile asks for.
+"""
+
+from .. import guard
+from ..inspect.base import MISSING, type_name
+from ..namespace.visibility import is_hidden, lookup
+from ..protocol import refusal
+from ..windows.adapters import Lazy, NotTabular
+from ..windows.columns import NoSuchColumn, checked_positions
+from ..windows.families import BadFilter
+
+
+class TableWords:
+    """How one table op words its refusals: ``reading`` starts the timeouts' ("Reading
+    rows of"), ``title`` the missing guard's ("Rows of"), ``doing`` names what raised
+    ("reading rows"); ``not_tabular`` and ``lazy``: (old, new) rewordings of those
+    exceptions' text; ``bad_request``: the op's own exceptions answered as 400s."""
+
+    def __init__(self, reading, title, doing, not_tabular=None, lazy=None, bad_request=()):
+        self.reading = reading
+        self.title = title
+        self.doing = doing
+        self.not_tabular = not_tabular
+        self.lazy = lazy
+        self.bad_request = (NoSuchColumn, BadFilter, *bad_request)
+
+
+def read_table(fields, ns, hidden, key, read, words):
+    """``{key: read(session, value)}`` for the variable ``fields["name"]``, read within
+    the call's ``time_guard_ms`` and ``budget_ms``; else the refusal that says why."""
+    name = fields["name"]
+    value = lookup(ns, name)
+    if value is MISSING or is_hidden(name, value, hidden):
+        return refusal("not_found", "Variable not found: " + name)
+    what = "{} ({})".format(name, type_name(type(value)))
+    with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
+        try:
+            return {key: read(session, value)}
+        except words.bad_request as exc:
+            return refusal("bad_request", str(exc))
+        except NotTabular as exc:
+            return refusal("bad_request", _reworded("{} is {}".format(name, exc),
+                                                    words.not_tabular))
+        except Lazy as exc:
+            return refusal("lazy", _reworded("{} is {}".format(name, exc), words.lazy))
+        except guard.ProbeTimeout:
+            return refusal("unprocessable", "{} {} timed out".format(words.reading, what))
+        except guard.BudgetExhausted:
+            return refusal("unprocessable", "{} {} ran out of time".format(words.reading, what))
+        except guard.GuardUnavailable as exc:
+            return refusal("unprocessable", "{} {} {}".format(words.title, what, exc))
+        except BaseException as exc:
+            message = guard.user_error(words.doing, exc)
+            return refusal("unprocessable", "{}: {}".format(what, message))
+
+
+def _reworded(text, rewording):
+    return text if rewording is None else text.replace(*rewording)
+
+
+def asked_columns(fields, total):
+    """The column positions asked for: listed (each must exist), or a range (cut to what
+    there is, at most ``max_columns``)."""
+    listed = fields["columns"]
+    if listed is not None:
+        return checked_positions(listed, total)
+    start, stop, width = fields["column_start"], fields["column_stop"], fields["max_columns"]
+    stop = min(start + width if stop is None else stop, start + width, total)
+    return list(range(start, max(start, stop)))
