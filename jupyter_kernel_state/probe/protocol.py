@@ -468,6 +468,59 @@ _SINCE = Field(
 )
 _NAME = Field("name", NAME, required=True, min=1, max=MAX_NAME, doc="the variable")
 
+
+# The table ops' (rows, code, profile) fields.
+
+
+def _max_columns(default: int) -> Field:
+    return Field("max_columns", INT, default, nullable=True, min=1, max=MAX_COLUMNS, clamp=True)
+
+
+def _columns(most: int | str, doc: str, stop_doc: str) -> tuple[Field, ...]:
+    """``columns`` (listed positions, at most ``most``), else ``column_start`` to
+    ``column_stop``."""
+    return (
+        Field("columns", POSITIONS, None, nullable=True, min=1, max=most, doc=doc),
+        Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
+        Field(
+            "column_stop",
+            INT,
+            None,
+            nullable=True,
+            min="column_start",
+            max=MAX_COLUMN_POSITION,
+            doc=stop_doc,
+        ),
+    )
+
+
+def _view(doc: str) -> Field:
+    return Field("view", VIEW, EMPTY_VIEW, nullable=True, doc=doc)
+
+
+def _chars(name: str, doc: str = "") -> Field:
+    return Field(
+        name,
+        INT,
+        DEFAULT_CELL_CHARS,
+        nullable=True,
+        min=MIN_CELL_CHARS,
+        max=MAX_CELL_CHARS,
+        clamp=True,
+        doc=doc,
+    )
+
+
+#: Rows and profiles: listed columns up to ``max_columns``, a range of as many at most.
+_WINDOW_COLUMNS = _columns(
+    "max_columns",
+    "column positions (else column_start to column_stop)",
+    "null: column_start + max_columns",
+)
+_SORTED_VIEW = _view("the sort and the filter")
+_READ_GUARD = _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value")
+_TABLE_BUDGET = _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call")
+
 OPERATIONS: dict[str, Operation] = {
     op.name: op
     for op in (
@@ -566,50 +619,16 @@ OPERATIONS: dict[str, Operation] = {
                     max=MAX_ROWS,
                     clamp=True,
                 ),
-                Field(
-                    "max_columns",
-                    INT,
-                    DEFAULT_MAX_COLUMNS,
-                    nullable=True,
-                    min=1,
-                    max=MAX_COLUMNS,
-                    clamp=True,
-                ),
+                _max_columns(DEFAULT_MAX_COLUMNS),
                 Field("offset", INT, 0, nullable=True, min=0, max=MAX_ROWS_OFFSET),
                 Field("limit", INT, DEFAULT_ROWS, nullable=True, min=1, max="max_rows"),
-                Field(
-                    "columns",
-                    POSITIONS,
-                    None,
-                    nullable=True,
-                    min=1,
-                    max="max_columns",
-                    doc="column positions (else column_start to column_stop)",
-                ),
-                Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
-                Field(
-                    "column_stop",
-                    INT,
-                    None,
-                    nullable=True,
-                    min="column_start",
-                    max=MAX_COLUMN_POSITION,
-                    doc="null: column_start + max_columns",
-                ),
-                Field("view", VIEW, EMPTY_VIEW, nullable=True, doc="the sort and the filter"),
-                Field(
-                    "cell_chars",
-                    INT,
-                    DEFAULT_CELL_CHARS,
-                    nullable=True,
-                    min=MIN_CELL_CHARS,
-                    max=MAX_CELL_CHARS,
-                    clamp=True,
-                ),
-                _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value"),
+                *_WINDOW_COLUMNS,
+                _SORTED_VIEW,
+                _chars("cell_chars"),
+                _READ_GUARD,
                 _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "the sort and the filter"),
                 _ms("cell_guard_ms", DEFAULT_CELL_MS, MAX_MS, "each cell's own repr"),
-                _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
+                _TABLE_BUDGET,
             ),
             "a window of a table or an array, maybe sorted and filtered",
         ),
@@ -617,26 +636,11 @@ OPERATIONS: dict[str, Operation] = {
             "code",
             (
                 _NAME,
-                Field("view", VIEW, EMPTY_VIEW, nullable=True, doc="the sort and the filter"),
-                Field(
-                    "columns",
-                    POSITIONS,
-                    None,
-                    nullable=True,
-                    min=1,
-                    max=MAX_COLUMNS,
-                    doc="column positions, in the order shown (else column_start to "
-                    "column_stop)",
-                ),
-                Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
-                Field(
-                    "column_stop",
-                    INT,
-                    None,
-                    nullable=True,
-                    min="column_start",
-                    max=MAX_COLUMN_POSITION,
-                    doc="null: to the last column",
+                _SORTED_VIEW,
+                *_columns(
+                    MAX_COLUMNS,
+                    "column positions, in the order shown (else column_start to column_stop)",
+                    "null: to the last column",
                 ),
                 Field(
                     "syntax",
@@ -646,9 +650,9 @@ OPERATIONS: dict[str, Operation] = {
                     choices=SYNTAXES,
                     doc="null: the value's own library",
                 ),
-                _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value"),
+                _READ_GUARD,
                 _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "reading the columns the view names"),
-                _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
+                _TABLE_BUDGET,
             ),
             "code that binds <name>_view to the rows, order and columns of a view",
         ),
@@ -656,35 +660,9 @@ OPERATIONS: dict[str, Operation] = {
             "profile",
             (
                 _NAME,
-                Field(
-                    "max_columns",
-                    INT,
-                    DEFAULT_PROFILE_COLUMNS,
-                    nullable=True,
-                    min=1,
-                    max=MAX_COLUMNS,
-                    clamp=True,
-                ),
-                Field(
-                    "columns",
-                    POSITIONS,
-                    None,
-                    nullable=True,
-                    min=1,
-                    max="max_columns",
-                    doc="column positions (else column_start to column_stop)",
-                ),
-                Field("column_start", INT, 0, nullable=True, min=0, max=MAX_COLUMN_POSITION),
-                Field(
-                    "column_stop",
-                    INT,
-                    None,
-                    nullable=True,
-                    min="column_start",
-                    max=MAX_COLUMN_POSITION,
-                    doc="null: column_start + max_columns",
-                ),
-                Field("view", VIEW, EMPTY_VIEW, nullable=True, doc="its filter: the rows profiled"),
+                _max_columns(DEFAULT_PROFILE_COLUMNS),
+                *_WINDOW_COLUMNS,
+                _view("its filter: the rows profiled"),
                 Field(
                     "top",
                     INT,
@@ -695,16 +673,7 @@ OPERATIONS: dict[str, Operation] = {
                     clamp=True,
                     doc="most frequent values listed per column",
                 ),
-                Field(
-                    "value_chars",
-                    INT,
-                    DEFAULT_CELL_CHARS,
-                    nullable=True,
-                    min=MIN_CELL_CHARS,
-                    max=MAX_CELL_CHARS,
-                    clamp=True,
-                    doc="characters of a listed value",
-                ),
+                _chars("value_chars", "characters of a listed value"),
                 Field(
                     "sample_rows",
                     INT,
@@ -715,10 +684,10 @@ OPERATIONS: dict[str, Operation] = {
                     clamp=True,
                     doc="past this many rows, statistics of a fixed-seed sample of as many",
                 ),
-                _ms("time_guard_ms", DEFAULT_READ_MS, MAX_MS, "each read of the value"),
+                _READ_GUARD,
                 _ms("filter_ms", DEFAULT_SORT_MS, MAX_MS, "the filter"),
                 _ms("column_ms", DEFAULT_COLUMN_MS, MAX_MS, "each column's statistics"),
-                _ms("budget_ms", DEFAULT_ROWS_BUDGET_MS, MAX_ROWS_BUDGET_MS, "the whole call"),
+                _TABLE_BUDGET,
             ),
             "the statistics of a table's columns, maybe of the rows a filter keeps",
         ),
