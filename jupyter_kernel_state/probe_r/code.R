@@ -35,14 +35,7 @@ code_op <- function(fields, ec) {
 # (null: to the last column).
 code_columns <- function(fields, ncols) {
   listed <- fields$columns
-  if (!is.null(listed)) {
-    beyond <- listed[listed >= ncols]
-    if (length(beyond)) {
-      bad_request(paste0("column ", commas(beyond[1L]), " is out of range: the value has ",
-                         commas(ncols), if (ncols == 1L) " column" else " columns"))
-    }
-    return(as.integer(listed) + 1L)
-  }
+  if (!is.null(listed)) return(as.integer(checked_positions(listed, ncols)) + 1L)
   start <- min(fields$column_start, ncols)
   stop <- if (is.null(fields$column_stop)) ncols else min(fields$column_stop, ncols)
   if (stop > start) seq.int(start + 1L, stop) else integer(0)

@@ -139,17 +139,21 @@ view_json <- function(view) {
 
 # -- rows ---------------------------------------------------------------------------------------
 
+# Listed column positions (from 0), each checked to exist: the first past the last column
+# is a bad request (rows, profile, code).
+checked_positions <- function(listed, ncols) {
+  beyond <- listed[listed >= ncols]
+  if (length(beyond)) {
+    bad_request(paste0("column ", commas(beyond[1L]), " is out of range: the value has ",
+                       commas(ncols), if (ncols == 1L) " column" else " columns"))
+  }
+  listed
+}
+
 # The column positions (from 0) asked for: listed (each must exist) or a range.
 positions_of <- function(fields, ncols) {
   listed <- fields$columns
-  if (!is.null(listed)) {
-    beyond <- listed[listed >= ncols]
-    if (length(beyond)) {
-      bad_request(paste0("column ", commas(beyond[1L]), " is out of range: the value has ",
-                         commas(ncols), if (ncols == 1L) " column" else " columns"))
-    }
-    return(listed)
-  }
+  if (!is.null(listed)) return(checked_positions(listed, ncols))
   start <- fields$column_start
   width <- fields$max_columns
   stop <- if (is.null(fields$column_stop)) start + width else fields$column_stop
