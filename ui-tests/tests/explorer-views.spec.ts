@@ -401,7 +401,22 @@ test.describe('Data explorer views', () => {
     await expect
       .poll(() => current(page).lastVisibleColumn(), { timeout: 15000 })
       .toBe(4999);
-    await page.waitForTimeout(1000); // the last columns' windows arrive and are sized
+    // The last columns' windows arrive and are sized: the view stays at the end.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const content = (window as any).jupyterapp.shell.currentWidget
+            .content;
+          const viewport = content.grid.currentViewport;
+          for (let c = viewport.firstColumn; c <= viewport.lastColumn; c++) {
+            if (typeof content.model.data('body', 0, c) !== 'string') {
+              return false;
+            }
+          }
+          return true;
+        })
+      )
+      .toBe(true);
     expect(await current(page).lastVisibleColumn()).toBe(4999);
     expect(await current(page).cursorColumn()).toBe(4999);
   });
@@ -460,5 +475,52 @@ test.describe('Data explorer views', () => {
     await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
       '10,000 rows × 4 columns'
     );
+  });
+
+  test('in a narrow tab the toolbar wraps and every button stays in reach', async ({
+    page
+  }) => {
+    await page.notebook.createNew('narrow.ipynb');
+    await run(page, 0, SALES);
+    await page.setViewportSize({ width: 640, height: 768 });
+    const panel = await openExplorer(page, 'sales');
+    const size = panel.getByTestId('kernel-state-explorer-size');
+    await expect(size).toHaveText('10,000 rows × 4 columns');
+    const toolbar = panel.locator('.jp-KernelState-explorerToolbar');
+    const refresh = panel.getByTestId('kernel-state-explorer-refresh');
+    // The items take more than one line, and the toolbar holds them all.
+    await expect
+      .poll(async () => {
+        const bar = (await toolbar.boundingBox())!;
+        const button = (await refresh.boundingBox())!;
+        return (
+          button.y > bar.y + 28 &&
+          button.y + button.height <= bar.y + bar.height
+        );
+      })
+      .toBe(true);
+    const bar = (await toolbar.boundingBox())!;
+    const filter = (await panel
+      .getByRole('search', { name: 'Filter rows' })
+      .boundingBox())!;
+    expect(filter.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
+    // Each button answers a click (none is covered by the filter bar).
+    await panel.getByTestId('kernel-state-explorer-code-button').click();
+    await expect(panel.getByTestId('kernel-state-explorer-code')).toBeVisible();
+    await panel.getByTestId('kernel-state-explorer-summary-button').click();
+    await expect(
+      panel.getByTestId('kernel-state-explorer-summary')
+    ).toBeHidden();
+    await refresh.click();
+    await expect(size).toHaveText('10,000 rows × 4 columns');
+    // Wide again: one line.
+    await page.setViewportSize({ width: 1600, height: 768 });
+    await expect
+      .poll(async () => {
+        const bar = (await toolbar.boundingBox())!;
+        const button = (await refresh.boundingBox())!;
+        return Math.abs(button.y - bar.y) < 8 && bar.height < 40;
+      })
+      .toBe(true);
   });
 });
