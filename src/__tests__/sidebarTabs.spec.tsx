@@ -60,6 +60,40 @@ describe('the sidebar and its tabs', () => {
     sidebar.dispose();
   });
 
+  it('gives the focus to the list when it appears after the panel took it', async () => {
+    const service = fakeService();
+    service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
+    const sidebar = new KernelStateSidebar({ service });
+    Widget.attach(sidebar, document.body);
+    await sidebar.focusContent();
+    // Still reading the variables: the panel holds the focus.
+    expect(document.activeElement?.getAttribute('data-test-id')).toBe(
+      'kernel-state-panel'
+    );
+    service.model.setSnapshot(makeSnapshot());
+    await rendered();
+    expect(document.activeElement?.getAttribute('data-test-id')).toBe(
+      'kernel-state-grid'
+    );
+    sidebar.dispose();
+  });
+
+  it('leaves the focus where the user moved it before the list appears', async () => {
+    const service = fakeService();
+    service.model.setKernel({ id: 'k1', name: 'Python 3', source: 'a.ipynb' });
+    const sidebar = new KernelStateSidebar({ service });
+    Widget.attach(sidebar, document.body);
+    const elsewhere = document.createElement('input');
+    document.body.appendChild(elsewhere);
+    await sidebar.focusContent();
+    elsewhere.focus();
+    service.model.setSnapshot(makeSnapshot());
+    await rendered();
+    expect(document.activeElement).toBe(elsewhere);
+    elsewhere.remove();
+    sidebar.dispose();
+  });
+
   it('opens one gallery and one assistant tab through the section buttons', async () => {
     const { app, added, shell } = fakeApp();
     const service = fakeService();

@@ -117,17 +117,22 @@ export class KernelStateSidebar
 
   /**
    * Move the focus into the panel (when "Show Kernel State" shows it): to the variable
-   * list, else the filter, else the panel itself, once it is rendered.
+   * list, else the filter, else the panel itself (the list takes it from the panel
+   * when it appears), once it is rendered.
    */
   async focusContent(): Promise<void> {
     MessageLoop.sendMessage(this, Widget.Msg.UpdateRequest); // render now
     await this.renderPromise;
     const node = this.node;
+    const panel = node.querySelector<HTMLElement>('.jp-KernelState-panel');
     const target =
-      node.querySelector<HTMLElement>('[data-test-id="kernel-state-grid"]') ??
+      this._grid() ??
       node.querySelector<HTMLElement>('.jp-KernelState-filter') ??
-      node.querySelector<HTMLElement>('.jp-KernelState-panel');
+      panel;
     target?.focus();
+    // A panel shown for the first time is still reading the variables: the list
+    // takes the focus when it appears, unless the focus has moved on meanwhile.
+    this._focusPending = !!target && target === panel;
   }
 
   /**
@@ -256,6 +261,13 @@ export class KernelStateSidebar
     this.prompt.dispose();
     this.inspector.dispose();
     super.dispose();
+  }
+
+  protected onUpdateRequest(msg: Message): void {
+    super.onUpdateRequest(msg);
+    if (this._focusPending) {
+      void this.renderPromise?.then(() => this._focusListWhenShown());
+    }
   }
 
   protected onAfterShow(msg: Message): void {
@@ -420,6 +432,40 @@ export class KernelStateSidebar
     this.prompt.setActive(this._shown);
   }
 
+  /**
+   * The variable list's grid, when rendered.
+   */
+  private _grid(): HTMLElement | null {
+    return this.node.querySelector<HTMLElement>(
+      '[data-test-id="kernel-state-grid"]'
+    );
+  }
+
+  /**
+   * After a render, finish what `focusContent` could not: the focus it left on the
+   * panel goes to the list once the list is there — only while the focus is still
+   * on the panel itself.
+   */
+  private _focusListWhenShown(): void {
+    if (!this._focusPending) {
+      return;
+    }
+    const active = document.activeElement;
+    if (
+      !(active instanceof HTMLElement) ||
+      !this.node.contains(active) ||
+      !active.classList.contains('jp-KernelState-panel')
+    ) {
+      this._focusPending = false; // the user moved on
+      return;
+    }
+    const grid = this._grid();
+    if (grid) {
+      this._focusPending = false;
+      grid.focus();
+    }
+  }
+
   private _onSectionChanged(): void {
     this.update();
   }
@@ -451,6 +497,7 @@ export class KernelStateSidebar
   private _confirmDelete: (name: string) => Promise<boolean>;
   private _menu: Menu;
   private _shown = false;
+  private _focusPending = false;
   private _imagesExpanded = true;
   private _assistantExpanded = false;
   private _onOptionsChange?: KernelStateSidebar.IOptions['onOptionsChange'];
