@@ -158,34 +158,14 @@ def _resolve(t, m):
             return NDARRAY
         if np.generic in m:
             return _numpy_scalar(numpy_scalar_kind(m, np))
-    pd = modules.get("pandas")
-    if pd is not None and hasattr(pd, "Index"):
-        if pd.DataFrame in m:
-            return PANDAS_FRAME
-        if pd.Series in m:
-            return PANDAS_SERIES
-        if pd.Index in m:
-            return PANDAS_INDEX
-        if pd.Timestamp in m:
-            return DATE
-    pl = modules.get("polars")
-    if pl is not None and hasattr(pl, "Series"):
-        if pl.DataFrame in m:
-            return POLARS_FRAME
-        if pl.Series in m:
-            return POLARS_SERIES
-        lazy = getattr(pl, "LazyFrame", None)
-        if lazy is not None and lazy in m:
-            return POLARS_LAZY
-    torch = modules.get("torch")
-    if torch is not None and hasattr(torch, "Tensor") and torch.Tensor in m:
-        return TENSOR
-    xr = modules.get("xarray")
-    if xr is not None and hasattr(xr, "Dataset"):
-        if xr.DataArray in m:
-            return DATA_ARRAY
-        if xr.Dataset in m:
-            return DATASET
+    for library, loaded, kinds in _LIBRARY_TYPES:
+        module = modules.get(library)
+        if module is None or not hasattr(module, loaded):
+            continue
+        for attribute, insp in kinds:
+            cls = getattr(module, attribute, None)  # polars before LazyFrame has none
+            if cls is not None and cls in m:
+                return insp
     return None
 
 
@@ -202,4 +182,15 @@ def _numpy_scalar(kind):
 TENSOR = TensorInspector()
 DATA_ARRAY = DataArrayInspector()
 DATASET = DatasetInspector()
+#: The libraries after numpy: the module's name, an attribute it has once its import is
+#: done, then its types (by attribute) and their inspectors: the first of them in a
+#: type's MRO is its inspector.
+_LIBRARY_TYPES = (
+    ("pandas", "Index", (("DataFrame", PANDAS_FRAME), ("Series", PANDAS_SERIES),
+                         ("Index", PANDAS_INDEX), ("Timestamp", DATE))),
+    ("polars", "Series", (("DataFrame", POLARS_FRAME), ("Series", POLARS_SERIES),
+                          ("LazyFrame", POLARS_LAZY))),
+    ("torch", "Tensor", (("Tensor", TENSOR),)),
+    ("xarray", "Dataset", (("DataArray", DATA_ARRAY), ("Dataset", DATASET))),
+)
 RESOLVERS.insert(0, _resolve)
