@@ -17,17 +17,18 @@ from .base import BY_TYPE, MISSING, Inspector, callable_name, nonneg_int, previe
 from .display import cut
 
 
-class SequenceInspector(Inspector):
-    """list / tuple / deque (exact or subclasses with the base repr)."""
+class BracketedInspector(Inspector):
+    """A builtin container shown as its items between brackets (sequences, sets), read
+    with its base type's unbound ``__len__`` and ``__iter__``: ``opener`` and ``closer``
+    around the items, ``empty`` the text of an empty one."""
 
-    kind = "sequence"
     size_safe = True
 
-    def __init__(self, base, opener="[", closer="]", prefix=""):
+    def __init__(self, base, opener, closer, empty):
         self.base = base
-        self.opener = prefix + opener
-        self.closer = closer + (")" if prefix else "")
-        self.mutable = base is not tuple
+        self.opener = opener
+        self.closer = closer
+        self.empty = empty
 
     def size(self, v):
         return self.base.__len__(v)
@@ -48,12 +49,8 @@ class SequenceInspector(Inspector):
         ctx.seen.add(id(v))
         try:
             n = self.size(v)
-            empty = self.opener + self.closer if n == 0 else None
-            if self.base is tuple and n == 0:
-                empty = "()"
-            return display.items_repr(
-                self.opener, self.closer, self._iter(v), n, limit, depth, ctx, preview_of, empty
-            )
+            return display.items_repr(self.opener, self.closer, self._iter(v), n, limit, depth,
+                                      ctx, preview_of, self.empty)
         finally:
             ctx.seen.discard(id(v))
 
@@ -67,6 +64,18 @@ class SequenceInspector(Inspector):
         if reprs is None:
             return None
         return display.plain_items_repr(self.opener, self.closer, reprs, n, limit, max_items)
+
+
+class SequenceInspector(BracketedInspector):
+    """list / tuple / deque (exact or subclasses with the base repr)."""
+
+    kind = "sequence"
+
+    def __init__(self, base, opener="[", closer="]", prefix=""):
+        opener = prefix + opener
+        closer = closer + (")" if prefix else "")
+        BracketedInspector.__init__(self, base, opener, closer, opener + closer)
+        self.mutable = base is not tuple
 
     def fingerprint(self, v):
         base = self.base
@@ -223,50 +232,15 @@ def key_access(k, pos):
     return "p:%d" % pos
 
 
-class SetInspector(Inspector):
+class SetInspector(BracketedInspector):
     kind = "set"
-    size_safe = True
 
     def __init__(self, base):
-        self.base = base
+        if base is frozenset:
+            BracketedInspector.__init__(self, base, "frozenset({", "})", "frozenset()")
+        else:
+            BracketedInspector.__init__(self, base, "{", "}", "set()")
         self.mutable = base is set
-
-    def size(self, v):
-        return self.base.__len__(v)
-
-    cheap_size = size
-
-    def preview(self, v, limit, depth=0, ctx=None):
-        ctx = ctx or display.Ctx()
-        frozen = self.base is frozenset
-        opener, closer = ("frozenset({", "})") if frozen else ("{", "}")
-        mark = display.enter(v, depth, ctx)
-        if mark is not None:
-            return opener + mark + closer, True
-        fast = self.plain_preview(v, limit, ctx.max_items)
-        if fast is not None:
-            return fast
-        ctx.seen.add(id(v))
-        try:
-            n = self.size(v)
-            empty = "frozenset()" if frozen else "set()"
-            return display.items_repr(
-                opener, closer, self.base.__iter__(v), n, limit, depth, ctx, preview_of, empty
-            )
-        finally:
-            ctx.seen.discard(id(v))
-
-    def plain_preview(self, v, limit, max_items=display.MAX_ITEMS):
-        """The preview when the first elements are plain scalars, else None."""
-        n = self.size(v)
-        if n == 0:
-            return None
-        reprs = display.plain_reprs(list(itertools.islice(self.base.__iter__(v), max_items)), limit)
-        if reprs is None:
-            return None
-        frozen = self.base is frozenset
-        opener, closer = ("frozenset({", "})") if frozen else ("{", "}")
-        return display.plain_items_repr(opener, closer, reprs, n, limit, max_items)
 
     def fingerprint(self, v):
         return ("len", self.size(v), None)
