@@ -261,14 +261,8 @@ async def get_rows(
     options = await _run(
         RowsOptions.create, service.limits, name, offset=offset,
         limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed,
-        sort=json.dumps(sort) if isinstance(sort, list) else sort,
-        filter=json.dumps(filter) if isinstance(filter, dict) else filter)
-    width = (len(options.columns) if options.columns is not None
-             else options.column_stop - options.column_start)
-    if width > MAX_COLUMNS_PER_CALL:
-        from fastmcp.exceptions import ToolError
-
-        raise ToolError(f"at most {MAX_COLUMNS_PER_CALL} columns per call")
+        sort=json.dumps(sort) if isinstance(sort, list) else sort, filter=_filter_text(filter))
+    _at_most_columns(options, MAX_COLUMNS_PER_CALL)
     await _visible(service, kernel, name)
     window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
     return {**kernel, **window}
@@ -300,19 +294,30 @@ async def describe_table(
     listed = columns if columns is not None else f"0:{width}"
     options = await _run(
         ProfileOptions.create, service.limits, name, columns=listed,
-        filter=json.dumps(filter) if isinstance(filter, dict) else filter)
-    asked = (len(options.columns) if options.columns is not None
-             else options.column_stop - options.column_start)
-    if asked > width:
-        from fastmcp.exceptions import ToolError
-
-        raise ToolError(f"at most {width} columns per call")
+        filter=_filter_text(filter))
+    _at_most_columns(options, width)
     await _visible(service, kernel, name)
     profile = await _run(service.profile, kernel["kernel_id"], options, kernel=kernel)
     out = {**kernel, **{k: v for k, v in profile.items() if k not in ("epoch", "generation")}}
     out["columns"], top_cut = _fewer_values(profile["columns"])
     out["cut"] = _what_was_cut(profile, top_cut)
     return out
+
+
+def _filter_text(filter: dict[str, Any] | None) -> str | None:
+    """A tool's filter as the query takes it: JSON text (models send the object)."""
+    return json.dumps(filter) if isinstance(filter, dict) else filter
+
+
+def _at_most_columns(options: Any, most: int) -> None:
+    """A tool error when ``options`` (RowsOptions, ProfileOptions: their ranges always
+    end) asks for more than ``most`` columns."""
+    asked = (len(options.columns) if options.columns is not None
+             else options.column_stop - options.column_start)
+    if asked > most:
+        from fastmcp.exceptions import ToolError
+
+        raise ToolError(f"at most {most} columns per call")
 
 
 def _fewer_values(columns: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
