@@ -14,13 +14,11 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
 from tornado.httpclient import HTTPClientError
 
 from jupyter_kernel_state.errors import ProbeMissing
@@ -28,20 +26,13 @@ from jupyter_kernel_state.probe import protocol
 from jupyter_kernel_state.service.languages import r
 
 from .kernel_utils import UserClient, get_json, validate
+from .test_r_kernel import IR_SPEC_DIR, ir_kernelspec  # noqa: F401 (autouse: the `ir` kernelspec)
 
-IR_SPEC_DIR = KernelSpecManager().find_kernel_specs().get("ir")
 pytestmark = [
     pytest.mark.kernel,
     pytest.mark.skipif(IR_SPEC_DIR is None,
                        reason="no IRkernel kernelspec `ir` (run scripts/setup.sh)"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def ir_kernelspec(kernels_data_dir: Path) -> None:
-    target = kernels_data_dir / "kernels" / "ir"
-    if not target.exists() and IR_SPEC_DIR is not None:
-        shutil.copytree(IR_SPEC_DIR, target)
 
 
 # -- the spec, bound by bound ---------------------------------------------------------------

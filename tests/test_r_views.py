@@ -8,29 +8,20 @@ Needs r-cran-dplyr for the code round trip (scripts/setup.sh installs it).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
 from tornado.httpclient import HTTPClientError
 
 from .kernel_utils import UserClient, get_json, validate
+from .test_r_kernel import IR_SPEC_DIR, ir_kernelspec  # noqa: F401 (autouse: the `ir` kernelspec)
 
-IR_SPEC_DIR = KernelSpecManager().find_kernel_specs().get("ir")
 pytestmark = [
     pytest.mark.kernel,
     pytest.mark.skipif(IR_SPEC_DIR is None,
                        reason="no IRkernel kernelspec `ir` (run scripts/setup.sh)"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def ir_kernelspec(kernels_data_dir: Path) -> None:
-    target = kernels_data_dir / "kernels" / "ir"
-    if not target.exists() and IR_SPEC_DIR is not None:
-        shutil.copytree(IR_SPEC_DIR, target)
 
 
 N_ROWS = 1500
