@@ -12,6 +12,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from .kernel_utils import get_json, validate
+from .view_utils import condition as cond
 
 pytestmark = [pytest.mark.kernel]
 
@@ -43,15 +44,6 @@ matrix = np.array([[1.0, 5.0], [np.nan, 3.0], [2.0, 5.0], [0.5, np.nan]])
 records = [{"a": 2, "b": "x"}, {"a": None, "b": "y"}, {"a": 1, "b": None}]
 lazy = pf.lazy()
 """
-
-
-def cond(column: str, op: str, value: Any = None, case: bool | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"column": column, "op": op}
-    if value is not None:
-        out["value"] = value
-    if case is not None:
-        out["case"] = case
-    return out
 
 
 # Every operator at least once per library, then trees; (filter, sort).

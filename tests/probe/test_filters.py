@@ -33,6 +33,8 @@ from jupyter_kernel_state.probe.protocol import (
     check,
 )
 
+from ..view_utils import condition
+
 N = 8
 DATES = ["2024-01-01", None, "2024-01-03", "2024-01-02", "2024-01-05", "2024-01-03", "2023-12-31",
          "2024-01-04 12:00"]
@@ -230,15 +232,6 @@ def expected_rows(values: list[Any], texts: list[Any], op: str, test: Callable[[
 
 
 TEXT_OPS = ("contains", "not_contains", "starts_with", "ends_with", "regex")
-
-
-def condition(column: Any, op: str, value: Any, case: bool | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"column": column, "op": op}
-    if value is not None:
-        out["value"] = value
-    if case is not None:
-        out["case"] = case
-    return out
 
 
 def rows(value: Any, view: dict[str, Any] | None = None, **request: Any) -> dict[str, Any]:
