@@ -21,24 +21,21 @@ slower than ``describe()`` + ``value_counts()``.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gateway_cases import Websocket, _generation, _start, _wait_generation
-from results import fmt_ms, fmt_ratio, log_line, markdown_table, print_tables, text_table
-from scale_cases import Floor, Row, _timed_get
+from results import fmt_ms, fmt_ratio, markdown_table, text_table
+from scale_cases import Row, _timed_get
 from server import Server
+from table_harness import HEADER, command_line, run_on_server, table_kernel
 
 ROWS = 1_000_000
 NUMBERS = 16
 TEXTS = ("region", "city", "sku", "status")
 COLUMN_MS = 1_000  # the server's default profile_column_ms
-HEADER = ("rows", "case", "n", "median ms", "p90 ms", "× floor", "reply KB")
 SETUP = """
 import numpy as np, pandas as pd
 _rng = np.random.default_rng(0)
@@ -59,25 +56,11 @@ DESCRIBE_ALL = ("[table.iloc[:, :{numbers}].describe().to_json()] + "
 
 
 def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) -> list[Row]:
-    kernel_id = server.start_kernel()
-    base = f"/api/kernel-state/kernels/{kernel_id}/variables/table/profile"
-    user = Websocket(f"ws://127.0.0.1:{server.port}/api/kernels/{kernel_id}/channels",
-                     {"Authorization": f"token {server.token}"})
-    floor_client = Floor(server, kernel_id)
     width = NUMBERS + len(TEXTS)
-    try:
-        log(f"profile: a {rows:,}-row × {width}-column DataFrame")
-        before = _generation(server, kernel_id)
-        user.cell(SETUP.format(rows=rows, numbers=NUMBERS))
-        _wait_generation(server, kernel_id, before + 1)
-        _timed_get(server, f"{base}?columns=0,1")  # the probe is installed and warm
-
-        floor = Row(rows, "floor: silent execute round trip")
-        for _ in range(reps * 3):
-            floor.seconds.append(floor_client.silent_round_trip())
-        # The floor's requests are another client's executions: let the server see the
-        # kernel idle again (a busy kernel gets 503 for a profile never asked before).
-        _wait_generation(server, kernel_id, _generation(server, kernel_id))
+    with table_kernel(server, rows, reps, log,
+                      f"profile: a {rows:,}-row × {width}-column DataFrame",
+                      SETUP.format(rows=rows, numbers=NUMBERS), "table/profile",
+                      "columns=0,1") as kernel:
         one_number = Row(rows, "profile: one number column")
         one_text = Row(rows, "profile: one text column")
         numbers = Row(rows, f"profile: the {NUMBERS} number columns")
@@ -92,7 +75,7 @@ def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) ->
                 (everything, "columns=" + ",".join(map(str, [*rotated,
                                                                *range(NUMBERS, width)]))),
             ]:
-                took, payload = _timed_get(server, f"{base}?{query}")
+                took, payload = _timed_get(server, f"{kernel.base}?{query}")
                 assert isinstance(payload, dict) and payload["stale"] is False, payload
                 assert payload["columns_cut"] == 0, payload["columns_cut"]
                 assert all(c["error"] is None for c in payload["columns"]), payload
@@ -104,24 +87,19 @@ def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) ->
         describe = Row(rows, f"peer: describe() of the {NUMBERS} number columns, as JSON")
         describe_all = Row(rows, "peer: describe() + value_counts() of the text columns")
         for _ in range(max(3, reps // 2)):
-            took, size = floor_client.timed_expression(DESCRIBE.format(numbers=NUMBERS))
+            took, size = kernel.floor_client.timed_expression(DESCRIBE.format(numbers=NUMBERS))
             describe.seconds.append(took)
             describe.reply_bytes = size
-            took, size = floor_client.timed_expression(
+            took, size = kernel.floor_client.timed_expression(
                 DESCRIBE_ALL.format(numbers=NUMBERS, texts=TEXTS))
             describe_all.seconds.append(took)
             describe_all.reply_bytes = size
-        out = [floor, one_number, one_text, numbers, everything, describe, describe_all]
-        for row in out[1:]:
-            row.floor_ms = floor.median_ms
+        out = kernel.against_floor(one_number, one_text, numbers, everything, describe,
+                                   describe_all)
         log("profile: slowest single column (wall ms, with the round trip): " + ", ".join(
             f"{name} {fmt_ms(s * 1e3)}" for name, s in sorted(slowest.items(),
                                                                key=lambda kv: -kv[1])[:3]))
         return out
-    finally:
-        user.close()
-        floor_client.close()
-        server.request("DELETE", f"/api/kernels/{kernel_id}")
 
 
 def checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
@@ -156,23 +134,11 @@ def tables(rows: list[Row], markdown: bool) -> str:
 
 
 def run(reps: int, log: Callable[[str], None], rows: int = ROWS) -> list[Row]:
-    server = Server(debug_log=False, extra_args=["--KernelStateApp.profile_cache_size=1"])
-    try:
-        _start(server)
-        return measure(server, rows, reps, log)
-    finally:
-        server.stop()
+    return run_on_server(measure, rows, reps, log, ["--KernelStateApp.profile_cache_size=1"])
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=9, help="repetitions of each case")
-    parser.add_argument("--rows", type=int, default=ROWS)
-    args = parser.parse_args()
-    started = time.perf_counter()
-    result = run(args.reps, log_line, args.rows)
-    log_line(f"profile cases took {time.perf_counter() - started:.0f} s")
-    return print_tables(HEADER, [r.cells() for r in result], checks(result))
+    return command_line(__doc__, "profile", ROWS, run, checks)
 
 
 if __name__ == "__main__":

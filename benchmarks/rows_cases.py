@@ -15,21 +15,18 @@ sorted page computed from scratch each time (``sort_values`` then ``iloc``, as J
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gateway_cases import Websocket, _generation, _start, _wait_generation
-from results import fmt_ratio, log_line, print_tables
-from scale_cases import Floor, Row, _timed_get
+from results import fmt_ratio
+from scale_cases import Row, _timed_get
 from server import Server
+from table_harness import command_line, run_on_server, table_kernel
 
 ROWS = 1_000_000
-HEADER = ("rows", "case", "n", "median ms", "p90 ms", "× floor", "reply KB")
 SETUP = """
 import numpy as np, pandas as pd
 _rng = np.random.default_rng(0)
@@ -44,24 +41,8 @@ NAIVE_SORTED = ("sales.sort_values('c{col}', ascending=False).iloc[{offset}:{off
 
 
 def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) -> list[Row]:
-    kernel_id = server.start_kernel()
-    base = f"/api/kernel-state/kernels/{kernel_id}/variables/sales/rows"
-    user = Websocket(f"ws://127.0.0.1:{server.port}/api/kernels/{kernel_id}/channels",
-                     {"Authorization": f"token {server.token}"})
-    floor_client = Floor(server, kernel_id)
-    try:
-        log(f"rows: a {rows:,}-row DataFrame")
-        before = _generation(server, kernel_id)
-        user.cell(SETUP.format(rows=rows))
-        _wait_generation(server, kernel_id, before + 1)
-        _timed_get(server, f"{base}?limit=1")  # the probe is installed and warm
-
-        floor = Row(rows, "floor: silent execute round trip")
-        for _ in range(reps * 3):
-            floor.seconds.append(floor_client.silent_round_trip())
-        # The floor's requests are another client's executions: let the server see the
-        # kernel idle again (a busy kernel gets 503 for a window never asked before).
-        _wait_generation(server, kernel_id, _generation(server, kernel_id))
+    with table_kernel(server, rows, reps, log, f"rows: a {rows:,}-row DataFrame",
+                      SETUP.format(rows=rows), "sales/rows", "limit=1") as kernel:
         first = Row(rows, "window 100×20 near the top")
         last = Row(rows, "window 100×20 at the end")
         sorted_first = Row(rows, "sorted window 100×20 (a new sort each time)")
@@ -74,7 +55,7 @@ def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) ->
                 (sorted_page, f"offset={(rep + 1) * 100}&limit=100&columns=0:20"
                               f"&sort=c{(reps - 1) % 18}:desc"),
             ]:
-                took, payload = _timed_get(server, f"{base}?{query}")
+                took, payload = _timed_get(server, f"{kernel.base}?{query}")
                 assert isinstance(payload, dict) and len(payload["rows"]) == 100, payload
                 assert payload["total_rows"] == rows and payload["stale"] is False
                 row.seconds.append(took)
@@ -82,21 +63,15 @@ def measure(server: Server, rows: int, reps: int, log: Callable[[str], None]) ->
         classic = Row(rows, "naive: classic inspector matrix (10,000 rows as JSON)")
         naive_sorted = Row(rows, "naive: sort_values + iloc page as JSON, each time")
         for rep in range(max(1, reps // 3)):
-            took, size = floor_client.timed_expression(CLASSIC)
+            took, size = kernel.floor_client.timed_expression(CLASSIC)
             classic.seconds.append(took)
             classic.reply_bytes = size
-            took, size = floor_client.timed_expression(
+            took, size = kernel.floor_client.timed_expression(
                 NAIVE_SORTED.format(col=rep % 18, offset=rep * 100))
             naive_sorted.seconds.append(took)
             naive_sorted.reply_bytes = size
-        out = [floor, first, last, sorted_first, sorted_page, classic, naive_sorted]
-        for row in out[1:]:
-            row.floor_ms = floor.median_ms
-        return out
-    finally:
-        user.close()
-        floor_client.close()
-        server.request("DELETE", f"/api/kernels/{kernel_id}")
+        return kernel.against_floor(first, last, sorted_first, sorted_page, classic,
+                                    naive_sorted)
 
 
 def checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
@@ -110,23 +85,11 @@ def checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
 
 
 def run(reps: int, log: Callable[[str], None], rows: int = ROWS) -> list[Row]:
-    server = Server(debug_log=False)
-    try:
-        _start(server)
-        return measure(server, rows, reps, log)
-    finally:
-        server.stop()
+    return run_on_server(measure, rows, reps, log)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=9, help="repetitions of each case")
-    parser.add_argument("--rows", type=int, default=ROWS)
-    args = parser.parse_args()
-    started = time.perf_counter()
-    result = run(args.reps, log_line, args.rows)
-    log_line(f"rows cases took {time.perf_counter() - started:.0f} s")
-    return print_tables(HEADER, [r.cells() for r in result], checks(result))
+    return command_line(__doc__, "rows", ROWS, run, checks)
 
 
 if __name__ == "__main__":
