@@ -95,6 +95,14 @@ def booleans_out(true, present, scale):
     return {"true": true, "false": max(0, int(present) - true)}
 
 
+def series_dates_out(present):
+    """A pandas or polars series' present dates: its own min, max and median."""
+    if not len(present):
+        return dict(_NO_DATES)
+    return {"min": iso(present.min()), "max": iso(present.max()),
+            "median": iso(present.median())}
+
+
 class PandasColumn:
     def __init__(self, s):
         self.s = s
@@ -164,11 +172,7 @@ class PandasColumn:
         return booleans_out(self.s.dropna().astype(bool).sum(), present, scale)
 
     def datetimes(self, scale, texts):
-        present = self.s.dropna()
-        if not len(present):
-            return dict(_NO_DATES)
-        return {"min": iso(present.min()), "max": iso(present.max()),
-                "median": iso(present.median())}
+        return series_dates_out(self.s.dropna())
 
 
 class NumpyColumn:
@@ -327,8 +331,4 @@ class PolarsColumn:
         return booleans_out(self.s.drop_nulls().sum() or 0, present, scale)
 
     def datetimes(self, scale, texts):
-        present = self.s.drop_nulls()
-        if not len(present):
-            return dict(_NO_DATES)
-        return {"min": iso(present.min()), "max": iso(present.max()),
-                "median": iso(present.median())}
+        return series_dates_out(self.s.drop_nulls())
