@@ -149,11 +149,16 @@ class ClassInspector(CallableInspector):
         return first_paragraph(d.get("__doc__")) if d is not None else None
 
     def children(self, v):
-        d = _own_dict(v)
-        if d is None:
-            return None
-        items = [(k, x) for k, x in d.items() if type(k) is str and not k.startswith("__")]
-        return ((("a:" + k, k, x) for k, x in items), len(items))
+        return _namespace_children(_own_dict(v), "__")
+
+
+def _namespace_children(d, hidden):
+    """The children of a class or a module: the names of its namespace ``d`` (None: no
+    children) that are text and do not start with ``hidden``."""
+    if d is None:
+        return None
+    items = [(k, x) for k, x in d.items() if type(k) is str and not k.startswith(hidden)]
+    return ((("a:" + k, k, x) for k, x in items), len(items))
 
 
 def _own_dict(cls):
@@ -185,11 +190,7 @@ class ModuleInspector(Inspector):
         return first_paragraph(d.get("__doc__"))
 
     def children(self, v):
-        d = instance_dict(v)
-        if d is None:
-            return None
-        items = [(k, x) for k, x in d.items() if type(k) is str and not k.startswith("_")]
-        return ((("a:" + k, k, x) for k, x in items), len(items))
+        return _namespace_children(instance_dict(v), "_")
 
 
 class FieldsInspector(Inspector):
