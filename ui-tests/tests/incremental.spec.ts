@@ -17,12 +17,24 @@ function deltaReply(page: IJupyterLabPageFixture): Promise<Response> {
 }
 
 /**
- * Scroll the virtualised list so that row `index` is rendered.
+ * Scroll the virtualised list so that row `index` is in the middle of the view. A row
+ * is one line in the columns layout and two in the compact one (a narrow panel's), so
+ * the rows above `index` are taken as tall as the first one rendered.
  */
 async function scrollTo(panel: Locator, index: number): Promise<void> {
-  await panel.locator('.jp-KernelState-gridBody').evaluate((body, top) => {
-    body.scrollTop = top;
-  }, index * 24);
+  await panel.locator('.jp-KernelState-gridBody').evaluate((body, index) => {
+    const rendered = body.querySelector<HTMLElement>(
+      '[data-test-id="kernel-state-row"]'
+    );
+    if (!rendered) {
+      throw new Error('no row rendered');
+    }
+    const height = rendered.offsetHeight;
+    body.scrollTop = Math.max(
+      0,
+      index * height - (body.clientHeight - height) / 2
+    );
+  }, index);
 }
 
 test.describe('Kernel State incremental list', () => {
