@@ -229,7 +229,9 @@ async def test_prompt_at_scale_counts_exactly_and_collapses_runs(jp_fetch, new_k
         assert payload["variables_included"] + payload["variables_omitted"] == 140_000
     text = await prompt_text(jp_fetch, kernel.kernel_id, budget="6000")
     lines = text.splitlines()
-    assert any(line.startswith("Changed in execution 2: 40,000 new, 1 modified — modified: v5;")
+    # the modified scalar says its old and new value (value-level changes)
+    assert any(line.startswith("Changed in execution 2: 40,000 new, 1 modified — modified: "
+                               "v5 (5 → -7);")
                for line in lines)
     assert "- v0 … v99999: 100,000 ints" in lines
     assert "- w0 … w39999: 40,000 strs" in lines
