@@ -25,9 +25,23 @@ _ANY_SECRET = re.compile("|".join(
     re.IGNORECASE)
 
 
+#: Text that every match of a pattern above contains, lower-cased: a text holding none of
+#: them cannot match (the check of each pattern lists its own; a test keeps them in step).
+_NEEDLES = ("token", "passw", "secret", "key", "credential", "bearer", "cookie", "sk-",
+            "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "xox",
+            "aiza", "eyj", "://", "-----begin")
+
+
 def may_hold_secret(text: str) -> bool:
-    """Whether ``text`` (say, a variable's JSON) could name or hold a likely credential."""
-    return _ANY_SECRET.search(text) is not None
+    """Whether ``text`` (say, a variable's JSON) could name or hold a likely credential.
+
+    Substring tests first (a C-speed scan each; the alternation of case-insensitive
+    patterns costs some 50 µs a variable), the patterns only for a text that has one."""
+    low = text.lower()
+    for needle in _NEEDLES:
+        if needle in low:
+            return _ANY_SECRET.search(text) is not None
+    return False
 
 
 def secret_reason(name: str, preview: str | None) -> str | None:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from jupyter_kernel_state.probe.protocol import with_defaults
+from jupyter_kernel_state.secrets import may_hold_secret, secret_reason
 from jupyter_kernel_state.service.presenter import FragmentPresenter, present
 
 
@@ -57,3 +58,30 @@ def test_a_fragment_with_nothing_to_add_is_served_as_the_probe_wrote_it() -> Non
     escaped = json.dumps({"name": "caf\u00e9", "type": "str", "preview": "1"})
     presenter.present_all([escaped], NOTES, ("scope", 1))  # an escaped name: decoded
     assert presenter.decoded == 2
+
+
+#: A text each pattern of secrets.py matches (names and values), with words around it.
+SECRET_SAMPLES = [
+    "my_TOKEN", "db_password", "passwd", "Client_Secret", "OPENAI_API_KEY", "apikey",
+    "AccessKey", "private_key", "Credentials", "auth_key", "SESSION_KEY", "bearer", "cookie",
+    "sk-abcdefgh12345", "AKIAABCDEFGHIJKL", "ASIAABCDEFGHIJKL",
+    "ghp_" + "a" * 16, "gho_" + "a" * 16, "ghu_" + "a" * 16, "ghs_" + "a" * 16,
+    "ghr_" + "a" * 16, "github_pat_" + "a" * 16, "xoxb-12345678", "AIza" + "b" * 20,
+    "Bearer abcdefghijkl", "eyJabcdefgh.abcdefghij.", "postgres://user:pw@host",
+    "-----BEGIN RSA PRIVATE KEY-----",
+]
+
+
+@pytest.mark.parametrize("sample", SECRET_SAMPLES)
+def test_the_quick_check_lets_every_pattern_through(sample: str) -> None:
+    """may_hold_secret tests substrings before the patterns: each pattern's matches must
+    hold one of them, or a secret would be served unmasked."""
+    fragment = json.dumps({"name": "x", "type": "str", "preview": f"'a {sample} b'"})
+    assert secret_reason(sample, None) or secret_reason("x", sample), sample
+    assert may_hold_secret(fragment) and may_hold_secret(sample)
+
+
+def test_the_quick_check_passes_plain_variables_without_the_patterns() -> None:
+    plain = [json.dumps({"name": f"v{i}", "type": "int", "kind": "number",
+                         "preview": str(i), "changed_at": 3}) for i in range(1000)]
+    assert not any(may_hold_secret(f) for f in plain)
