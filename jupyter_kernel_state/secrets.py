@@ -14,8 +14,8 @@ import re
 from .probe.inspect.secrets import INSIDE, MASK, SECRET_NAME, SECRET_VALUES, UNDER
 from .probe.inspect.secrets import mask_values as _mask_values
 
-__all__ = ["INSIDE", "MASK", "UNDER", "mask_secret", "mask_values", "may_hold_secret",
-           "secret_reason"]
+__all__ = ["INSIDE", "MASK", "UNDER", "has_secret_hint", "mask_secret", "mask_values",
+           "may_hold_secret", "secret_reason"]
 
 #: Any text in which ``secret_reason`` could find something: a name or a value pattern
 #: anywhere. Not matching it proves there is nothing to mask; matching it asks for the
@@ -32,16 +32,19 @@ _NEEDLES = ("token", "passw", "secret", "key", "credential", "bearer", "cookie",
             "aiza", "eyj", "://", "-----begin")
 
 
+def has_secret_hint(text: str) -> bool:
+    """Whether ``text`` holds one of the substrings every match of the patterns holds: a
+    C-speed scan each, for a text of any length (False: nothing to mask in it)."""
+    low = text.lower()
+    return any(needle in low for needle in _NEEDLES)
+
+
 def may_hold_secret(text: str) -> bool:
     """Whether ``text`` (say, a variable's JSON) could name or hold a likely credential.
 
-    Substring tests first (a C-speed scan each; the alternation of case-insensitive
-    patterns costs some 50 µs a variable), the patterns only for a text that has one."""
-    low = text.lower()
-    for needle in _NEEDLES:
-        if needle in low:
-            return _ANY_SECRET.search(text) is not None
-    return False
+    Substring tests first (the alternation of case-insensitive patterns costs some 50 µs
+    a variable), the patterns only for a text that has one."""
+    return has_secret_hint(text) and _ANY_SECRET.search(text) is not None
 
 
 def secret_reason(name: str, preview: str | None) -> str | None:

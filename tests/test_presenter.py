@@ -85,3 +85,23 @@ def test_the_quick_check_passes_plain_variables_without_the_patterns() -> None:
     plain = [json.dumps({"name": f"v{i}", "type": "int", "kind": "number",
                          "preview": str(i), "changed_at": 3}) for i in range(1000)]
     assert not any(may_hold_secret(f) for f in plain)
+
+
+@pytest.mark.parametrize("odd_one", [None, "secret", "note"])
+def test_many_new_fragments_are_checked_together_and_still_noted_and_masked(
+        odd_one: str | None) -> None:
+    """A list rebound by a loop: its new fragments are checked on their joined text; one
+    with a note or a possible secret among them still gets its note or its mask."""
+    plain = [fragment(f"v{i}", str(i)) for i in range(500)]
+    if odd_one == "secret":
+        plain[250] = fragment("token", "sk-" + "x" * 30)
+    if odd_one == "note":
+        plain[250] = fragment("b", "2")
+    presenter = FragmentPresenter(10_000)
+    got = presenter.present_all(plain, NOTES, ("scope", 1))
+    assert presenter.presented == 500
+    assert [with_defaults(json.loads(g)) for g in got] == [
+        with_defaults(present(json.loads(f), NOTES)) for f in plain]
+    assert presenter.decoded == (0 if odd_one is None else 1)
+    if odd_one is None:
+        assert got == plain  # passed through, text for text

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..probe.protocol import VARIABLE_DEFAULTS, with_defaults
-from ..secrets import mask_secret, may_hold_secret, secret_reason
+from ..secrets import has_secret_hint, mask_secret, may_hold_secret, secret_reason
 
 _MARKER = '"variables":[]'
 
@@ -93,11 +93,29 @@ class FragmentPresenter:
             return out  # type: ignore[return-value]
         if len(cache) + len(fragments) > self.max_entries:
             cache.clear()
-        for i, (fragment, done) in enumerate(zip(fragments, out, strict=True)):
-            if done is None:
-                done = cache[fragment] = self._present_one(fragment, notes)
-                out[i] = done
+        new = [i for i, done in enumerate(out) if done is None]
+        if self._all_plain([fragments[i] for i in new], notes):
+            # Nothing anywhere in them to note or mask (one pass over their joined text,
+            # a namespace rebound by a loop): each passes through as the probe wrote it.
+            self.presented += len(new)
+            for i in new:
+                out[i] = cache[fragments[i]] = fragments[i]
+            return out  # type: ignore[return-value]
+        for i in new:
+            out[i] = cache[fragments[i]] = self._present_one(fragments[i], notes)
         return out  # type: ignore[return-value]
+
+    @staticmethod
+    def _all_plain(fragments: list[str], notes: dict[str, dict[str, Any]]) -> bool:
+        """Whether no fragment could need a note or a mask: checked on their joined text
+        (a name with a note, or anything a credential could hide in, sends each one
+        through ``_present_one``)."""
+        if len(fragments) < 64:  # a few: as cheap one by one
+            return False
+        joined = "\n".join(fragments)
+        if any(_NAME_PREFIX + name + '"' in joined for name in notes):
+            return False
+        return not has_secret_hint(joined) and all(f.startswith(_NAME_PREFIX) for f in fragments)
 
     def _present_one(self, fragment: str, notes: dict[str, dict[str, Any]]) -> str:
         self.presented += 1
