@@ -206,6 +206,40 @@ describe('RemovedTracker', () => {
   });
 });
 
+describe('RemovedTracker and a delete', () => {
+  const a = makeVariable('a');
+  const n = makeVariable('n');
+
+  it('takes a deleted name off the list at once; an answer of the same generation does not bring it back', () => {
+    const tracker = new RemovedTracker();
+    const before = makeSnapshot({ generation: 5, variables: [a, n] });
+    tracker.update(before);
+    tracker.forget('n');
+    const names = (rows: { variable: { name: string } }[]) =>
+      rows.map(r => r.variable.name);
+    // the rows at once, from the snapshot that still lists it
+    expect(names(tracker.update(before))).toEqual(['a']);
+    // a stale answer (asked before the delete, or while the kernel was busy)
+    const stale = makeSnapshot({
+      generation: 5,
+      variables: [a, n],
+      stale: true
+    });
+    expect(names(tracker.update(stale))).toEqual(['a']);
+    // the next generation's list: the name is gone, not "removed"
+    const after = tracker.update(
+      makeSnapshot({ generation: 6, variables: [a] })
+    );
+    expect(after.map(r => [r.variable.name, r.removed])).toEqual([
+      ['a', false]
+    ]);
+    // bound again later: listed again
+    expect(
+      names(tracker.update(makeSnapshot({ generation: 7, variables: [a, n] })))
+    ).toEqual(['a', 'n']);
+  });
+});
+
 describe('VariableListModel', () => {
   it('follows the service’s snapshots and keeps widths', () => {
     const service = fakeService();

@@ -61,7 +61,7 @@ describe('KernelStateSidebar list actions', () => {
     expect(service.deleteVariable).toHaveBeenCalledWith('n');
     expect(service.refresh).toHaveBeenCalled();
     // until the refreshed snapshot arrives, the list already leaves it out
-    expect(sidebar.list.rows.map(r => r.variable.name)).toEqual(['df', 'n']);
+    expect(sidebar.list.rows.map(r => r.variable.name)).toEqual(['df']);
     service.model.setSnapshot(
       makeSnapshot({
         generation: 2,

@@ -58,8 +58,20 @@ export class RemovedTracker {
     this._removed = this._removed.filter(
       r => !present.has(r.variable.name) && !this._deleted.has(r.variable.name)
     );
-    this._rows = splice(snapshot.variables, this._removed);
+    this._rows = splice(this._shown(snapshot), this._removed);
     return this._rows;
+  }
+
+  /**
+   * The snapshot's variables but those the user deleted since it was taken: an answer
+   * of the same generation (a stale one, or one asked before the delete) never brings
+   * them back; the next generation's list no longer has them.
+   */
+  private _shown(snapshot: ISnapshot): ISnapshot['variables'] {
+    if (this._deleted.size === 0) {
+      return snapshot.variables;
+    }
+    return snapshot.variables.filter(v => !this._deleted.has(v.name));
   }
 
   /**
@@ -67,10 +79,9 @@ export class RemovedTracker {
    */
   forget(name: string): void {
     this._deleted.add(name);
-    const before = this._removed.length;
     this._removed = this._removed.filter(r => r.variable.name !== name);
-    if (before !== this._removed.length && this._snapshot) {
-      this._rows = splice(this._snapshot.variables, this._removed);
+    if (this._snapshot) {
+      this._rows = splice(this._shown(this._snapshot), this._removed);
     }
   }
 
