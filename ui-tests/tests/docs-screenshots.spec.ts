@@ -10,10 +10,9 @@
  * gallery.png, assistant-tab.png and sidebar-reach.png.
  */
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
-import { Locator } from '@playwright/test';
 import * as path from 'path';
 
-import { expand, openPanel, row, run } from './helpers';
+import { expand, openExplorer, openPanel, row, run } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUTPUT = path.join(ROOT, 'docs', 'images');
@@ -43,23 +42,6 @@ const SALES = [
 ].join('\n');
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function openExplorer(
-  page: IJupyterLabPageFixture,
-  name: string
-): Promise<Locator> {
-  await page.evaluate(async name => {
-    await (window as any).jupyterapp.commands.execute(
-      'kernel-state:open-explorer',
-      { name }
-    );
-  }, name);
-  const panel = page.locator(
-    '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
-  );
-  await expect(panel).toBeVisible();
-  return panel;
-}
 
 async function shoot(page: IJupyterLabPageFixture, file: string) {
   await page.mouse.move(0, 0);

@@ -5,9 +5,8 @@
  * on a wide table, and "Open in Data Explorer" from a cell's context menu.
  */
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
-import { Locator } from '@playwright/test';
 
-import { run } from './helpers';
+import { openExplorer, run } from './helpers';
 
 /**
  * 10,000 rows: `price` a permutation of 0 … 9,999 over 100, `region` text with one
@@ -22,23 +21,6 @@ const SALES = [
   "                      'ok': np.arange(n) % 3 == 0,",
   "                      'when': pd.date_range('2024-01-01', periods=n, freq='min')})"
 ].join('\n');
-
-async function openExplorer(
-  page: IJupyterLabPageFixture,
-  name: string
-): Promise<Locator> {
-  await page.evaluate(async name => {
-    await (window as any).jupyterapp.commands.execute(
-      'kernel-state:open-explorer',
-      { name }
-    );
-  }, name);
-  const panel = page.locator(
-    '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
-  );
-  await expect(panel).toBeVisible();
-  return panel;
-}
 
 /**
  * The current explorer's model and grid (in the page).

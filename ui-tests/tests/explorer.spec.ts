@@ -2,7 +2,7 @@ import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import { Locator } from '@playwright/test';
 import * as path from 'path';
 
-import { openPanel, row, run } from './helpers';
+import { openExplorer, openPanel, row, run } from './helpers';
 
 const N = 1_000_000;
 /**
@@ -26,23 +26,6 @@ const TOP_LABEL = (() => {
   }
   throw new Error('no label');
 })();
-
-async function openExplorer(
-  page: IJupyterLabPageFixture,
-  name: string
-): Promise<Locator> {
-  await page.evaluate(async name => {
-    await (window as any).jupyterapp.commands.execute(
-      'kernel-state:open-explorer',
-      { name }
-    );
-  }, name);
-  const panel = page.locator(
-    `.jp-KernelState-explorerPanel:not(.lm-mod-hidden)`
-  );
-  await expect(panel).toBeVisible();
-  return panel;
-}
 
 /**
  * Wheel the grid by `deltaY` pixels (in the page, so the time taken is the grid's);

@@ -48,3 +48,24 @@ export async function expand(section: Locator): Promise<void> {
   }
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
 }
+
+/**
+ * Open variable `name` of the followed kernel in the data explorer (its command, as the
+ * sidebar's menu does); the explorer panel shown.
+ */
+export async function openExplorer(
+  page: IJupyterLabPageFixture,
+  name: string
+): Promise<Locator> {
+  await page.evaluate(async name => {
+    await (window as any).jupyterapp.commands.execute(
+      'kernel-state:open-explorer',
+      { name }
+    );
+  }, name);
+  const panel = page.locator(
+    '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
+  );
+  await expect(panel).toBeVisible();
+  return panel;
+}
