@@ -12,7 +12,7 @@ import * as React from 'react';
 
 import { omittedLines } from '../models/prompt';
 import { IPromptResult } from '../tokens';
-import { sizeText } from './AssistantView';
+import { sizeText, useCopiedFlag } from './AssistantView';
 
 export interface IAssistantDocumentProps {
   /**
@@ -30,15 +30,7 @@ export interface IAssistantDocumentProps {
 
 export function AssistantDocument(props: IAssistantDocumentProps): JSX.Element {
   const { result, trans } = props;
-  const [copied, setCopied] = React.useState(false);
-  React.useEffect(() => {
-    if (!copied) {
-      return;
-    }
-    const timer = setTimeout(() => setCopied(false), 1500);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  React.useEffect(() => setCopied(false), [result]);
+  const [copied, setCopied] = useCopiedFlag(result);
   const left = result ? omittedLines(result.text) : [];
   const n = (value: number) => value.toLocaleString('en-US');
   return (

@@ -27,8 +27,12 @@ export interface IAssistantViewProps {
   trans: TranslationBundle;
 }
 
-export function AssistantView(props: IAssistantViewProps): JSX.Element {
-  const { result, trans } = props;
+/**
+ * "Copied" shown for 1.5 s after a copy, and again false when the text changes.
+ */
+export function useCopiedFlag(
+  text: unknown
+): [boolean, React.Dispatch<React.SetStateAction<boolean>>] {
   const [copied, setCopied] = React.useState(false);
   React.useEffect(() => {
     if (!copied) {
@@ -37,7 +41,13 @@ export function AssistantView(props: IAssistantViewProps): JSX.Element {
     const timer = setTimeout(() => setCopied(false), 1500);
     return () => clearTimeout(timer);
   }, [copied]);
-  React.useEffect(() => setCopied(false), [result]);
+  React.useEffect(() => setCopied(false), [text]);
+  return [copied, setCopied];
+}
+
+export function AssistantView(props: IAssistantViewProps): JSX.Element {
+  const { result, trans } = props;
+  const [copied, setCopied] = useCopiedFlag(result);
 
   return (
     <div className="jp-KernelState-assistant">
