@@ -15,7 +15,9 @@ from .inspect.base import MISSING
 from .inspect.cache import SummaryCache
 from .namespace import visibility
 from .namespace.ordering import Sorter
+from .backends import dask, duckdb, ibis, polars_lazy, spark  # noqa: F401 (register engines)
 from .ops import code as code_op
+from .ops import count as count_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
 from .ops import profile as profile_op
@@ -167,6 +169,7 @@ HANDLERS = {
     "rows": rows.take,
     "profile": profile_op.take,
     "code": code_op.take,
+    "count": count_op.take,
     "delete": variables.delete,
     "timeline": variables.timeline,
 }

@@ -121,7 +121,11 @@ MAX_COLUMN_NAME = 1_000
 #: Characters of one text value of a condition.
 MAX_FILTER_VALUE = 1_000
 #: ``code``: the languages of a view's code (null: the value's own library).
-SYNTAXES = ("pandas", "polars", "dplyr")
+SYNTAXES = ("pandas", "polars", "dplyr", "polars_lazy", "duckdb", "sql", "ibis", "pyspark",
+            "dask")
+#: An engine's count, asked for on its own (``count``) and inside a window (``rows``).
+DEFAULT_COUNT_MS = 10_000
+DEFAULT_WINDOW_COUNT_MS = 1_000
 
 
 class BadRequest(ValueError):
@@ -628,9 +632,22 @@ OPERATIONS: dict[str, Operation] = {
                 _READ_GUARD,
                 _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "the sort and the filter"),
                 _ms("cell_guard_ms", DEFAULT_CELL_MS, MAX_MS, "each cell's own repr"),
+                _ms("count_ms", DEFAULT_WINDOW_COUNT_MS, MAX_MS,
+                    "an engine's count of the rows (past it: not counted)"),
                 _TABLE_BUDGET,
             ),
             "a window of a table or an array, maybe sorted and filtered",
+        ),
+        Operation(
+            "count",
+            (
+                _NAME,
+                _view("its filter: the rows counted"),
+                _READ_GUARD,
+                _ms("count_ms", DEFAULT_COUNT_MS, MAX_MS, "the count"),
+                _TABLE_BUDGET,
+            ),
+            "the rows of a table (those a filter keeps), counted by its engine",
         ),
         Operation(
             "code",

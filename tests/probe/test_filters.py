@@ -599,7 +599,7 @@ def test_names_and_values_are_literals_never_code() -> None:
          "has no label a sort can name"),
         ([1, 2][0], {}, "v is a int (number): code is written for tables"),
         (pl.DataFrame({"x": [1]}).lazy(), {}, "lazy"),
-        (FRAME, {"syntax": "sql"}, "syntax must be one of pandas, polars, dplyr"),
+        (FRAME, {"syntax": "cobol"}, "syntax must be one of pandas, polars, dplyr, polars_lazy, duckdb, sql, ibis, pyspark, dask"),
     ],
     ids=["pandas-as-polars", "dplyr", "polars-as-pandas", "column", "no-column", "duplicate-labels",
          "not-a-table", "lazy", "unknown-syntax"],

@@ -28,8 +28,9 @@ LAYERS = {
     "namespace": {"core", "inspect"},
     "changes": {"core", "inspect", "namespace"},
     "windows": {"core", "inspect"},
-    "ops": {"core", "inspect", "namespace", "changes", "windows"},
-    "entry": {"core", "inspect", "namespace", "changes", "windows", "ops"},
+    "backends": {"core", "inspect", "windows"},
+    "ops": {"core", "inspect", "namespace", "changes", "windows", "backends"},
+    "entry": {"core", "inspect", "namespace", "changes", "windows", "backends", "ops"},
 }
 
 

@@ -16,6 +16,7 @@ from ..inspect.base import type_name
 from ..windows.adapt import adapter_for
 from ..windows.code import NoCode, positions_of, view_code
 from ..windows.columns import ViewColumns
+from . import engines
 from .table import TableWords, read_table
 
 _WORDS = TableWords("Reading", "Code of", "writing its code",
@@ -25,7 +26,8 @@ _WORDS = TableWords("Reading", "Code of", "writing its code",
 def take(state, fields, ns, hidden, tracker):
     """The ``code`` op: ``{"code": {"syntax", "code", "name", "view"}}`` or a refusal."""
     return read_table(fields, ns, hidden, "code",
-                      lambda session, value: _code(session, value, fields), _WORDS)
+                      lambda session, value: _code(session, value, fields), _WORDS,
+                      lambda session, table, value: engines.code(session, table, value, fields))
 
 
 def _code(session, value, fields):

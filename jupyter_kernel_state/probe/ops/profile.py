@@ -19,6 +19,7 @@ from ..windows.adapt import adapter_for
 from ..windows.order import kept_rows
 from ..windows.profiles import Profiler, sample_positions
 from ..windows.statistics import Texts
+from . import engines
 from .table import TableWords, asked_columns, read_table
 
 _WORDS = TableWords("Reading", "Profile of", "profiling",
@@ -29,7 +30,9 @@ _WORDS = TableWords("Reading", "Profile of", "profiling",
 def take(state, fields, ns, hidden, tracker):
     """The ``profile`` op: ``{"profile": TableProfile}`` or a refusal."""
     return read_table(fields, ns, hidden, "profile",
-                      lambda session, value: _profile(session, value, fields), _WORDS)
+                      lambda session, value: _profile(session, value, fields), _WORDS,
+                      lambda session, table, value: engines.profile(
+                          state, session, table, value, fields))
 
 
 def _profile(session, value, fields):

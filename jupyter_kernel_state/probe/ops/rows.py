@@ -22,6 +22,7 @@ from ..windows.adapt import adapter_for
 from ..windows.cells import Cells
 from ..windows.columns import ViewColumns
 from ..windows.order import view_rows
+from . import engines
 from .table import TableWords, asked_columns, read_table
 
 _WORDS = TableWords("Reading rows of", "Rows of", "reading rows")
@@ -30,7 +31,9 @@ _WORDS = TableWords("Reading rows of", "Rows of", "reading rows")
 def take(state, fields, ns, hidden, tracker):
     """The ``rows`` op: ``{"rows": window}`` or a refusal."""
     reply = read_table(fields, ns, hidden, "rows",
-                       lambda session, value: _window(state, session, value, fields), _WORDS)
+                       lambda session, value: _window(state, session, value, fields), _WORDS,
+                       lambda session, table, value: engines.window(
+                           state, session, table, value, fields))
     if tracker is not None and "rows" in reply:
         reply["rows"]["changed_at"] = tracker.changed_at(fields["name"])
     return reply

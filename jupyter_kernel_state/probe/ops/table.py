@@ -4,6 +4,7 @@ as refusals in each op's own words; the column positions a window or a profile a
 """
 
 from .. import guard
+from ..backends.base import Cancelled, EngineError, Refused, table_for
 from ..inspect.base import MISSING, type_name
 from ..namespace.visibility import is_hidden, lookup
 from ..protocol import refusal
@@ -24,12 +25,14 @@ class TableWords:
         self.doing = doing
         self.not_tabular = not_tabular
         self.lazy = lazy
-        self.bad_request = (NoSuchColumn, BadFilter, *bad_request)
+        self.bad_request = (NoSuchColumn, BadFilter, Refused, *bad_request)
 
 
-def read_table(fields, ns, hidden, key, read, words):
+def read_table(fields, ns, hidden, key, read, words, engine=None):
     """``{key: read(session, value)}`` for the variable ``fields["name"]``, read within
-    the call's ``time_guard_ms`` and ``budget_ms``; else the refusal that says why."""
+    the call's ``time_guard_ms`` and ``budget_ms``; else the refusal that says why.  An
+    engine's table (``backends``) is read by ``engine(session, table, value)`` instead
+    when given."""
     name = fields["name"]
     value = lookup(ns, name)
     if value is MISSING or is_hidden(name, value, hidden):
@@ -37,6 +40,9 @@ def read_table(fields, ns, hidden, key, read, words):
     what = "{} ({})".format(name, type_name(type(value)))
     with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
         try:
+            table = None if engine is None else table_for(value, session)
+            if table is not None:
+                return {key: engine(session, table, value)}
             return {key: read(session, value)}
         except words.bad_request as exc:
             return refusal("bad_request", str(exc))
@@ -49,6 +55,10 @@ def read_table(fields, ns, hidden, key, read, words):
             return refusal("unprocessable", "{} {} timed out".format(words.reading, what))
         except guard.BudgetExhausted:
             return refusal("unprocessable", "{} {} ran out of time".format(words.reading, what))
+        except Cancelled as exc:
+            return refusal("unprocessable", "{} {}: {}".format(words.reading, what, exc))
+        except EngineError as exc:
+            return refusal("unprocessable", "{}: {}".format(what, exc))
         except guard.GuardUnavailable as exc:
             return refusal("unprocessable", "{} {} {}".format(words.title, what, exc))
         except BaseException as exc:

@@ -1,0 +1,251 @@
+"""DuckDB relations (``DuckDBPyRelation``) explored in DuckDB.
+
+The view is SQL text (``sql``) applied with the relational API — ``rel.filter(where)``,
+``.order(order_by)``, ``.limit(n, offset)``, ``.project(columns)`` — and a window brings
+back at most its rows (``fetchall`` on the limited relation).  A count and each column's
+statistics are one aggregate query (``approx_quantile``, ``approx_count_distinct``:
+flagged approximate), a histogram one ``GROUP BY`` of at most 50 bins, the top values
+one ``GROUP BY … ORDER BY count DESC LIMIT top``.
+
+Cancelling: DuckDB checks for Python signals while it runs a query, so the probe's time
+guard (SIGALRM) interrupts the query in DuckDB itself ("Query interrupted"); nothing is
+left running.  The code is the same SQL, as relational API calls (``duckdb``) or one
+``SELECT`` over the relation (``sql``).
+"""
+
+import re
+
+from ..windows.expressions import text_literal
+from ..windows.families import Column
+from . import base, sql
+from .base import EngineTable, register
+
+_INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+             "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "DECIMAL")
+_FLOATS = ("FLOAT", "DOUBLE", "REAL")
+#: Files a relation's SQL reads: read_parquet('…'), read_csv([...]), FROM '….parquet'.
+_FILES = re.compile(
+    r"read_(?:parquet|csv|csv_auto|json|json_auto|ndjson)\s*\(\s*\[?\s*'((?:[^']|'')*)'"
+    r"|\bFROM\s+'((?:[^']|'')*)'", re.IGNORECASE)
+
+
+def _family(dtype):
+    """(family, NaN possible) of a DuckDB type's text."""
+    base_type = dtype.split("(")[0].strip().upper()
+    if base_type in _INTEGERS:
+        return "integer", False
+    if base_type in _FLOATS:
+        return "float", True
+    if base_type == "VARCHAR":
+        return "string", False
+    if base_type == "BOOLEAN":
+        return "boolean", False
+    if base_type == "DATE":
+        return "date", False
+    if base_type.startswith("TIMESTAMP"):
+        return "datetime", False
+    return "other", False
+
+
+_PROFILE_FAMILY = {"integer": "number", "float": "number", "string": "string",
+                   "boolean": "boolean", "date": "datetime", "datetime": "datetime"}
+
+
+@register
+class DuckDBTable(EngineTable):
+    engine = "duckdb"
+    title = "DuckDB"
+    syntaxes = ("duckdb", "sql")
+    stops = "interrupted in"
+
+    @classmethod
+    def matches(cls, t, mro):
+        return base.type_in(mro, ("duckdb", "_duckdb"), ("DuckDBPyRelation",))
+
+    # --- the plan -----------------------------------------------------------------------
+
+    def read_schema(self):
+        v = self.value
+        return list(zip(v.columns, [str(t) for t in v.types]))
+
+    def raw_names(self):
+        return list(self.value.columns)
+
+    def family(self, position):
+        return self._sql_column(position).column
+
+    def _sql_column(self, position):
+        name = self.raw_names()[position]
+        dtype = str(self.value.types[position])
+        family, nan = _family(dtype)
+        tz = "UTC" if "TIME ZONE" in dtype.upper() else None
+        column = Column(self.schema()[position][0], dtype, family, "engine", tz=tz)
+        return sql.SqlColumn(sql.identifier(name), column, nan)
+
+    def location(self):
+        text = self.value.sql_query()
+        files = []
+        for match in _FILES.finditer(text):
+            path = (match.group(1) or match.group(2) or "").replace("''", "'")
+            if path and path not in files:
+                files.append(path)
+        if files:
+            return "files: " + ", ".join(files[:5]) + (" …" if len(files) > 5 else "")
+        return None
+
+    def plan(self):
+        return self.value.explain()
+
+    # --- the view as SQL ----------------------------------------------------------------
+
+    def _where(self, view, columns):
+        if view.filter is None:
+            return None
+        return sql.where(view.filter, lambda c: self._sql_column(columns.find(c)))
+
+    def _order(self, view, columns):
+        keys = base.sort_keys(view, columns)
+        if not keys:
+            return None
+        return sql.order_by(keys, self._sql_column)
+
+    def _viewed(self, view, columns, order=True):
+        rel = self.value
+        condition = self._where(view, columns)
+        if condition is not None:
+            rel = rel.filter(condition)
+        ordering = self._order(view, columns) if order else None
+        if ordering is not None:
+            rel = rel.order(ordering)
+        return rel
+
+    def _projection(self, positions):
+        return ", ".join(sql.identifier(self.raw_names()[p]) for p in positions)
+
+    # --- computed in DuckDB -------------------------------------------------------------
+
+    def count(self, view, ms, columns):
+        rel = self.run(ms, self._viewed, view, columns, False)
+        return int(self.run(ms, lambda: rel.aggregate("count(*)").fetchall()[0][0]))
+
+    def window(self, view, offset, limit, positions, ms, columns):
+        def read():
+            rel = self._viewed(view, columns).limit(limit, offset)
+            if not positions:
+                return [[] for _ in rel.project("1").fetchall()]
+            return [list(row) for row in rel.project(self._projection(positions)).fetchall()]
+
+        return self.run(ms, read)
+
+    def profile_column(self, view, position, top, rows, ms, texts, columns):
+        rel = self.run(ms, self._viewed, view, columns, False)
+        if rows is not None:
+            rel = self.run(ms, rel.limit, rows)
+        col = self._sql_column(position)
+        family = _PROFILE_FAMILY.get(col.column.family, "other")
+        c = col.sql
+        missing = "count(*) FILTER (WHERE isnan({}))".format(c) if col.nan else "0"
+        head = "count(*), count({}), {}".format(c, missing)
+        entry = {"family": family}
+        if family == "number":
+            value = "(CASE WHEN isfinite({0}) THEN {0} END)".format(c) if col.nan else c
+            row = self._one(ms, rel, "{}, min({v}), max({v}), avg({v}), stddev_samp({v}), "
+                            "approx_quantile({v}, [0.05, 0.25, 0.5, 0.75, 0.95]), count({v})"
+                            .format(head, v=value))
+            total, present, nans, low, high, mean, std, qs, finite_n = row
+            qs = list(qs) if qs is not None else [None] * 5
+            qs = [None if q is None else float(q) for q in qs]
+            edges = base.bins_of(finite_n, qs, low, high)
+            counts = None
+            if edges is not None:
+                counts = self._bins(ms, rel, value, edges)
+            entry.update(base.numbers_from(_number(low), _number(high), mean, std, qs,
+                                           counts, edges))
+            entry["approximate"] = finite_n > 0
+        elif family in ("string",):
+            row = self._one(ms, rel, "{}, approx_count_distinct({c}), "
+                            "count(*) FILTER (WHERE {c} = '')".format(head, c=c))
+            total, present, nans, distinct, empty = row
+            best = []
+            if top:
+                best = self.run(ms, lambda: rel.filter(c + " IS NOT NULL").aggregate(
+                    "{c} AS v, count(*) AS n".format(c=c), c).order("n DESC, v").limit(top)
+                    .fetchall())
+            entry.update(base.strings_from(distinct, empty, best, present, texts))
+            entry["approximate"] = present > 0
+        elif family == "boolean":
+            total, present, nans, true = self._one(
+                ms, rel, "{}, count(*) FILTER (WHERE {})".format(head, c))
+            entry.update({"true": int(true), "false": int(present) - int(true)})
+            entry["approximate"] = False
+        elif family == "datetime":
+            total, present, nans, low, high, median = self._one(
+                ms, rel, "{}, min({c}), max({c}), approx_quantile({c}, 0.5)".format(head, c=c))
+            entry.update(base.dates_from(low, high, median))
+            entry["approximate"] = present > 0
+        else:
+            total, present, nans = self._one(ms, rel, head)
+            entry["approximate"] = False
+        nulls = int(total) - int(present) + int(nans)
+        entry["count"], entry["null_count"] = int(total) - nulls, nulls
+        return entry
+
+    def _one(self, ms, rel, expressions):
+        return self.run(ms, lambda: rel.aggregate(expressions).fetchall()[0])
+
+    def _bins(self, ms, rel, value, edges):
+        bins = len(edges) - 1
+        low, high = edges[0], edges[-1]
+        step = (high - low) / bins
+        bucket = ("least(greatest(CAST(floor(({v} - {low}) / {step}) AS BIGINT), 0), {last})"
+                  .format(v=value, low=repr(low), step=repr(step), last=bins - 1))
+        found = self.run(ms, lambda: rel.filter(value + " IS NOT NULL").aggregate(
+            bucket + " AS b, count(*) AS n", bucket).fetchall())
+        counts = [0] * bins
+        for b, n in found:
+            counts[int(b)] += int(n)
+        return counts
+
+    # --- code ---------------------------------------------------------------------------
+
+    def code(self, view, selected, syntax, name, columns):
+        condition = self._where(view, columns)
+        ordering = self._order(view, columns)
+        out = name + "_view"
+        projection = None if selected is None else self._projection(selected)
+        if syntax == "sql":
+            parts = ["SELECT " + (projection or "*"), "FROM " + sql.identifier(name)]
+            if condition is not None:
+                parts.append("WHERE " + condition)
+            if ordering is not None:
+                parts.append("ORDER BY " + ordering)
+            return "{} = {}.query({}, {})\n".format(
+                out, name, text_literal(name), _sql_text("\n".join(parts)))
+        calls = []
+        if condition is not None:
+            calls.append(".filter({})".format(_sql_text(condition)))
+        if ordering is not None:
+            calls.append(".order({})".format(_sql_text(ordering)))
+        if projection is not None:
+            calls.append(".project({})".format(_sql_text(projection)))
+        if not calls:
+            return "{} = {}\n".format(out, name)
+        return "{} = (\n    {}\n    {}\n)\n".format(out, name, "\n    ".join(calls))
+
+
+
+def _number(x):
+    """An aggregate's number as a Python int or float (DECIMAL as float)."""
+    if x is None or type(x) in (int, float):
+        return x
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _sql_text(text):
+    """SQL as a Python string literal (triple-quoted when it spans lines)."""
+    if "\n" in text and '"""' not in text and "\\" not in text:
+        return '"""' + text + '"""' if not text.endswith('"') else text_literal(text)
+    return text_literal(text)

@@ -1,0 +1,40 @@
+"""The ``count`` op: the rows of a table, or those its view's filter keeps — counted by the
+engine for an engine's table (``backends``: on demand, where a window said "not counted"),
+by the value's own library for a table in memory.
+
+Fields (``protocol.OPERATIONS["count"]``): ``name``, ``view`` (its filter; a sort changes
+no count), ``time_guard_ms`` (each read of the value), ``count_ms`` (the count: the
+engine's query, or the filter of a table in memory), ``budget_ms`` (the whole call).
+Refusals as for ``rows``; a count past ``count_ms`` is cancelled in the engine and
+refused as ``unprocessable`` (it says how long it was given).
+"""
+
+import time
+
+from ..inspect.base import type_name
+from ..windows.adapt import adapter_for
+from ..windows.order import kept_rows
+from . import engines
+from .table import TableWords, read_table
+
+_WORDS = TableWords("Counting", "Count of", "counting rows",
+                    not_tabular=("rows show", "counts are of"))
+
+
+def take(state, fields, ns, hidden, tracker):
+    """The ``count`` op: ``{"count": {"name", "rows", "filtered", "cost_ms", "engine"}}``."""
+    return read_table(fields, ns, hidden, "count",
+                      lambda session, value: _in_memory(session, value, fields), _WORDS,
+                      lambda session, table, value: engines.count(
+                          state, session, table, value, fields))
+
+
+def _in_memory(session, value, fields):
+    started = time.perf_counter()
+    adapter = adapter_for(value, session)
+    view = fields["view"]
+    rows = kept_rows(session, adapter, view, adapter.columns_total(), fields["count_ms"])
+    n = adapter.total_rows() if rows is None else len(rows)
+    return {"name": fields["name"], "rows": n, "filtered": view.filter is not None,
+            "cost_ms": int((time.perf_counter() - started) * 1000), "engine": None,
+            "type": type_name(type(value))}
