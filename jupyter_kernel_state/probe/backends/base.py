@@ -18,6 +18,7 @@ stable orders ties as it finds them (said in the docs).
 """
 
 import sys
+import threading
 import time
 
 from .. import guard
@@ -25,6 +26,8 @@ from ..inspect.base import RESOLVERS, Inspector
 from ..inspect.display import cut
 from ..inspect.tables import dtype_summary, label_text
 from ..protocol import EMPTY_VIEW, View
+from ..windows.columns import NoSuchColumn
+from ..windows.families import BadFilter
 from ..windows.statistics import (
     QUANTILES,
     Texts,
@@ -81,6 +84,9 @@ class EngineTable:
     title = "Engine"
     syntaxes = ()
     stops = "cancelled"
+    #: True: a watchdog thread calls :meth:`cancel` at the guard's time (for engines
+    #: that may block in native code without looking at Python signals).
+    watchdog = False
 
     def __init__(self, value, session):
         self.value = value
@@ -101,8 +107,17 @@ class EngineTable:
         raise NotImplementedError
 
     def schema(self):
+        """The columns' names (cut for display) and dtypes; an engine that cannot say
+        (a closed connection, a stopped session) is an :class:`EngineError`."""
         if self._schema is None:
-            self._schema = [(label_text(n, LABEL_CHARS), d) for n, d in self.read_schema()]
+            try:
+                read = self.read_schema()
+            except BaseException as exc:
+                if isinstance(exc, guard.OURS):
+                    raise
+                guard.check(exc)
+                raise EngineError(first_line(exc)) from None
+            self._schema = [(label_text(n, LABEL_CHARS), d) for n, d in read]
         return self._schema
 
     def known_rows(self):
@@ -172,25 +187,45 @@ class EngineTable:
 
     def run(self, ms, fn, *args):
         """``fn(*args)`` within ``ms`` (and the call's budget); past it, cancelled in the
-        engine (:meth:`cancel`) and :class:`Cancelled`; the engine's own errors as
-        :class:`EngineError`."""
+        engine (:meth:`cancel`: from the guard's signal, and from a watchdog thread when
+        the engine may not look at signals) and :class:`Cancelled`; the engine's own
+        errors as :class:`EngineError`."""
         started = time.perf_counter()
+        fired = []
+        timer = None
+        if self.watchdog:
+            left = min(ms / 1000.0, max(0.0, self.session.deadline - started))
+            timer = threading.Timer(left, self._stop, (fired,))
+            timer.daemon = True
+            timer.start()
         try:
             return self.session.run_within(ms, fn, *args)
         except guard.ProbeTimeout:
-            self.cancel()
+            if not fired:
+                self.cancel()
             raise Cancelled(self.cancelled_text(ms, started)) from None
         except guard.BudgetExhausted:
             raise
         except (guard.GuardUnavailable, guard.ProbeInterrupted, Refused, EngineError,
-                Cancelled):
-            raise
+                Cancelled, BadFilter, NoSuchColumn):
+            raise  # ours, or the view's own fault (a 400)
         except BaseException as exc:
             guard.check(exc)
-            if self.session.exhausted:
-                self.cancel()
+            if fired or self.session.exhausted:
+                if not fired:
+                    self.cancel()
                 raise Cancelled(self.cancelled_text(ms, started)) from None
             raise EngineError(first_line(exc)) from None
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _stop(self, fired):
+        fired.append(True)
+        try:
+            self.cancel()
+        except Exception:
+            pass  # the engine is gone: the query ends with its own error
 
     def cancel(self):
         """Stop what this table's engine is running for us (nothing by default: the

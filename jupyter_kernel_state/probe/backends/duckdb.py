@@ -7,9 +7,10 @@ statistics are one aggregate query (``approx_quantile``, ``approx_count_distinct
 flagged approximate), a histogram one ``GROUP BY`` of at most 50 bins, the top values
 one ``GROUP BY … ORDER BY count DESC LIMIT top``.
 
-Cancelling: DuckDB checks for Python signals while it runs a query, so the probe's time
-guard (SIGALRM) interrupts the query in DuckDB itself ("Query interrupted"); nothing is
-left running.  The code is the same SQL, as relational API calls (``duckdb``) or one
+Cancelling: at the guard's time a watchdog thread calls the relation's connection's
+``interrupt()``, and DuckDB stops the query ("Interrupted!"); nothing is left running.
+(DuckDB also looks at Python signals between its tasks, but not inside a long aggregate
+pipeline: the guard's SIGALRM alone was seen to leave a count running.)  The code is the same SQL, as relational API calls (``duckdb``) or one
 ``SELECT`` over the relation (``sql``).
 """
 
@@ -57,10 +58,17 @@ class DuckDBTable(EngineTable):
     title = "DuckDB"
     syntaxes = ("duckdb", "sql")
     stops = "interrupted in"
+    watchdog = True
 
     @classmethod
     def matches(cls, t, mro):
         return base.type_in(mro, ("duckdb", "_duckdb"), ("DuckDBPyRelation",))
+
+    def cancel(self):
+        con = getattr(self.value, "_con", None)  # the relation's connection (DuckDB 1.x: none)
+        interrupt = getattr(con, "interrupt", None)
+        if interrupt is not None:
+            interrupt()
 
     # --- the plan -----------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Engine backends, tested in-process against the real engines (no server)."""
