@@ -25,7 +25,7 @@ from .. import guard
 from ..inspect.base import RESOLVERS, Inspector
 from ..inspect.display import cut
 from ..inspect.tables import dtype_summary, label_text
-from ..protocol import EMPTY_VIEW, View
+from ..protocol import View
 from ..windows.columns import NoSuchColumn
 from ..windows.families import BadFilter
 from ..windows.statistics import (

@@ -10,8 +10,9 @@ one ``GROUP BY … ORDER BY count DESC LIMIT top``.
 Cancelling: at the guard's time a watchdog thread calls the relation's connection's
 ``interrupt()``, and DuckDB stops the query ("Interrupted!"); nothing is left running.
 (DuckDB also looks at Python signals between its tasks, but not inside a long aggregate
-pipeline: the guard's SIGALRM alone was seen to leave a count running.)  The code is the same SQL, as relational API calls (``duckdb``) or one
-``SELECT`` over the relation (``sql``).
+pipeline: the guard's SIGALRM alone was seen to leave a count running.)  The code is the
+same SQL, as relational API calls (``duckdb``) or one ``SELECT`` over the relation
+(``sql``).
 """
 
 import re

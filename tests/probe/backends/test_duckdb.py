@@ -243,7 +243,7 @@ def _keeps(node: dict[str, Any], row: dict[str, Any]) -> bool:
 
 
 def _expected(tree: dict[str, Any] | None, sort: list[dict[str, Any]]) -> list[int]:
-    rows = [dict(zip(["id", "n", "f", "s", "b", "d"], r[:6])) for r in ROWS]
+    rows = [dict(zip(["id", "n", "f", "s", "b", "d"], r[:6], strict=True)) for r in ROWS]
     kept = [r for r in rows if tree is None or _keeps(tree, r)]
     for key in reversed(sort):  # stable sorts, last key first; missing last either way
         present = [r for r in kept if _present(r[key["column"]])]
