@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The demo notebook to open: a copy of examples/demo.ipynb in a working folder (the first
+# The demo notebook to open: a copy of examples/demo.ipynb (and of examples/engines.ipynb,
+# the tables that live in an engine, beside it) in a working folder (the first
 # argument, else $KERNEL_STATE_DEMO_DIR, else ~/kernel-state-demo), made when missing, so
 # that running and saving the demo never changes the tracked examples/demo.ipynb. An
 # existing copy is kept (it holds your runs); delete it for a fresh one. Prints the
@@ -11,8 +12,9 @@ case "$dir/" in
   "$repo/examples/"*) echo "demo-copy: $dir is inside examples/; pick another folder" >&2; exit 2 ;;
 esac
 mkdir -p "$dir"
-copy="$dir/demo.ipynb"
-if [ ! -e "$copy" ]; then
-  cp "$repo/examples/demo.ipynb" "$copy"
-fi
-echo "$copy"
+for notebook in demo.ipynb engines.ipynb; do
+  if [ ! -e "$dir/$notebook" ]; then
+    cp "$repo/examples/$notebook" "$dir/$notebook"
+  fi
+done
+echo "$dir/demo.ipynb"

@@ -1,0 +1,265 @@
+"""Tables in an engine through REST end to end, against the engine's own equivalent query
+run in the same kernel and the kernel's floor, in one run.
+
+    python benchmarks/engine_cases.py [--reps N] [--rows 10000000] [--engines duckdb,polars,spark]
+
+For each engine a user's cell makes a 20-column table that is never collected: a DuckDB
+relation over ``range(rows)``, a polars ``scan_parquet`` of a generated Parquet file,
+a Spark DataFrame over ``spark.range(rows)`` (a ``local[2]`` session in the kernel).
+What a caller waits for is the client's wall time of the REST request on a real
+jupyter_server whose caches keep one answer, each repetition asking another query
+(another offset, sort column or filter bound), so the probe and the engine run every
+time; the first window of a view includes its count (kept for the next pages).  The
+engine's own query is what a user types for the same answer (``rel.limit(100, off)
+.fetchall()``, ``lf.sort(c).head(100).collect()``, ``df.orderBy(...).limit(100)
+.collect()``), sent through ``user_expressions`` to the same kernel.
+
+Target (DESIGN §5): each case ≤ 1.3 × the engine's own query + 3 × the floor.  The guards
+are raised for the run (``--KernelStateApp.probe_timeout=120`` and the rows, profile and
+count guards) so that every case answers; at the defaults, a sort past 2 s is cancelled
+in the engine (tests/probe/backends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from results import fmt_ratio, log_line, markdown_table, print_tables, text_table
+from scale_cases import Row, _timed_get
+from server import Server
+from table_harness import HEADER, table_kernel
+
+ROWS = 10_000_000
+WIDTH = 20
+#: The guards raised for the run (every case answers; what each costs is measured).
+SERVER_ARGS = [
+    "--KernelStateApp.probe_timeout=120",
+    "--KernelStateApp.rows_sort_ms=60000",
+    "--KernelStateApp.rows_read_ms=60000",
+    "--KernelStateApp.profile_column_ms=60000",
+    "--KernelStateApp.rows_cache_size=1",
+    "--KernelStateApp.profile_cache_size=1",
+    "--KernelStateApp.rows_count_ms=60000",
+    "--KernelStateApp.engine_count_ms=60000",
+]
+
+_DUCKDB = """
+import duckdb
+_con = duckdb.connect()
+_more = ", ".join(f"(range * {{k}} % 1000003)::DOUBLE AS c{{k}}" for k in range(3, {width}))
+table = _con.sql("SELECT range AS c0, range * 2.5 AS c1, 'r' || (range % 7)::VARCHAR AS c2, "
+                 + _more + " FROM range({rows})")
+"""
+_POLARS = """
+import polars as pl
+_path = {path!r}
+pl.select(pl.int_range(0, {rows}).alias("c0")).with_columns(
+    (pl.col("c0") * 2.5).alias("c1"), ("r" + (pl.col("c0") % 7).cast(pl.String)).alias("c2"),
+    *[((pl.col("c0") * k) % 1000003).cast(pl.Float64).alias(f"c{{k}}") for k in range(3, {width})],
+).write_parquet(_path, row_group_size=1_000_000)
+table = pl.scan_parquet(_path)
+"""
+_SPARK = """
+from pyspark.sql import SparkSession, functions as F
+_spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+          .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+          .getOrCreate())
+_spark.sparkContext.setLogLevel("ERROR")
+table = _spark.range({rows}).select(
+    F.col("id").alias("c0"), (F.col("id") * 2.5).alias("c1"),
+    F.concat(F.lit("r"), (F.col("id") % 7).cast("string")).alias("c2"),
+    *[((F.col("id") * k) % 1000003).cast("double").alias(f"c{{k}}") for k in range(3, {width})])
+"""
+
+#: Per engine: the setup cell and the engine's own query for each case (``{off}``,
+#: ``{col}``, ``{low}`` filled per repetition).
+ENGINES: dict[str, dict[str, str]] = {
+    "duckdb": {
+        "setup": _DUCKDB,
+        "window": "len(table.limit(100, {off}).fetchall())",
+        "sort": "len(table.order('c{col} DESC NULLS LAST').limit(100).fetchall())",
+        "filter": "len(table.filter(\"c2 = 'r3' AND c1 >= {low}\").limit(100).fetchall())",
+        "profile number": ("table.aggregate('count(*), count(c{col}), min(c{col}), max(c{col}), "
+                           "avg(c{col}), stddev_samp(c{col}), approx_quantile(c{col}, "
+                           "[0.05, 0.25, 0.5, 0.75, 0.95])').fetchall().__len__()"),
+        "profile text": ("[table.aggregate('count(*), count(c2), approx_count_distinct(c2)')"
+                         ".fetchall(), table.aggregate('c2, count(*) AS n', 'c2')"
+                         ".order('n DESC').limit(10).fetchall()].__len__()"),
+        "count": "table.filter('c0 >= {low}').aggregate('count(*)').fetchall()[0][0]",
+    },
+    "polars": {
+        "setup": _POLARS,
+        "window": "table.slice({off}, 100).collect().height",
+        "sort": ("table.sort('c{col}', descending=True, nulls_last=True).head(100)"
+                 ".collect().height"),
+        "filter": ("table.filter((pl.col('c2') == 'r3') & (pl.col('c1') >= {low})).head(100)"
+                   ".collect().height"),
+        "profile number": ("table.select(pl.col('c{col}').count(), pl.col('c{col}').min(), "
+                           "pl.col('c{col}').max(), pl.col('c{col}').mean(), "
+                           "pl.col('c{col}').std(), *[pl.col('c{col}').quantile(q) for q in "
+                           "(0.05, 0.25, 0.5, 0.75, 0.95)]).collect().height"),
+        "profile text": ("[table.select(pl.col('c2').count(), pl.col('c2').approx_n_unique())"
+                         ".collect(), table.group_by('c2').len().sort('len', descending=True)"
+                         ".head(10).collect()].__len__()"),
+        "count": "table.filter(pl.col('c0') >= {low}).select(pl.len()).collect().item()",
+    },
+    "spark": {
+        "setup": _SPARK,
+        "window": "len(table.limit(100).collect())",
+        "sort": "len(table.orderBy(F.col('c{col}').desc_nulls_last()).limit(100).collect())",
+        "filter": ("len(table.filter((F.col('c2') == 'r3') & (F.col('c1') >= {low}))"
+                   ".limit(100).collect())"),
+        "profile number": ("len(table.agg(F.count('c{col}'), F.min('c{col}'), F.max('c{col}'), "
+                           "F.avg('c{col}'), F.stddev('c{col}'), F.percentile_approx('c{col}', "
+                           "[0.05, 0.25, 0.5, 0.75, 0.95])).collect())"),
+        "profile text": ("[table.agg(F.count('c2'), F.approx_count_distinct('c2')).collect(), "
+                         "table.groupBy('c2').count().orderBy(F.desc('count')).limit(10)"
+                         ".collect()].__len__()"),
+        "count": "table.filter(F.col('c0') >= {low}).count()",
+    },
+}
+
+COLUMNS = "columns=0:20"
+
+
+def _rest(case: str, rep: int, rows: int) -> tuple[str, str]:
+    """(method, path under the variable) of ``case`` at repetition ``rep``."""
+    col = 3 + rep % (WIDTH - 3)
+    low = rep * 10
+    if case == "window at 0":
+        return "GET", f"rows?offset={rep}&limit=100&{COLUMNS}"
+    if case == "window in the middle":
+        return "GET", f"rows?offset={rows // 2 + rep * 100}&limit=100&{COLUMNS}"
+    if case == "new sort + window":
+        return "GET", f"rows?sort=c{col}:desc&limit=100&{COLUMNS}"
+    if case == "two-condition filter + window":
+        tree = {"and": [{"column": "c2", "op": "eq", "value": "r3"},
+                        {"column": "c1", "op": "ge", "value": str(low)}]}
+        return "GET", f"rows?limit=100&{COLUMNS}&filter=" + urllib.parse.quote(json.dumps(tree))
+    if case == "profile: one number column":
+        return "GET", f"profile?columns={col}"
+    if case == "profile: one text column":
+        return "GET", "profile?columns=2" + ("" if rep % 2 else ",2")
+    tree = {"column": "c0", "op": "ge", "value": str(low)}
+    return "POST", "count?filter=" + urllib.parse.quote(json.dumps(tree))
+
+
+#: Each REST case and the engine's own query it is compared with.
+CASES = (("window at 0", "window"), ("window in the middle", "window"),
+         ("new sort + window", "sort"), ("two-condition filter + window", "filter"),
+         ("profile: one number column", "profile number"),
+         ("profile: one text column", "profile text"), ("row count", "count"))
+
+
+def _own(query: str, case: str, rep: int, rows: int) -> str:
+    off = rep if case == "window at 0" else rows // 2 + rep * 100
+    return query.format(off=off, col=3 + rep % (WIDTH - 3), low=rep * 10)
+
+
+def _timed(server: Server, method: str, path: str) -> tuple[float, object]:
+    if method == "GET":
+        return _timed_get(server, path)
+    started = time.perf_counter()
+    status, _, body = server.request(method, path)
+    took = time.perf_counter() - started
+    if status != 200:
+        raise RuntimeError(f"{method} {path}: {status} {body[:300]!r}")
+    return took, json.loads(body)
+
+
+def measure_engine(server: Server, engine: str, rows: int, reps: int,
+                   log: Callable[[str], None], workdir: Path) -> list[Row]:
+    spec = ENGINES[engine]
+    setup = spec["setup"].format(rows=rows, width=WIDTH, path=str(workdir / "table.parquet"))
+    with table_kernel(server, rows, reps, log, f"{engine}: a {rows:,}-row × {WIDTH}-column "
+                      "table in the engine", setup, "table", "detail=full") as kernel:
+        out: list[Row] = []
+        for case, own_key in CASES:
+            ours = Row(rows, f"{engine}: {case}")
+            theirs = Row(rows, f"{engine}: the engine's own {own_key}")
+            for rep in range(reps):
+                method, path = _rest(case, rep, rows)
+                took, payload = _timed(server, method, f"{kernel.base}/{path}")
+                assert isinstance(payload, dict), payload
+                ours.seconds.append(took)
+                ours.reply_bytes = len(json.dumps(payload).encode())
+                took, size = kernel.floor_client.timed_expression(
+                    _own(spec[own_key], case, rep, rows))
+                theirs.seconds.append(took)
+                theirs.reply_bytes = size
+            out += [ours, theirs]
+        return kernel.against_floor(*out)
+
+
+def checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
+    """Each case ≤ 1.3 × the engine's own query + 3 × the floor (the floor of its run)."""
+    out = []
+    for ours, theirs in zip(rows[1::2], rows[2::2], strict=False):
+        if not ours.case or "own" in ours.case:
+            continue
+        bound = 1.3 * theirs.median_ms + 3 * ours.floor_ms
+        out.append((ours.case, f"{fmt_ratio(ours.median_ms / bound)} the bound "
+                    f"({ours.median_ms:,.0f} ms vs {theirs.median_ms:,.0f} ms own)",
+                    ours.median_ms <= bound))
+    return out
+
+
+def run(reps: int, log: Callable[[str], None], rows: int = ROWS,
+        engines: tuple[str, ...] = ("duckdb", "polars")) -> list[Row]:
+    out: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="jks-engines-") as tmp:
+        for engine in engines:
+            server = Server(debug_log=False, extra_args=SERVER_ARGS)
+            try:
+                from gateway_cases import _start
+
+                _start(server)
+                out += measure_engine(server, engine, rows, reps, log, Path(tmp))
+            finally:
+                server.stop()
+    return out
+
+
+#: Where ``run.py`` writes this benchmark's table into the report (report_template.md).
+REPORT_MARK = "<!-- engine_cases -->"
+
+
+def tables(rows: list[Row], markdown: bool) -> str:
+    table = (markdown_table if markdown else text_table)(HEADER, [r.cells() for r in rows])
+    verdicts = [f"- {'met' if ok else 'MISSED'}: {name} ({value})"
+                for name, value, ok in checks(rows)]
+    return table + "\n\n" + "\n".join(verdicts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--rows", type=int, default=ROWS)
+    parser.add_argument("--engines", default="duckdb,polars")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    engines = tuple(e for e in args.engines.split(",") if e)
+    result = run(args.reps, log_line, args.rows, engines)
+    log_line(f"engine cases took {time.perf_counter() - started:.0f} s")
+    # Each engine's rows carry their own floor; the checks pair a case with its own query.
+    checked: list[tuple[str, str, bool]] = []
+    for engine in engines:
+        part = [r for r in result if r.case.startswith(engine + ":") or r.case.startswith("floor")]
+        mine = [r for r in result if r.case.startswith(engine + ":")]
+        floor = next((r for r in result if r.case.startswith("floor")), None)
+        if floor is not None and part:
+            checked += checks([floor, *mine])
+    return print_tables(HEADER, [r.cells() for r in result], checked)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
