@@ -58,7 +58,12 @@ async def test_hostile_objects_are_marked_and_the_rest_survives(jp_fetch, new_ke
     assert "timed out" in names["sleepy"]["error"]
     assert "timed out" in names["blocking"]["error"]
     assert "ValueError" in names["raising"]["error"]
-    assert len(names["huge"]["preview"]) <= 200 and names["huge"]["truncated"]
+    # A 50 MB repr is cut when it is made within its guard, and past the guard (a slow or
+    # busy machine) the preview is the default object repr and the error says the repr
+    # timed out: either way the row says its text is not the value's whole repr.
+    huge = names["huge"]
+    assert len(huge["preview"]) <= 200
+    assert huge["truncated"] or "repr timed out" in (huge["error"] or ""), huge
     assert names["lying"]["size"] is None
     assert names["cycle"]["preview"].startswith("[")
     assert names["deep"]["kind"] == "sequence"
