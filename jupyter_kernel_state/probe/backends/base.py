@@ -191,17 +191,14 @@ class EngineTable:
         the engine may not look at signals) and :class:`Cancelled`; the engine's own
         errors as :class:`EngineError`."""
         started = time.perf_counter()
-        fired = []
-        timer = None
+        watch = None
         if self.watchdog:
             left = min(ms / 1000.0, max(0.0, self.session.deadline - started))
-            timer = threading.Timer(left, self._stop, (fired,))
-            timer.daemon = True
-            timer.start()
+            watch = _Watchdog(left, self.cancel)
         try:
             return self.session.run_within(ms, fn, *args)
         except guard.ProbeTimeout:
-            if not fired:
+            if watch is None or not watch.end():
                 self.cancel()
             raise Cancelled(self.cancelled_text(ms, started)) from None
         except guard.BudgetExhausted:
@@ -211,21 +208,15 @@ class EngineTable:
             raise  # ours, or the view's own fault (a 400)
         except BaseException as exc:
             guard.check(exc)
+            fired = watch is not None and watch.end()
             if fired or self.session.exhausted:
                 if not fired:
                     self.cancel()
                 raise Cancelled(self.cancelled_text(ms, started)) from None
             raise EngineError(first_line(exc)) from None
         finally:
-            if timer is not None:
-                timer.cancel()
-
-    def _stop(self, fired):
-        fired.append(True)
-        try:
-            self.cancel()
-        except Exception:
-            pass  # the engine is gone: the query ends with its own error
+            if watch is not None:
+                watch.end()
 
     def cancel(self):
         """Stop what this table's engine is running for us (nothing by default: the
@@ -249,6 +240,39 @@ class EngineTable:
             guard.check(exc)
             return None
         return None if place is None else cut(str(place), 300)[0]
+
+
+class _Watchdog:
+    """Calls ``cancel`` from a thread of its own after ``seconds``, unless the run ended
+    first (decided under a lock; ``cancel`` itself runs outside it, so an engine's cancel
+    may wait for its query to end).  An engine whose cancel must never reach a later
+    query guards that itself (the Ibis backend does); DuckDB's is one ``interrupt()``."""
+
+    def __init__(self, seconds, cancel):
+        self.lock = threading.Lock()
+        self.running = True
+        self.fired = False
+        self.cancel = cancel
+        self.timer = threading.Timer(seconds, self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _fire(self):
+        with self.lock:
+            if not self.running:
+                return
+            self.fired = True
+        try:
+            self.cancel()
+        except Exception:
+            pass  # the engine is gone: the query ends with its own error
+
+    def end(self):
+        """Stop watching; whether it fired (then the engine was asked to cancel)."""
+        with self.lock:
+            self.running = False
+        self.timer.cancel()
+        return self.fired
 
 
 # --- the registry and the list's inspector ---------------------------------------------
