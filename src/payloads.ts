@@ -332,6 +332,66 @@ export interface IVariableDetail extends IVariable {
   signature?: string | null;
   doc?: string | null;
   llm_repr?: string | null;
+  /**
+   * The engine of a table that lives in one (a polars LazyFrame, a DuckDB relation,
+   * an Ibis table, a PySpark or dask DataFrame), with its plan; null for everything
+   * else (addition).
+   */
+  engine?: IEngineDetail | null;
+}
+
+/**
+ * The engines whose tables are explored where they live (never collected).
+ */
+export type EngineName = 'duckdb' | 'polars' | 'ibis' | 'spark' | 'dask';
+
+/**
+ * The engine that computed a window, a count or a profile of an engine table.
+ */
+export interface IEngineInfo {
+  name: EngineName | string;
+  /**
+   * Its name for people: `DuckDB`, `Spark`, …
+   */
+  title: string;
+  /**
+   * Always true: the table is a plan, computed when asked.
+   */
+  lazy: boolean;
+  /**
+   * The rows counted: the whole table's, or (with a filter) those the filter keeps;
+   * null when not counted.
+   */
+  rows: number | null;
+  /**
+   * Where the data lives (a database file, scanned paths, a cluster), or null.
+   */
+  location: string | null;
+  /**
+   * What the query behind this answer (the window's, the profile's, the count's)
+   * took in the engine, or null.
+   */
+  cost_ms: number | null;
+}
+
+/**
+ * The engine of an engine table in a variable's detail, with its query plan.
+ */
+export interface IEngineDetail {
+  name: EngineName | string;
+  title: string;
+  lazy: boolean;
+  /**
+   * The rows, when the engine knows them without computing (else null).
+   */
+  rows: number | null;
+  location: string | null;
+  /**
+   * The engine's plan as text (EXPLAIN, a logical plan), at most 4,000 characters
+   * (`plan_truncated`).
+   */
+  plan: string;
+  plan_truncated: boolean;
 }
 
 /**
@@ -590,13 +650,25 @@ export interface IRowsWindow {
    */
   kind: string;
   type: string;
-  shape: number[];
-  total_rows: number;
   /**
-   * The rows the filter keeps (null without a filter); offset and limit page through
-   * them.
+   * Rows and columns; the rows are null for an engine table not counted.
+   */
+  shape: (number | null)[];
+  /**
+   * The rows of the value, or null when an engine's count did not finish within the
+   * window's count guard ("not counted": the window still holds its rows).
+   */
+  total_rows: number | null;
+  /**
+   * The rows the filter keeps (null without a filter, or not counted); offset and
+   * limit page through them.
    */
   filtered_rows: number | null;
+  /**
+   * The engine that computed the window (a table that lives in one), or null for a
+   * value in the kernel's memory.
+   */
+  engine: IEngineInfo | null;
   /**
    * The filter applied (a condition or a tree), or null.
    */
@@ -833,9 +905,12 @@ export interface ITableProfile {
   name: string;
   type: string;
   kind: string;
-  total_rows: number;
   /**
-   * The rows the filter keeps, or null without a filter.
+   * The rows of the value, or null when an engine did not count them in time.
+   */
+  total_rows: number | null;
+  /**
+   * The rows the filter keeps, or null without a filter (or not counted).
    */
   filtered_rows: number | null;
   columns_total: number;
@@ -845,10 +920,16 @@ export interface ITableProfile {
    */
   columns_cut: number;
   /**
-   * The statistics come from a sample of `sample_rows` rows.
+   * The statistics come from a sample of `sample_rows` rows (an engine table: the
+   * columns whose full aggregate was cancelled are of the view's first `sample_rows`
+   * rows).
    */
   sampled: boolean;
   sample_rows: number | null;
+  /**
+   * The engine that computed the statistics, or null for a value in memory.
+   */
+  engine: IEngineInfo | null;
   /**
    * Listed values (top values) cut to the server's cell budget.
    */
@@ -876,7 +957,16 @@ export interface IView {
 /**
  * The languages of the code of a view.
  */
-export type CodeSyntax = 'pandas' | 'polars' | 'dplyr';
+export type CodeSyntax =
+  | 'pandas'
+  | 'polars'
+  | 'dplyr'
+  | 'polars_lazy'
+  | 'duckdb'
+  | 'sql'
+  | 'ibis'
+  | 'pyspark'
+  | 'dask';
 
 /**
  * Query of `GET kernels/{kernel_id}/variables/{name}/code`.
@@ -892,8 +982,8 @@ export interface ICodeQuery {
    */
   columns?: string;
   /**
-   * Default: the value's own library (dplyr for R data.frames); 400 for a syntax
-   * that does not fit the value.
+   * Default: the value's own library (dplyr for R data.frames; an engine table's
+   * own syntax); 400 for a syntax that does not fit the value, listing those that do.
    */
   syntax?: CodeSyntax;
 }
@@ -911,4 +1001,44 @@ export interface IViewCode {
   code: string;
   name: string;
   view: IView;
+}
+
+/**
+ * Query of `POST kernels/{kernel_id}/variables/{name}/count`.
+ */
+export interface ICountQuery {
+  /**
+   * Count the rows this filter keeps (as `IRowsQuery.filter`).
+   */
+  filter?: FilterNode;
+}
+
+/**
+ * The body of `POST kernels/{kernel_id}/variables/{name}/count`: the rows of an
+ * engine table (or of a table in memory), counted in the engine under a longer guard
+ * than a window's; a count past its guard is a 422 saying it was cancelled.
+ */
+export interface ICountResult {
+  name: string;
+  type: string;
+  /**
+   * The rows counted: those the filter keeps when `filtered`, else all.
+   */
+  rows: number;
+  filtered: boolean;
+  /**
+   * What the count took in the engine.
+   */
+  cost_ms: number;
+  /**
+   * The engine that counted, or null for a value in memory.
+   */
+  engine: IEngineInfo | null;
+  /**
+   * A busy kernel: the last count of the same query, from before the running cell.
+   */
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
 }

@@ -22,6 +22,7 @@ import {
   getVariableBriefs,
   listImages,
   listKernels,
+  postCount,
   putAnnotation,
   SnapshotCache
 } from './restapi';
@@ -32,6 +33,8 @@ import {
   IBriefQuery,
   IBriefSnapshot,
   ICodeQuery,
+  ICountQuery,
+  ICountResult,
   IDetailQuery,
   IHistory,
   IImageList,
@@ -118,6 +121,14 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     kernelId?: string
   ): Promise<ITableProfile> {
     return getProfile(this.target(kernelId), name, query, this.serverSettings);
+  }
+
+  async count(
+    name: string,
+    query: ICountQuery = {},
+    kernelId?: string
+  ): Promise<ICountResult> {
+    return postCount(this.target(kernelId), name, query, this.serverSettings);
   }
 
   async code(

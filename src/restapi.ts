@@ -12,6 +12,8 @@ import {
   IBriefQuery,
   IBriefSnapshot,
   ICodeQuery,
+  ICountQuery,
+  ICountResult,
   IDetailQuery,
   IHistory,
   IImageList,
@@ -292,6 +294,31 @@ export async function getProfile(
     throw await ServerConnection.ResponseError.create(response);
   }
   return (await response.json()) as ITableProfile;
+}
+
+/**
+ * `POST kernels/{kernel_id}/variables/{name}/count`: count the rows (those a filter
+ * keeps when given) in the table's engine, under a longer guard than a window's.
+ * Runs code in the kernel, hence a POST (XSRF-checked). Errors reject with
+ * `ResponseError` (400 a bad filter, 422 the engine raised or the count was
+ * cancelled in the engine past its guard, 503 kernel busy with `Retry-After`).
+ */
+export async function postCount(
+  kernelId: string,
+  name: string,
+  query: ICountQuery = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<ICountResult> {
+  const response = await request(
+    settings,
+    ['kernels', kernelId, 'variables', name, 'count'],
+    { filter: query.filter ? JSON.stringify(query.filter) : undefined },
+    { method: 'POST' }
+  );
+  if (response.status !== 200) {
+    throw await ServerConnection.ResponseError.create(response);
+  }
+  return (await response.json()) as ICountResult;
 }
 
 /**

@@ -13,6 +13,8 @@ import {
   IBriefQuery,
   IBriefSnapshot,
   ICodeQuery,
+  ICountQuery,
+  ICountResult,
   IDetailQuery,
   IHistory,
   IImageList,
@@ -180,9 +182,20 @@ export interface IKernelStateRequests {
     kernelId?: string
   ): Promise<ITableProfile>;
   /**
+   * `POST variables/{name}/count`: the rows of a table (those `filter` keeps when
+   * given), counted in its engine under a longer guard than a window's — for an
+   * engine table whose window said "not counted" (`total_rows: null`). 422 when the
+   * engine raised or the count was cancelled in the engine past its guard.
+   */
+  count(
+    name: string,
+    query?: ICountQuery,
+    kernelId?: string
+  ): Promise<ICountResult>;
+  /**
    * `GET variables/{name}/code`: code that binds `{name}_view` to the rows, order and
    * columns of a view (`filter`, `sort`, `columns`), in `syntax` (default: the
-   * value's own library).
+   * value's own library; an engine table's own syntax).
    */
   code(name: string, query?: ICodeQuery, kernelId?: string): Promise<IViewCode>;
   /**

@@ -54,6 +54,9 @@ const OBJECTS: [string, string][] = [
   ['Timeline.entries[]', 'ITimelineEntry'],
   ['RowsWindow', 'IRowsWindow'],
   ['RowsWindow.columns[]', 'IRowsColumn'],
+  ['EngineInfo', 'IEngineInfo'],
+  ['EngineDetail', 'IEngineDetail'],
+  ['CountResult', 'ICountResult'],
   ['FilterCondition', 'IFilterCondition'],
   ['View', 'IView'],
   ['ViewCode', 'IViewCode'],
@@ -222,6 +225,22 @@ describe('payloads.ts against schema/rest-v1.json', () => {
   it('VariableChange lists the changes of the schema', () => {
     expect(literals('VariableChange').sort()).toEqual(
       (schemaObject('ListedVariable').properties!.change.enum as string[])
+        .slice()
+        .sort()
+    );
+  });
+
+  it('CodeSyntax lists the syntaxes of the schema', () => {
+    expect(literals('CodeSyntax').sort()).toEqual(
+      (schemaObject('ViewCode').properties!.syntax.enum as string[])
+        .slice()
+        .sort()
+    );
+  });
+
+  it('EngineName lists the engines of the schema', () => {
+    expect(literals('EngineName').sort()).toEqual(
+      (schemaObject('EngineInfo').properties!.name.enum as string[])
         .slice()
         .sort()
     );

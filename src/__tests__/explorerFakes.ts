@@ -4,7 +4,10 @@
  * index label, so sorted answers are told apart) and whose column `c0` holds the
  * number r (for filters). Filters are evaluated on `c0` (numbers) — every operator
  * of the contract that makes sense on numbers, trees included — so a filter keeping
- * no row is a real answer of 0 rows. Not the code under test: the server's stand-in.
+ * no row is a real answer of 0 rows. With `engine` set it is a table in an engine:
+ * its answers name the engine and their cost, and with `counted` false its windows
+ * say "not counted" (`total_rows: null`) and only `count` counts. Not the code under
+ * test: the server's stand-in.
  */
 import { ServerConnection } from '@jupyterlab/services';
 import {
@@ -17,6 +20,9 @@ import { RowsDataModel } from '../explorer/model';
 import {
   FilterNode,
   IColumnProfile,
+  ICountQuery,
+  ICountResult,
+  IEngineInfo,
   IProfileQuery,
   IRowsQuery,
   IRowsWindow,
@@ -145,6 +151,55 @@ export class FakeTable {
    * Columns the profile route leaves out for its time budget.
    */
   cut = new Set<number>();
+  /**
+   * The engine the table lives in (null: a value in memory), and whether its
+   * windows count the rows (an engine's count may not finish in a window's guard).
+   */
+  engine: IEngineInfo | null = null;
+  counted = true;
+  /**
+   * What each engine query takes (`cost_ms`), by route.
+   */
+  costs = { window: 12, count: 40, profile: 80 };
+  countQueries: ICountQuery[] = [];
+
+  /**
+   * A table of an engine: `engineInfo('duckdb', 'DuckDB')`.
+   */
+  static engineInfo(name: string, title: string): IEngineInfo {
+    return {
+      name,
+      title,
+      lazy: true,
+      rows: null,
+      location: null,
+      cost_ms: null
+    };
+  }
+
+  count = (query: ICountQuery): Promise<ICountResult> => {
+    this.countQueries.push(query);
+    const failure = this.failures.shift();
+    if (failure !== undefined) {
+      return Promise.reject(failure);
+    }
+    const answer: ICountResult = {
+      name: 'df',
+      type: 'DuckDBPyRelation',
+      rows: this.matching(query.filter ?? null).length,
+      filtered: query.filter !== undefined,
+      cost_ms: this.costs.count,
+      engine: this._engine('count'),
+      stale: false,
+      kernel_busy: false,
+      epoch: 0,
+      generation: 1
+    };
+    if (this.hold) {
+      return new Promise(resolve => this._held.push(() => resolve(answer)));
+    }
+    return Promise.resolve(answer);
+  };
 
   name(position: number): string {
     return this.names[position] ?? `c${position}`;
@@ -200,8 +255,8 @@ export class FakeTable {
       name: 'df',
       type: 'DataFrame',
       kind: 'dataframe',
-      total_rows: this.rows,
-      filtered_rows: query.filter ? kept : null,
+      total_rows: this.counted ? this.rows : null,
+      filtered_rows: query.filter && this.counted ? kept : null,
       columns_total: this.columns,
       columns: positions
         .filter(p => !this.cut.has(p))
@@ -209,6 +264,7 @@ export class FakeTable {
       columns_cut: positions.filter(p => this.cut.has(p)).length,
       sampled: false,
       sample_rows: null,
+      engine: this._engine('profile'),
       values_truncated: 0,
       view: {
         sort: [],
@@ -319,9 +375,10 @@ export class FakeTable {
       name: 'df',
       kind: 'dataframe',
       type: 'DataFrame',
-      shape: [this.rows, this.columns],
-      total_rows: this.rows,
-      filtered_rows: query.filter ? kept.length : null,
+      shape: [this.counted ? this.rows : null, this.columns],
+      total_rows: this.counted ? this.rows : null,
+      filtered_rows: query.filter && this.counted ? kept.length : null,
+      engine: this._engine('window'),
       filter: query.filter ?? null,
       offset,
       limit,
@@ -344,6 +401,10 @@ export class FakeTable {
       cells_truncated: 0,
       cells_unread: 0
     };
+  }
+
+  private _engine(what: 'window' | 'count' | 'profile'): IEngineInfo | null {
+    return this.engine ? { ...this.engine, cost_ms: this.costs[what] } : null;
   }
 
   private _held: (() => void)[] = [];

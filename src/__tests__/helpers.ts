@@ -214,6 +214,7 @@ export function fakeService(kernelId: string | null = 'k1') {
     detail: jest.fn(),
     rows: jest.fn(),
     profile: jest.fn(),
+    count: jest.fn(),
     code: jest.fn(),
     timeline: jest.fn(async (name: string) => makeTimeline(name)),
     deleteVariable: jest.fn(async (_name: string) => undefined),

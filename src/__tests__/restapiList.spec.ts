@@ -138,6 +138,7 @@ function rowsWindow(): IRowsWindow {
     shape: [10, 1],
     total_rows: 10,
     filtered_rows: null,
+    engine: null,
     filter: null,
     offset: 0,
     limit: 5,

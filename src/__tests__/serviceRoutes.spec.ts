@@ -35,6 +35,8 @@ const CALLS: Record<
   detail: (service, k) => service.detail('x', { reveal: true }, k),
   rows: (service, k) => service.rows('df', { limit: 5 }, k),
   profile: (service, k) => service.profile('df', { columns: '0:5' }, k),
+  count: (service, k) =>
+    service.count('df', { filter: { column: 'x', op: 'notnull' } }, k),
   code: (service, k) => service.code('df', { syntax: 'pandas' }, k),
   timeline: (service, k) => service.timeline('x', 5, k),
   deleteVariable: (service, k) => service.deleteVariable('x', k),
@@ -251,6 +253,39 @@ describe('the service requests', () => {
       sort: 'price:desc',
       filter: '{"column":"region","op":"eq","value":"north"}'
     });
+    service.dispose();
+  });
+
+  it('counts with a POST (it runs code), the filter as JSON', async () => {
+    const body = {
+      name: 'rel',
+      type: 'DuckDBPyRelation',
+      rows: 42,
+      filtered: true,
+      cost_ms: 7,
+      engine: null
+    };
+    const { service, requests } = serviceOn([
+      { status: 200, body },
+      {
+        status: 422,
+        body: { message: 'Counting was cancelled in DuckDB after 10,000 ms' }
+      }
+    ]);
+    const filter = { column: 'x', op: 'gt' as const, value: 3 };
+    expect(await service.count('rel', { filter })).toEqual(body);
+    expect(requests[0].method).toBe('POST');
+    const url = new URL(urlOf(requests[0]));
+    expect(url.pathname).toBe(
+      '/base/api/kernel-state/kernels/k1/variables/rel/count'
+    );
+    expect(url.searchParams.get('filter')).toBe(JSON.stringify(filter));
+    const error = await service.count('rel').catch(e => e);
+    expect(new URL(urlOf(requests[1])).search).toBe('');
+    expect(error.response.status).toBe(422);
+    expect(error.message).toBe(
+      'Counting was cancelled in DuckDB after 10,000 ms'
+    );
     service.dispose();
   });
 

@@ -2,14 +2,16 @@
  * Convert to Code: the code that, run in the kernel, binds `{name}_view` to the rows,
  * order and columns the explorer shows (`GET .../code`: the filter, the sort keys,
  * the columns shown in their order), in the syntax of the value's library (pandas or
- * polars for Python, dplyr for R). Copy it, or insert it as a new cell below the
- * active cell of the notebook the variable lives in. It follows the view while open.
+ * polars for Python, dplyr for R) or, for a table in an engine, of the engine (DuckDB:
+ * its Python API or SQL; a polars LazyFrame: lazy or eager polars; Ibis; PySpark;
+ * dask). Copy it, or insert it as a new cell below the active cell of the notebook
+ * the variable lives in. It follows the view while open.
  */
 import { Clipboard } from '@jupyterlab/apputils';
 import { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
-import { CodeSyntax, ICodeQuery, IViewCode } from '../tokens';
+import { CodeSyntax, ICodeQuery, IEngineInfo, IViewCode } from '../tokens';
 import { columnsParam } from './blocks';
 import { RowsDataModel } from './model';
 import { describeError, sortParam } from './query';
@@ -24,6 +26,34 @@ export const MAX_CODE_COLUMNS = 1000;
  */
 export function syntaxChoices(own: CodeSyntax): CodeSyntax[] {
   return own === 'dplyr' ? ['dplyr'] : ['pandas', 'polars'];
+}
+
+/**
+ * The syntaxes of values in the kernel's memory.
+ */
+const MEMORY_SYNTAXES: readonly CodeSyntax[] = ['pandas', 'polars', 'dplyr'];
+
+/**
+ * The syntaxes of each engine, its own first (the server's default).
+ */
+export const ENGINE_SYNTAXES: Readonly<Record<string, readonly CodeSyntax[]>> =
+  {
+    duckdb: ['duckdb', 'sql'],
+    polars: ['polars_lazy', 'polars'],
+    ibis: ['ibis'],
+    spark: ['pyspark'],
+    dask: ['dask']
+  };
+
+/**
+ * The syntaxes a table in an engine offers, or null for a value in memory (or an
+ * engine this frontend does not know: the server's default is then asked).
+ */
+export function engineSyntaxes(
+  engine: IEngineInfo | null | undefined
+): CodeSyntax[] | null {
+  const syntaxes = engine ? ENGINE_SYNTAXES[engine.name] : undefined;
+  return syntaxes ? [...syntaxes] : null;
 }
 
 /**
@@ -125,7 +155,7 @@ export class CodePanel extends Widget {
     if (!this.isVisible) {
       return;
     }
-    const query = codeQuery(this._model, this._chosen);
+    const query = codeQuery(this._model, this._syntaxAsked());
     const trans = this._trans;
     if ('tooWide' in query) {
       this._code = null;
@@ -139,6 +169,7 @@ export class CodePanel extends Widget {
     }
     const key = JSON.stringify(query);
     if (key === this._key && (this._code || this._loading)) {
+      this._sync(); // the choices may be known only now (the engine)
       return;
     }
     this._key = key;
@@ -152,7 +183,7 @@ export class CodePanel extends Widget {
         return;
       }
       this._code = code;
-      if (this._own === null) {
+      if (this._own === null && !this._engineChoices()) {
         this._own = code.syntax;
       }
     } catch (error) {
@@ -223,11 +254,32 @@ export class CodePanel extends Widget {
     }
   }
 
+  /**
+   * The syntaxes of the model's engine, or null (a value in memory).
+   */
+  private _engineChoices(): CodeSyntax[] | null {
+    return engineSyntaxes(this._model.info?.engine);
+  }
+
+  /**
+   * The syntax to ask: the one chosen when the value offers it; an engine table's
+   * own (its first) otherwise; else the server's default (null).
+   */
+  private _syntaxAsked(): CodeSyntax | null {
+    const engine = this._engineChoices();
+    const chosen = this._chosen;
+    if (engine) {
+      return chosen && engine.includes(chosen) ? chosen : engine[0];
+    }
+    return chosen && MEMORY_SYNTAXES.includes(chosen) ? chosen : null;
+  }
+
   private _sync(): void {
     const trans = this._trans;
-    const own = this._own;
-    const choices = own ? syntaxChoices(own) : [];
-    const current = this._code?.syntax ?? this._chosen ?? own ?? '';
+    const engine = this._engineChoices();
+    const own = engine ? engine[0] : this._own;
+    const choices = engine ?? (own ? syntaxChoices(own) : []);
+    const current = this._code?.syntax ?? this._syntaxAsked() ?? own ?? '';
     if (choices.join() !== this._listed) {
       this._listed = choices.join();
       this._syntax.replaceChildren(
@@ -235,7 +287,11 @@ export class CodePanel extends Widget {
           const option = document.createElement('option');
           option.value = syntax;
           option.textContent =
-            syntax === own ? trans.__('%1 (its library)', syntax) : syntax;
+            syntax !== own
+              ? syntax
+              : engine
+                ? trans.__('%1 (its engine)', syntax)
+                : trans.__('%1 (its library)', syntax);
           return option;
         })
       );

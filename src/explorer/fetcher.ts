@@ -9,6 +9,10 @@
  * pinned columns of a stripe (`row:p`). While the shape is being read again (a new
  * filter: the row count; a refresh: everything) nothing is bounded by the old shape.
  *
+ * An engine table may come "not counted" (`total_rows: null`): the rows are then
+ * those read so far and one more, whose painting asks the next window; a full window
+ * grows them, a window shorter than its limit marks the end.
+ *
  * `RowsDataModel` (model.ts) is the `DataModel` built on it.
  */
 import {
@@ -31,6 +35,7 @@ import { ColumnLayout } from './layout';
 import {
   COLUMNS_PER_BLOCK,
   describeError,
+  IEngineCost,
   ISortState,
   ITableInfo,
   MAX_BLOCKS,
@@ -40,7 +45,9 @@ import {
   MAX_QUEUED,
   MAX_RETRY_DELAY_MS,
   ROWS_PER_BLOCK,
+  RowsCounter,
   RowsFetcher,
+  sameCount,
   sortParam,
   StaleReason
 } from './query';
@@ -69,6 +76,11 @@ export interface IRowsLoaderOptions {
    */
   fetch: RowsFetcher;
   /**
+   * Count the view's rows in the table's engine (`IKernelStateService.count` bound
+   * to a kernel and a name); without it a table not counted cannot be.
+   */
+  count?: RowsCounter;
+  /**
    * Translates the messages the model makes itself (a sort given up).
    */
   translator?: ITranslator;
@@ -87,6 +99,7 @@ export abstract class RowsLoader extends DataModel {
   constructor(options: IRowsLoaderOptions) {
     super();
     this._fetch = options.fetch;
+    this._count = options.count ?? null;
     this._trans = (options.translator ?? nullTranslator).load(
       'jupyter_kernel_state'
     );
@@ -112,6 +125,33 @@ export abstract class RowsLoader extends DataModel {
    * The rows the grid shows: those the filter keeps, else all.
    */
   abstract get shownRows(): number;
+
+  /**
+   * The exact rows of the view, or null while not counted.
+   */
+  abstract get viewRows(): number | null;
+
+  /**
+   * What the engine's last query (a window, a count, a profile) took, or null (a
+   * value in memory).
+   */
+  get lastCost(): IEngineCost | null {
+    return this._lastCost;
+  }
+
+  /**
+   * Note what an engine query took (`cost_ms`), for the status line.
+   */
+  noteCost(what: IEngineCost['what'], ms: number | null | undefined): void {
+    if (typeof ms !== 'number') {
+      return;
+    }
+    const last = this._lastCost;
+    if (last?.what !== what || last.ms !== ms) {
+      this._lastCost = { what, ms };
+      this._emitState();
+    }
+  }
 
   /**
    * Say that the rows shown are no longer the variable's.
@@ -220,10 +260,12 @@ export abstract class RowsLoader extends DataModel {
   ): { query: IRowsQuery; asked: number[] } | null {
     const info = this._info;
     const offset = rowBlock * this._rowsPerBlock;
+    const known = this.viewRows;
+    // Not counted: a whole block, so that a shorter answer tells the end.
     const limit =
-      info === null || this._rebase !== null
+      info === null || this._rebase !== null || known === null
         ? this._rowsPerBlock
-        : Math.max(1, Math.min(this._rowsPerBlock, this.shownRows - offset));
+        : Math.max(1, Math.min(this._rowsPerBlock, known - offset));
     let asked: number[];
     if (columnBlock === PINNED) {
       asked = [...this._layout.pinned];
@@ -279,11 +321,13 @@ export abstract class RowsLoader extends DataModel {
         }
         if (
           (status === 400 || status === 422) &&
-          (this._sort.length > 0 || this._filter !== null)
+          (this._sort.length > 0 || this._filter !== null) &&
+          !this._viewRead
         ) {
           // The kernel could not sort or filter (too slow, values that do not
           // compare, a value not of the column's type): drop what was asked last,
-          // and say why.
+          // and say why. Once a window of the view was read, a refused page (an
+          // engine's deep sorted page) fails alone, the view kept.
           this._giveUp(message);
           break;
         }
@@ -386,7 +430,7 @@ export abstract class RowsLoader extends DataModel {
     const info = this._info;
     return (
       info !== null &&
-      (window.total_rows !== info.totalRows ||
+      (!sameCount(window.total_rows, info.totalRows) ||
         window.columns_total !== info.columnsTotal ||
         window.changed_at !== info.changedAt)
     );
@@ -402,7 +446,7 @@ export abstract class RowsLoader extends DataModel {
       info !== null &&
       this._rebase === null &&
       (this._isOtherVersion(window) ||
-        (window.filtered_rows ?? null) !== info.filteredRows)
+        !sameCount(window.filtered_rows ?? null, info.filteredRows))
     ) {
       // The variable changed since the first block: never mix two values in one
       // grid. The old rows stay until `refresh`.
@@ -422,8 +466,13 @@ export abstract class RowsLoader extends DataModel {
     };
     const newColumns = this._learnColumns(window.columns);
     this._cache.set(key, block);
+    this._viewRead = true;
+    this.noteCost('window', window.engine?.cost_ms);
     if (info === null || this._rebase !== null) {
       this._rebase = null;
+      this._shapeEpoch++;
+      this._read = 0;
+      this._end = null;
       this._info = {
         name: window.name,
         kind: window.kind,
@@ -431,6 +480,8 @@ export abstract class RowsLoader extends DataModel {
         shape: window.shape,
         totalRows: window.total_rows,
         filteredRows: window.filtered_rows ?? null,
+        filtered: (window.filter ?? null) !== null,
+        engine: window.engine ?? null,
         columnsTotal: window.columns_total,
         indexName: window.index_name,
         changedAt: window.changed_at,
@@ -439,6 +490,7 @@ export abstract class RowsLoader extends DataModel {
         stale: window.stale
       };
       this._layout.setTotal(window.columns_total);
+      this._learnRows(window);
       // The rows shown are now those of the value just read.
       if (this._staleReason !== 'removed') {
         this._staleReason = null;
@@ -456,10 +508,44 @@ export abstract class RowsLoader extends DataModel {
     } else if (hadError) {
       this._emitState();
     }
-    this._emitBlockChanged(key, window);
+    if (this._learnRows(window)) {
+      // More rows (not counted): the grid keeps its scroll position, unlike with
+      // `rows-inserted` at the bottom, which would read on and on.
+      this.emitChanged({ type: 'model-reset' });
+      this._emitState();
+    } else {
+      this._emitBlockChanged(key, window);
+    }
     if (newColumns) {
       this._columnsChanged.emit();
     }
+  }
+
+  /**
+   * What a window tells of the rows of a view not counted: a count that finished
+   * meanwhile, the rows read so far, or (shorter than its limit) where they end.
+   * Whether the rows shown changed.
+   */
+  protected _learnRows(window: IRowsWindow): boolean {
+    const info = this._info;
+    if (info === null || this.viewRows !== null) {
+      return false;
+    }
+    const before = this.shownRows;
+    const counted = info.filtered ? window.filtered_rows : window.total_rows;
+    if (typeof counted === 'number') {
+      this._info = info.filtered
+        ? { ...info, filteredRows: counted }
+        : { ...info, totalRows: counted };
+    } else {
+      const reached = window.offset + window.index.length;
+      if (window.index.length < window.limit) {
+        this._end = reached;
+      } else {
+        this._read = Math.max(this._read, reached);
+      }
+    }
+    return this.shownRows !== before;
   }
 
   /**
@@ -624,7 +710,9 @@ export abstract class RowsLoader extends DataModel {
     this._errorStatus = null;
     this._queryError = null;
     this._filterError = null;
+    this._countError = null;
     this._retrying = 0;
+    this._viewRead = false;
     this.emitChanged({ type: 'model-reset' });
     this._emitState();
     if (this._info !== null) {
@@ -653,6 +741,7 @@ export abstract class RowsLoader extends DataModel {
   }
 
   protected _fetch: RowsFetcher;
+  protected _count: RowsCounter | null;
   protected _trans: TranslationBundle;
   protected _wait: (ms: number) => Promise<void>;
   protected _rowsPerBlock: number;
@@ -689,5 +778,22 @@ export abstract class RowsLoader extends DataModel {
   protected _stateChanged = new Signal<this, void>(this);
   protected _columnsChanged = new Signal<this, void>(this);
   protected _naming: Promise<void> | null = null;
+  /**
+   * A window of the current view (sort, filter, layout) arrived.
+   */
+  protected _viewRead = false;
+  /**
+   * Not counted: the rows read from the top so far, and where they end once a
+   * window came back short (null while not known).
+   */
+  protected _read = 0;
+  protected _end: number | null = null;
+  /**
+   * Moves on each time the shape is read again (a count asked before is then void).
+   */
+  protected _shapeEpoch = 0;
+  protected _counting = false;
+  protected _countError: string | null = null;
+  protected _lastCost: IEngineCost | null = null;
   protected _isDisposed = false;
 }

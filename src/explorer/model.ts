@@ -12,6 +12,9 @@
  * Columns may be pinned (shown beside the row labels, in the row-header region: its
  * column 0 is the labels, 1… the pinned columns) or hidden; the body shows the others
  * in table order (`ColumnLayout`).
+ *
+ * A table in an engine (`info.engine`) may be "not counted": the grid then shows the
+ * rows read so far and grows as windows come back full; `count()` asks the engine.
  */
 import { DataModel } from '@lumino/datagrid';
 import { ISignal, Signal } from '@lumino/signaling';
@@ -21,6 +24,7 @@ import { blockKey } from './blocks';
 import { IRowsLoaderOptions, PINNED, RowsLoader } from './fetcher';
 import { ColumnLayout } from './layout';
 import {
+  describeError,
   filterKey,
   ICellMetadata,
   ISortState,
@@ -62,11 +66,41 @@ export class RowsDataModel extends RowsLoader {
   }
 
   /**
-   * The rows the grid shows: those the filter keeps, else all.
+   * The rows the grid shows: those the filter keeps, else all; while not counted,
+   * the rows read so far and one more (painting it reads the next window).
    */
   get shownRows(): number {
+    if (this._info === null) {
+      return 0;
+    }
+    return this.viewRows ?? this._read + 1;
+  }
+
+  /**
+   * The exact rows of the view (those the filter keeps, else all): counted, or read
+   * to their end; null while not (an engine table whose count did not finish).
+   */
+  get viewRows(): number | null {
     const info = this._info;
-    return info ? (info.filteredRows ?? info.totalRows) : 0;
+    if (info === null) {
+      return null;
+    }
+    return (info.filtered ? info.filteredRows : info.totalRows) ?? this._end;
+  }
+
+  /**
+   * A count of the view is on its way (`count()`).
+   */
+  get counting(): boolean {
+    return this._counting;
+  }
+
+  /**
+   * Why the last count failed (cancelled in the engine past its guard, the engine
+   * raised), or null.
+   */
+  get countError(): string | null {
+    return this._countError;
   }
 
   /**
@@ -277,6 +311,42 @@ export class RowsDataModel extends RowsLoader {
   }
 
   /**
+   * Count the view's rows in the table's engine (a view not counted): the grid then
+   * knows its size. A failure is `countError`; a count of a view changed meanwhile
+   * (another filter, the value read again) is dropped.
+   */
+  async count(): Promise<void> {
+    const counter = this._count;
+    if (counter === null || this._info === null || this._counting) {
+      return;
+    }
+    const filter = this._filter;
+    const shape = this._shapeEpoch;
+    const current = () =>
+      !this._isDisposed &&
+      this._rebase === null &&
+      shape === this._shapeEpoch &&
+      filterKey(filter) === filterKey(this._filter);
+    this._counting = true;
+    this._countError = null;
+    this._emitState();
+    try {
+      const result = await counter(filter ? { filter } : {});
+      if (current()) {
+        this._setCount(result.rows, result.filtered);
+        this.noteCost('count', result.cost_ms);
+      }
+    } catch (error) {
+      if (current()) {
+        this._countError = describeError(error).message;
+      }
+    } finally {
+      this._counting = false;
+      this._emitState();
+    }
+  }
+
+  /**
    * Sort in the kernel by these keys (empty: the table's own order). Drops every
    * block.
    */
@@ -433,6 +503,20 @@ export class RowsDataModel extends RowsLoader {
     this._queue = [];
     this._resolveSettled();
     Signal.clearData(this);
+  }
+
+  /**
+   * The rows of the view counted: the grid takes its size (rows beyond it dropped).
+   */
+  private _setCount(rows: number, filtered: boolean): void {
+    const info = this._info!;
+    const before = this.shownRows;
+    this._info = filtered
+      ? { ...info, filteredRows: rows }
+      : { ...info, totalRows: rows };
+    if (this.shownRows !== before) {
+      this.emitChanged({ type: 'model-reset' });
+    }
   }
 
   private _relayout(changed: boolean): boolean {

@@ -5,8 +5,8 @@
  * whose result is a table; the commands of the explorer's grid (its context menu:
  * filter to or exclude a value, sort, pin, hide, copy) and views (summary, code, go to
  * column); the settings of `schema/explorer.json`. Rows, statistics and code come
- * through the service (`IKernelStateService.rows`, `.profile`, `.code` on the tab's
- * kernel).
+ * through the service (`IKernelStateService.rows`, `.count`, `.profile`, `.code` on
+ * the tab's kernel).
  */
 import {
   ILayoutRestorer,
@@ -115,6 +115,7 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       }
       const model = new RowsDataModel({
         fetch: query => service.rows(name, query, kernelId),
+        count: query => service.count(name, query, kernelId),
         translator: translation
       });
       const widget = createExplorer({

@@ -12,6 +12,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 import {
   FilterNode,
   IColumnProfile,
+  IEngineInfo,
   IProfileQuery,
   ITableProfile
 } from '../tokens';
@@ -40,10 +41,26 @@ export const MAX_PROFILES = 2000;
  * What the last answer said about the rows profiled.
  */
 export interface IProfileRows {
-  totalRows: number;
+  /**
+   * Null when an engine did not count the rows in time.
+   */
+  totalRows: number | null;
   filteredRows: number | null;
+  /**
+   * Some answer came from a sample (an engine: some columns of the view's first
+   * `sampleRows` rows, their full aggregate cancelled).
+   */
   sampled: boolean;
   sampleRows: number | null;
+  /**
+   * Some column's statistics are approximate (an engine's quantiles or distinct
+   * counts, or a sample's).
+   */
+  approximate: boolean;
+  /**
+   * The engine that computed them, or null for a value in memory.
+   */
+  engine: IEngineInfo | null;
 }
 
 export class ProfileLoader implements IDisposable {
@@ -269,11 +286,17 @@ export class ProfileLoader implements IDisposable {
   }
 
   private _receive(batch: number[], answer: ITableProfile): void {
+    const before = this._rows;
     this._rows = {
       totalRows: answer.total_rows,
       filteredRows: answer.filtered_rows,
-      sampled: answer.sampled,
-      sampleRows: answer.sample_rows
+      // Each answer is of a few columns: what one said holds for the panel.
+      sampled: answer.sampled || (before?.sampled ?? false),
+      sampleRows: answer.sample_rows ?? before?.sampleRows ?? null,
+      approximate:
+        answer.columns.some(column => column.approximate) ||
+        (before?.approximate ?? false),
+      engine: answer.engine ?? null
     };
     for (const profile of answer.columns) {
       this._profiles.set(profile.position, profile);

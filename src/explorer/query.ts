@@ -5,7 +5,15 @@
 import { ServerConnection } from '@jupyterlab/services';
 import { DataModel } from '@lumino/datagrid';
 
-import { ColumnFamily, FilterNode, IRowsQuery, IRowsWindow } from '../tokens';
+import {
+  ColumnFamily,
+  FilterNode,
+  ICountQuery,
+  ICountResult,
+  IEngineInfo,
+  IRowsQuery,
+  IRowsWindow
+} from '../tokens';
 
 /**
  * Rows a block asks for (the route allows up to 1,000).
@@ -64,12 +72,24 @@ export interface ITableInfo {
   name: string;
   kind: string;
   type: string;
-  shape: number[];
-  totalRows: number;
+  shape: (number | null)[];
   /**
-   * The rows the filter keeps, or null without a filter.
+   * The rows of the value, or null while not counted (an engine table whose count
+   * did not finish within the window's guard).
+   */
+  totalRows: number | null;
+  /**
+   * The rows the filter keeps, or null without a filter (or while not counted).
    */
   filteredRows: number | null;
+  /**
+   * The rows were read with a filter (`filteredRows` is then their count).
+   */
+  filtered: boolean;
+  /**
+   * The engine the table lives in, or null for a value in the kernel's memory.
+   */
+  engine: IEngineInfo | null;
   columnsTotal: number;
   indexName: string | null;
   changedAt: number | null;
@@ -92,6 +112,28 @@ export interface ICellMetadata extends DataModel.Metadata {
 }
 
 export type RowsFetcher = (query: IRowsQuery) => Promise<IRowsWindow>;
+
+/**
+ * Count the rows of a view in its engine (`IKernelStateService.count` bound to a
+ * kernel and a name).
+ */
+export type RowsCounter = (query: ICountQuery) => Promise<ICountResult>;
+
+/**
+ * What the engine's last query for the explorer took: a window, a count or a
+ * profile.
+ */
+export interface IEngineCost {
+  what: 'window' | 'count' | 'profile';
+  ms: number;
+}
+
+/**
+ * Whether two row counts may be of the same value: equal, or one not counted.
+ */
+export function sameCount(a: number | null, b: number | null): boolean {
+  return a === null || b === null || a === b;
+}
 
 /**
  * The `sort` query value of some keys: `price:desc,region:asc`, or the JSON list

@@ -295,6 +295,17 @@ export class SummaryPanel extends Widget {
     let note = '';
     if (this._loader.error) {
       note = this._loader.error;
+    } else if (rows?.engine && rows.sampled && rows.sampleRows !== null) {
+      note = trans.__(
+        'Statistics marked ≈ are approximate: %1 cancelled some full aggregates, computed on the first %2 rows instead',
+        rows.engine.title,
+        statText(rows.sampleRows, this._format)
+      );
+    } else if (rows?.engine && rows.approximate) {
+      note = trans.__(
+        'Statistics marked ≈ are approximate (estimated by %1)',
+        rows.engine.title
+      );
     } else if (rows?.sampled && rows.sampleRows !== null) {
       note = trans.__(
         'Statistics marked ≈ are from a sample of %1 rows',

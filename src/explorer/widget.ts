@@ -3,7 +3,8 @@
  * with a toolbar (name, type, size, sort keys, go to column, hidden columns, summary,
  * code, refresh), a filter bar, the code of the view, a banner when the rows shown
  * are no longer the variable's, the summary panel beside the grid, and a status line
- * (errors, the rows in view).
+ * (errors, the rows in view; for a table in an engine, which engine computes it, what
+ * its last query took, and a Count button while the rows are not counted).
  *
  * Everything put in the DOM is text (`textContent`): names and cells come from the
  * kernel. The grid itself paints text on a canvas.
@@ -22,6 +23,7 @@ import { BoxPanel, SplitPanel, Widget } from '@lumino/widgets';
 import {
   ColumnFamily,
   ICodeQuery,
+  IEngineInfo,
   IProfileQuery,
   ITableProfile,
   IViewCode
@@ -33,7 +35,7 @@ import { cellText, ExplorerGrid, IGridHit, IVisibleRows } from './grid';
 import { RowsDataModel } from './model';
 import { DEFAULT_NUMBER_FORMAT, INumberFormat } from './numbers';
 import { ProfileLoader } from './profile';
-import { SortDirection, StaleReason } from './query';
+import { IEngineCost, SortDirection, StaleReason } from './query';
 import { SummaryPanel } from './summary';
 
 const MIN_COLUMN_WIDTH = 60;
@@ -80,18 +82,34 @@ export const DEFAULT_EXPLORER_SETTINGS: IExplorerSettings = {
 
 /**
  * `1,000,000 rows × 20 columns`; with a filter `1,000 of 1,000,000 rows × 20 columns`.
+ * An engine table's rows may be null (not counted): `rows not counted × 20 columns`,
+ * with a filter `not counted of 1,000,000 rows × 20 columns`.
  */
 export function sizeText(
   trans: TranslationBundle,
-  rows: number,
+  rows: number | null,
   columns: number,
-  kept: number | null = null
+  kept: number | null = null,
+  filtered: boolean = kept !== null
 ): string {
-  const total = trans._n('%2 row', '%2 rows', rows, numberFormat.format(rows));
-  const shown =
-    kept === null
-      ? total
-      : trans.__('%1 of %2', numberFormat.format(kept), total);
+  const total =
+    rows === null
+      ? trans.__('rows not counted')
+      : trans._n('%2 row', '%2 rows', rows, numberFormat.format(rows));
+  let shown = total;
+  if (filtered && kept === null) {
+    shown = rows === null ? total : trans.__('not counted of %1', total);
+  } else if (filtered && kept !== null) {
+    shown =
+      rows === null
+        ? trans._n(
+            '%2 row kept',
+            '%2 rows kept',
+            kept,
+            numberFormat.format(kept)
+          )
+        : trans.__('%1 of %2', numberFormat.format(kept), total);
+  }
   const width = trans._n(
     '%2 column',
     '%2 columns',
@@ -120,27 +138,58 @@ export function staleText(
 }
 
 /**
- * `Rows 1–25 of 1,000,000 · index 0 … 24` (positions 1-based, labels as in the table).
+ * `Rows 1–25 of 1,000,000 · index 0 … 24` (positions 1-based, labels as in the table);
+ * not `counted`, `total` is the rows read so far: `Rows 1–25 of 200 read so far`.
  */
 export function rangeText(
   trans: TranslationBundle,
   visible: IVisibleRows | null,
   total: number,
   firstLabel: string | null | undefined,
-  lastLabel: string | null | undefined
+  lastLabel: string | null | undefined,
+  counted = true
 ): string {
-  if (!visible || total === 0) {
-    return total === 0 ? trans.__('No rows') : '';
+  if (!visible || (total === 0 && counted)) {
+    return total === 0 && counted ? trans.__('No rows') : '';
   }
-  const rows = trans.__(
-    'Rows %1–%2 of %3',
-    numberFormat.format(visible.first + 1),
-    numberFormat.format(visible.last + 1),
-    numberFormat.format(total)
-  );
+  const first = numberFormat.format(Math.min(visible.first + 1, total));
+  const last = numberFormat.format(Math.min(visible.last + 1, total));
+  const rows = counted
+    ? trans.__('Rows %1–%2 of %3', first, last, numberFormat.format(total))
+    : trans.__(
+        'Rows %1–%2 of %3 read so far',
+        first,
+        last,
+        numberFormat.format(total)
+      );
   return typeof firstLabel === 'string' && typeof lastLabel === 'string'
     ? trans.__('%1 · index %2 … %3', rows, firstLabel, lastLabel)
     : rows;
+}
+
+/**
+ * `lazy — computed by DuckDB`: where the rows of an engine table come from.
+ */
+export function engineText(
+  trans: TranslationBundle,
+  engine: IEngineInfo
+): string {
+  return trans.__('lazy — computed by %1', engine.title);
+}
+
+/**
+ * `last window: 12 ms`: what the engine's last query took.
+ */
+export function costText(trans: TranslationBundle, cost: IEngineCost): string {
+  const ms = numberFormat.format(cost.ms);
+  switch (cost.what) {
+    case 'count':
+      return trans.__('last count: %1 ms', ms);
+    case 'profile':
+      return trans.__('last statistics: %1 ms', ms);
+    default:
+      return trans.__('last window: %1 ms', ms);
+  }
 }
 
 /**
@@ -190,10 +239,15 @@ export class DataExplorer extends BoxPanel {
     );
     this._trans = trans;
 
+    const profile = options.profile;
     this.profiles = new ProfileLoader({
-      fetch:
-        options.profile ??
-        (() => Promise.reject(new Error(trans.__('No statistics here')))),
+      fetch: profile
+        ? async query => {
+            const answer = await profile(query);
+            this.model.noteCost('profile', answer.engine?.cost_ms);
+            return answer;
+          }
+        : () => Promise.reject(new Error(trans.__('No statistics here'))),
       idle: () => this.model.settled()
     });
 
@@ -263,7 +317,7 @@ export class DataExplorer extends BoxPanel {
     this._range = document.createElement('span');
     this._range.className = 'jp-KernelState-explorerRange';
     this._range.dataset.testId = 'kernel-state-explorer-range';
-    footer.node.append(this._status, this._range);
+    footer.node.append(this._status, this._makeEngineLine(), this._range);
 
     this.addWidget(this.filterBar);
     this.addWidget(this.code);
@@ -613,6 +667,60 @@ export class DataExplorer extends BoxPanel {
     ];
   }
 
+  /**
+   * The engine's part of the status line (hidden for a value in memory): which
+   * engine computes the rows, "not counted" with a Count button, what the last query
+   * took.
+   */
+  private _makeEngineLine(): HTMLElement {
+    const trans = this._trans;
+    this._engine.className = 'jp-KernelState-explorerEngine';
+    this._engine.dataset.testId = 'kernel-state-explorer-engine';
+    this._engineName.dataset.testId = 'kernel-state-explorer-engine-name';
+    this._notCounted.className = 'jp-KernelState-explorerNotCounted';
+    this._notCounted.dataset.testId = 'kernel-state-explorer-not-counted';
+    this._notCounted.textContent = trans.__('not counted');
+    this._countButton = button(
+      trans.__('Count'),
+      'kernel-state-explorer-count'
+    );
+    this._countButton.title = trans.__(
+      'Count the rows in the engine (cancelled past its time guard)'
+    );
+    this._countButton.addEventListener('click', () => void this.model.count());
+    this._cost.className = 'jp-KernelState-explorerCost';
+    this._cost.dataset.testId = 'kernel-state-explorer-cost';
+    this._engine.append(
+      this._engineName,
+      this._notCounted,
+      this._countButton,
+      this._cost
+    );
+    this._engine.hidden = true;
+    return this._engine;
+  }
+
+  private _syncEngine(): void {
+    const trans = this._trans;
+    const model = this.model;
+    const engine = model.info?.engine ?? null;
+    this._engine.hidden = engine === null;
+    if (engine === null) {
+      return;
+    }
+    this._engineName.textContent = engineText(trans, engine);
+    this._engineName.title = engine.location ?? '';
+    const counted = model.viewRows !== null;
+    this._notCounted.hidden = counted;
+    this._countButton!.style.display = counted ? 'none' : '';
+    this._countButton!.disabled = model.counting;
+    this._countButton!.textContent = model.counting
+      ? trans.__('Counting…')
+      : trans.__('Count');
+    const cost = model.lastCost;
+    this._cost.textContent = cost ? costText(trans, cost) : '';
+  }
+
   private _syncToggles(): void {
     this._summaryToggle?.setAttribute(
       'aria-pressed',
@@ -630,7 +738,13 @@ export class DataExplorer extends BoxPanel {
       : '';
     this._type!.title = this._type!.textContent;
     this._size!.textContent = info
-      ? sizeText(trans, info.totalRows, info.columnsTotal, info.filteredRows)
+      ? sizeText(
+          trans,
+          info.filtered ? info.totalRows : model.viewRows,
+          info.columnsTotal,
+          info.filtered ? model.viewRows : null,
+          info.filtered
+        )
       : '';
     const filter = model.filter;
     this._size!.title = filter
@@ -672,8 +786,12 @@ export class DataExplorer extends BoxPanel {
     let error = false;
     if (model.retrying) {
       status = trans.__('The kernel is busy — trying again shortly…');
-    } else if ((model.error || model.queryError) && reason !== 'removed') {
-      status = (model.error ?? model.queryError)!;
+    } else if (
+      (model.error || model.queryError || model.countError) &&
+      reason !== 'removed'
+    ) {
+      // A refused window, a sort given up, a count cancelled in the engine.
+      status = (model.error ?? model.queryError ?? model.countError)!;
       error = true;
     } else if (this._transient) {
       status = this._transient;
@@ -685,6 +803,7 @@ export class DataExplorer extends BoxPanel {
     }
     this._status.classList.toggle('jp-mod-error', error);
     this._status.textContent = status;
+    this._syncEngine();
 
     // The statistics follow the view's rows: its filter, the value read.
     this.profiles.setFilter(filter);
@@ -799,7 +918,9 @@ export class DataExplorer extends BoxPanel {
     if (!info) {
       return;
     }
-    let width = this.grid.measure(String(Math.max(0, info.totalRows - 1)));
+    let width = this.grid.measure(
+      String(Math.max(0, this.model.shownRows - 1))
+    );
     const rows = Math.min(SAMPLE_ROWS, this.model.rowCount('body'));
     for (let row = 0; row < rows; row++) {
       const label = this.model.data('row-header', row, 0);
@@ -818,14 +939,17 @@ export class DataExplorer extends BoxPanel {
   }
 
   private _onPainted(visible: IVisibleRows | null): void {
-    const total = this.model.rowCount('body');
+    const counted = this.model.viewRows !== null;
+    // Not counted: the last row is the one that reads the next window.
+    const total = this.model.rowCount('body') - (counted ? 0 : 1);
     const label = (row: number) => this.model.data('row-header', row, 0);
     this._range.textContent = rangeText(
       this._trans,
       visible,
       total,
       visible ? label(visible.first) : null,
-      visible ? label(visible.last) : null
+      visible ? label(Math.min(visible.last, total - 1)) : null,
+      counted
     );
     this._range.dataset.lastRow = visible ? String(visible.last) : '';
     this._wantVisibleProfiles(visible);
@@ -858,6 +982,11 @@ export class DataExplorer extends BoxPanel {
   private _bannerText: HTMLSpanElement;
   private _status: HTMLSpanElement;
   private _range: HTMLSpanElement;
+  private _engine = document.createElement('span');
+  private _engineName = document.createElement('span');
+  private _notCounted = document.createElement('span');
+  private _countButton: HTMLButtonElement | null = null;
+  private _cost = document.createElement('span');
   private _type: HTMLSpanElement | null = null;
   private _size: HTMLSpanElement | null = null;
   private _sortText: HTMLSpanElement | null = null;
