@@ -176,12 +176,21 @@ def _timed(server: Server, method: str, path: str) -> tuple[float, object]:
     return took, json.loads(body)
 
 
+def _memory_mb(pid: int) -> tuple[float, float]:
+    """(resident, peak resident) MB of process ``pid`` (Linux ``/proc``)."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
+
+
 def measure_engine(server: Server, engine: str, rows: int, reps: int,
                    log: Callable[[str], None], workdir: Path) -> list[Row]:
     spec = ENGINES[engine]
     setup = spec["setup"].format(rows=rows, width=WIDTH, path=str(workdir / "table.parquet"))
     with table_kernel(server, rows, reps, log, f"{engine}: a {rows:,}-row × {WIDTH}-column "
                       "table in the engine", setup, "table", "detail=full") as kernel:
+        pid = int(str(kernel.floor_client.expression("__import__('os').getpid()")).strip("'\""))
+        before, _ = _memory_mb(pid)
         out: list[Row] = []
         for case, own_key in CASES:
             ours = Row(rows, f"{engine}: {case}")
@@ -197,6 +206,9 @@ def measure_engine(server: Server, engine: str, rows: int, reps: int,
                 theirs.seconds.append(took)
                 theirs.reply_bytes = size
             out += [ours, theirs]
+        after, peak = _memory_mb(pid)
+        log(f"{engine}: kernel RSS {before:,.0f} MB after the cell, {after:,.0f} MB after the "
+            f"cases (peak {peak:,.0f} MB; the cases include the engine's own queries)")
         return kernel.against_floor(*out)
 
 

@@ -84,6 +84,17 @@ class KernelStateApp(ExtensionApp):
     rows_cache_size = Int(
         _D.rows_cache_size, min=1, config=True,
         help="Data explorer windows kept per kernel.")
+    rows_count_ms = Int(
+        _D.rows_count_ms, min=1, max=60_000, config=True,
+        help="Time guard (ms) for the row count a window of an engine's table (a DuckDB "
+        "relation, a polars LazyFrame, Spark, Ibis, dask) asks its engine for; past it the "
+        "count is cancelled in the engine and the window says not counted (total_rows null).")
+    engine_count_ms = Int(
+        _D.engine_count_ms, min=1, max=60_000, config=True,
+        help="Time guard (ms) for counting an engine table's rows (variables/{name}/count, "
+        "MCP's count_rows); past it the count is cancelled in the engine (422). Like every "
+        "guard it stops at 80 % of probe_timeout: raise probe_timeout with it for longer "
+        "counts.")
     profile_max_columns = Int(
         _D.profile_max_columns, min=1, max=10_000, config=True,
         help="Most columns in one profile (variables/{name}/profile); MCP's describe_table "
@@ -176,6 +187,8 @@ class KernelStateApp(ExtensionApp):
             rows_read_ms=self.rows_read_ms,
             rows_sort_ms=self.rows_sort_ms,
             rows_cache_size=self.rows_cache_size,
+            rows_count_ms=self.rows_count_ms,
+            engine_count_ms=self.engine_count_ms,
             profile_max_columns=self.profile_max_columns,
             profile_column_ms=self.profile_column_ms,
             profile_sample_rows=self.profile_sample_rows,

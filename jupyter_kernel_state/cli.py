@@ -25,6 +25,7 @@ from typing import Any
 
 from .cli_views import (
     CLIError,
+    cmd_count,
     cmd_images,
     cmd_inspect,
     cmd_kernels,
@@ -165,11 +166,14 @@ def cmd_mcp_proxy(args: argparse.Namespace) -> None:
     asyncio.run(proxy.run_async(transport="stdio", show_banner=False))
 
 
+FILTER_HELP = ('only the rows this filter keeps, as JSON: a condition like \'{"column": '
+               '"price", "op": "gt", "value": 10}\' or a tree {"and": [...]} / {"or": [...]} '
+               "(see docs/rest-api.md#filters; default: every row)")
 KERNEL_HELP = ("the kernel to read: its id, a prefix of ids only it has, or its notebook or "
                "console path (whole, or its end such as sales.ipynb); default: the kernel "
                "a cell last ran in, named on stderr")
 # Commands that read one kernel (all but `kernels` and the MCP ones).
-KERNEL_COMMANDS = ("variables", "inspect", "rows", "timeline", "images", "prompt")
+KERNEL_COMMANDS = ("variables", "inspect", "rows", "count", "timeline", "images", "prompt")
 
 
 def _global_options(parser: argparse.ArgumentParser, after_command: bool) -> None:
@@ -270,7 +274,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sort", metavar="COLUMN:asc|desc",
                    help="sort by a column's name, in the kernel, e.g. price:desc (default: "
                    "the table's own order)")
+    p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
     p.set_defaults(run=cmd_rows)
+
+    p = command("count", "count a table's rows, or those a filter keeps (an engine's table: "
+                "in its engine)")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
+    p.set_defaults(run=cmd_count)
 
     p = command("timeline", "when a variable was bound or changed, and how")
     p.add_argument("name", help="the variable's name")

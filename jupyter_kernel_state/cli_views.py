@@ -167,7 +167,7 @@ def cmd_inspect(client: KernelStateClient, args: argparse.Namespace) -> str:
 def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
     kid = args.kernel_id
     data = client.rows(kid, args.name, offset=args.offset, limit=args.limit,
-                       columns=args.columns, sort=args.sort)
+                       columns=args.columns, sort=args.sort, filter=args.filter)
     if args.json:
         return json.dumps(data, indent=2)
     columns = data["columns"]
@@ -185,14 +185,52 @@ def cmd_rows(client: KernelStateClient, args: argparse.Namespace) -> str:
         positions = [c["position"] for c in columns]
         cols = (f", columns at {min(positions)}-{max(positions)} of "
                 f"{data['columns_total']:,}" if positions else "")
-    notes = [f"{shown} of {data['total_rows']:,}{cols}"]
+    notes = [f"{shown} of {_rows_total(data)}{cols}"]
     if data.get("sort"):
         notes.append(f"sorted by {data['sort']}")
+    if data.get("engine"):
+        notes.append(_engine_text(data["engine"]))
+    if _not_counted(data):
+        notes.append("?: not counted in time (`jupyter kernel-state count` counts them)")
     if data.get("stale"):
         notes.append("stale: the variable changed since (re-run to refresh)")
     if data.get("cells_truncated"):
         notes.append(f"{data['cells_truncated']:,} cells cut")
     return _table(rows, headers) + "\n" + "; ".join(notes)
+
+
+def _rows_total(window: dict[str, Any]) -> str:
+    """'1,000,000', or '250 matching (1,000)' with a filter; '?' for a count an engine did
+    not finish in time."""
+    def number(n: Any) -> str:
+        return f"{n:,}" if isinstance(n, int) else "?"
+
+    total = number(window.get("total_rows"))
+    if window.get("filter") is None:
+        return total
+    return f"{number(window.get('filtered_rows'))} matching ({total})"
+
+
+def _not_counted(window: dict[str, Any]) -> bool:
+    return window.get("total_rows") is None or (
+        window.get("filter") is not None and window.get("filtered_rows") is None)
+
+
+def _engine_text(engine: dict[str, Any]) -> str:
+    took = engine.get("cost_ms")
+    return (f"lazy {engine['title']} table, computed in {engine['title']}"
+            + (f" in {took:,} ms" if isinstance(took, int) else ""))
+
+
+def cmd_count(client: KernelStateClient, args: argparse.Namespace) -> str:
+    data = client.count(args.kernel_id, args.name, filter=args.filter)
+    if args.json:
+        return json.dumps(data, indent=2)
+    what = "rows kept by the filter" if data["filtered"] else "rows"
+    where = (f"lazy {data['engine']['title']} table, counted in {data['engine']['title']}"
+             if data.get("engine") else "counted in the kernel")
+    note = "; stale: counted before the running cell" if data.get("stale") else ""
+    return f"{data['rows']:,} {what} of {data['name']} ({where} in {data['cost_ms']:,} ms){note}"
 
 
 def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:

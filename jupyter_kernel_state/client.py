@@ -88,6 +88,11 @@ def _columns(columns: str | range | Iterable[int] | None) -> str | None:
     return ",".join(str(int(c)) for c in columns)
 
 
+def _filter(value: str | Mapping[str, Any] | None) -> str | None:
+    """A filter as the routes take it: JSON text (a dict is encoded)."""
+    return json.dumps(value) if isinstance(value, Mapping) else value
+
+
 def _quote(part: str) -> str:
     return urllib.parse.quote(str(part), safe="")
 
@@ -373,13 +378,24 @@ class KernelStateClient:
 
     def rows(self, kernel_id: str, name: str, offset: int = 0, limit: int = 100,
              columns: str | range | Iterable[int] | None = None,
-             sort: str | None = None) -> dict[str, Any]:
+             sort: str | None = None,
+             filter: str | Mapping[str, Any] | None = None) -> dict[str, Any]:
         """A window of a table or array: ``limit`` rows from ``offset``, the columns at
         the positions ``columns`` (``"0:20"``, ``range(0, 20)``, ``[0, 3, 7]``), sorted
-        by ``sort`` (``"price:desc"``)."""
+        by ``sort`` (``"price:desc"``), of the rows ``filter`` keeps (a condition or an
+        and/or tree, as a dict or its JSON). An engine's table (a DuckDB relation, a polars
+        LazyFrame …) may answer ``total_rows`` None: not counted (:meth:`count`)."""
         return dict(self.get(self._variable_path(kernel_id, name, "rows"), {
             "offset": offset, "limit": limit, "columns": _columns(columns), "sort": sort,
+            "filter": _filter(filter),
         }))
+
+    def count(self, kernel_id: str, name: str,
+              filter: str | Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The rows of a table, or those ``filter`` keeps (``CountResult``): counted by its
+        engine for an engine's table, which cancels it past ``engine_count_ms`` (422)."""
+        return dict(self.request("POST", self._variable_path(kernel_id, name, "count"),
+                                 {"filter": _filter(filter)}).json())
 
     def timeline(self, kernel_id: str, name: str, limit: int | None = None) -> dict[str, Any]:
         """When ``name`` was bound, changed or removed, and how (oldest first)."""

@@ -19,6 +19,7 @@ from typing import Any
 from . import mcp_auth
 from .errors import KernelStateError, NotFound
 from .service import (
+    CountOptions,
     DetailOptions,
     ImagesOptions,
     KernelStateService,
@@ -241,6 +242,10 @@ async def get_rows(
     data.frame) without running code in the user's kernel: a window of `limit` rows (at
     most 200) from `offset`, filtered and sorted in the kernel. `filtered_rows` is the
     exact number of matching rows (offset and limit page through them).
+    A lazy table that lives in an engine (DuckDB relation, polars LazyFrame, Ibis table,
+    Spark or dask DataFrame) is read in its engine, never collected: the window is one
+    query there; `total_rows` and `filtered_rows` may be null (not counted in time:
+    count_rows counts them); `note` says so.
 
     columns: positions, as a range "0:8" or a list "0,3,7" (at most 50 columns).
     sort: one or more keys, "price:desc,region:asc" (":asc" by default), or a list
@@ -265,7 +270,10 @@ async def get_rows(
     _at_most_columns(options, MAX_COLUMNS_PER_CALL)
     await _visible(service, kernel, name)
     window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
-    return {**kernel, **window}
+    out = {**kernel, **window}
+    if window.get("engine"):
+        out["note"] = _window_note(name, window)
+    return out
 
 
 async def describe_table(
@@ -287,7 +295,10 @@ async def describe_table(
     {"column": "<name>", "op": "<op>", "value": ...} or a tree {"and": [...]} /
     {"or": [...]}; `filtered_rows` counts them.
     Past 1,000,000 rows the statistics come from a fixed sample (`sampled`; columns
-    `approximate`). `cut` says what the answer leaves out and how to ask for it."""
+    `approximate`). `cut` says what the answer leaves out and how to ask for it.
+    A lazy table in an engine (DuckDB, polars LazyFrame, Ibis, Spark, dask) is described
+    by the engine's own aggregates, never collected; `note` says which engine, what is
+    approximate and what was computed on a sample."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     width = min(MAX_PROFILE_COLUMNS_PER_CALL, service.limits.profile_max_columns)
@@ -301,7 +312,76 @@ async def describe_table(
     out = {**kernel, **{k: v for k, v in profile.items() if k not in ("epoch", "generation")}}
     out["columns"], top_cut = _fewer_values(profile["columns"])
     out["cut"] = _what_was_cut(profile, top_cut)
+    if profile.get("engine"):
+        out["note"] = _profile_note(name, profile)
     return out
+
+
+async def count_rows(
+    name: str,
+    kernel_id: str | None = None,
+    filter: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Count the rows of a table, or those a filter keeps, without running code in the
+    user's kernel: for a lazy table in an engine (DuckDB relation, polars LazyFrame, Ibis
+    table, Spark or dask DataFrame) the engine counts, never collecting it — what
+    get_rows and describe_table leave "not counted" (`total_rows` null). A count past its
+    time guard is cancelled in the engine and says so (ask a narrower filter). Tables in
+    memory are counted too.
+
+    filter: as get_rows takes it: one condition {"column": "<name>", "op": "<op>",
+    "value": ...} or a tree {"and": [...]} / {"or": [...]}; without it, every row."""
+    service = _get_service()
+    kernel = await _kernel(service, kernel_id)
+    options = await _run(CountOptions.create, service.limits, name,
+                         filter=_filter_text(filter))
+    await _visible(service, kernel, name)
+    counted = await _run(service.count, kernel["kernel_id"], options, kernel=kernel)
+    out = {**kernel, **{k: v for k, v in counted.items() if k not in ("epoch", "generation")}}
+    engine = counted.get("engine")
+    what = "rows kept by the filter" if counted["filtered"] else "rows"
+    where = (f"counted in {engine['title']} (lazy: not collected)" if engine
+             else "counted in the kernel")
+    out["note"] = f"{counted['rows']:,} {what} of {name}, {where}, in {counted['cost_ms']:,} ms"
+    return out
+
+
+def _window_note(name: str, window: dict[str, Any]) -> str:
+    """One line: a window of an engine's table, where it was computed, what was not
+    counted."""
+    engine = window["engine"]
+    parts = [f"{name} is a lazy {engine['title']} table: this window was computed in "
+             f"{engine['title']} (not collected)"
+             + (f" in {engine['cost_ms']:,} ms" if engine.get("cost_ms") is not None else "")]
+    if window.get("total_rows") is None:
+        parts.append("its rows were not counted in time (total_rows null): count_rows "
+                     "counts them")
+    if window.get("filter") is not None and window.get("filtered_rows") is None:
+        parts.append("the rows the filter keeps were not counted (filtered_rows null): "
+                     "count_rows with the same filter counts them")
+    return "; ".join(parts)
+
+
+def _profile_note(name: str, profile: dict[str, Any]) -> str:
+    """One line: a profile of an engine's table, where it was computed, what is
+    approximate, sampled or not counted."""
+    title = profile["engine"]["title"]
+    parts = [f"{name} is a lazy {title} table: these statistics are {title}'s own "
+             "aggregates (not collected)"]
+    approximate = [c["name"] for c in profile["columns"] if c.get("approximate")]
+    if profile.get("sampled"):
+        parts.append(f"columns whose full aggregate ran out of time were computed on the "
+                     f"first {int(profile.get('sample_rows') or 0):,} rows of the view")
+    if approximate:
+        shown = ", ".join(approximate[:10]) + (" …" if len(approximate) > 10 else "")
+        parts.append(f"approximate (engine estimates or that sample): {shown}")
+    if profile.get("total_rows") is None:
+        parts.append("its rows were not counted (total_rows null): count_rows counts them")
+    if profile.get("view", {}).get("filter") is not None and \
+            profile.get("filtered_rows") is None:
+        parts.append("the rows the filter keeps were not counted: count_rows with the same "
+                     "filter counts them")
+    return "; ".join(parts)
 
 
 def _filter_text(filter: dict[str, Any] | None) -> str | None:

@@ -29,6 +29,11 @@ MAX_NOTE_CHARS = 160
 #: Exceptions named in a run line; beyond them, only counted.
 MAX_RUN_EXCEPTIONS = 3
 
+#: How a lazy engine table's preview starts (``lazy · DuckDB · not counted · 4 columns —
+#: i:BIGINT, …``), and what its line asks of the assistant.
+LAZY_PREVIEW = "lazy · "
+LAZY_HINT = "read it with get_rows, describe_table or count_rows; never collect it"
+
 KIND_RANK = {"dataframe": 0, "series": 1, "array": 1, "tensor": 1, "index": 2, "mapping": 2,
              "sequence": 3, "set": 3}
 
@@ -46,10 +51,27 @@ def _bytes(n: int) -> str:
     return f"{n} B"  # pragma: no cover
 
 
+def engine_table(v: dict[str, Any]) -> bool:
+    """A lazy table that lives in an engine (a DuckDB relation, a polars LazyFrame …): its
+    preview says so."""
+    return v.get("kind") == "dataframe" and str(v.get("preview") or "").startswith(LAZY_PREVIEW)
+
+
+def _engine_head(v: dict[str, Any]) -> str:
+    """'DuckDBPyRelation, lazy DuckDB table, not counted, 4 columns' from the preview's
+    head ('lazy · DuckDB · not counted · 4 columns')."""
+    head = str(v.get("preview") or "").split(" — ", 1)[0]
+    parts = head.split(" · ")[1:]
+    what = f"lazy {parts[0]} table" if parts else "lazy table"
+    return ", ".join([str(v.get("type", "object")), what, *parts[1:]])
+
+
 def _head(v: dict[str, Any]) -> str:
     """Type and shape or size: 'DataFrame 99,870×8', 'ndarray float32 (512, 256), 512.0 KiB'."""
     kind, type_name = v.get("kind"), str(v.get("type", "object"))
     shape, size, dtype = v.get("shape"), v.get("size"), v.get("dtype")
+    if engine_table(v):
+        return _engine_head(v)
     if kind == "dataframe" and shape and len(shape) == 2:
         return f"{type_name} {fmt_count(shape[0] or 0)}×{fmt_count(shape[1] or 0)}"
     if kind in ("array", "tensor") and shape is not None:
@@ -83,7 +105,9 @@ def preview_text(v: dict[str, Any]) -> str:
 
 def variable_line(v: dict[str, Any], limit: int = MAX_LINE_CHARS) -> str:
     """``- name: <type and shape> — <preview> [error] "description" (constraints: …)``
-    within ``limit``: the notes cut after a word, the preview at an element boundary."""
+    within ``limit``: the notes cut after a word, the preview at an element boundary. A lazy
+    engine table's line says its engine and count in the head, its schema as a
+    DataFrame's columns, and how to read it (``LAZY_HINT``) at the end."""
     name = str(v.get("name", "?"))
     head = escape(f"- {name}: {_head(v)}")
     reason = v.get("secret_reason") or secret_reason(name, v.get("preview"))
@@ -96,6 +120,8 @@ def variable_line(v: dict[str, Any], limit: int = MAX_LINE_CHARS) -> str:
         tail += f' "{clean(str(v["description"]), MAX_NOTE_CHARS)}"'
     if v.get("constraints"):
         tail += f" (constraints: {clean(str(v['constraints']), MAX_NOTE_CHARS)})"
+    if engine_table(v):
+        tail += f" ({LAZY_HINT})"
     if len(head) + len(tail) > limit:
         return cut_prose(head + tail, limit)
     preview = preview_text(v)

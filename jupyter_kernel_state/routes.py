@@ -19,6 +19,7 @@ from .errors import KernelStateError
 from .service import (
     AnnotationUpdate,
     CodeOptions,
+    CountOptions,
     DetailOptions,
     HistoryOptions,
     ImagesOptions,
@@ -161,6 +162,17 @@ class RowsHandler(KernelStateHandler):
         self.write_json(await self.call(self.service.rows(kernel_id, options)))
 
 
+class CountHandler(KernelStateHandler):
+    """A table's rows counted in the kernel (by its engine for an engine's table): a POST,
+    since counting may run long and costs the engine; tornado checks its XSRF token."""
+
+    @web.authenticated
+    @authorized("execute")
+    async def post(self, kernel_id: str, name: str) -> None:
+        options = self.parse(CountOptions.from_query, name)
+        self.write_json(await self.call(self.service.count(kernel_id, options)))
+
+
 class CodeHandler(KernelStateHandler):
     @web.authenticated
     @authorized("execute")
@@ -265,6 +277,7 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
         (rf"{base}/{_KERNEL}/variables/{_NAME}", VariableHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/annotation", AnnotationHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/rows", RowsHandler),
+        (rf"{base}/{_KERNEL}/variables/{_NAME}/count", CountHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/profile", ProfileHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/code", CodeHandler),
         (rf"{base}/{_KERNEL}/variables/{_NAME}/timeline", TimelineHandler),

@@ -42,7 +42,7 @@ pf = pl.DataFrame({
 }).with_columns(pl.col("d").dt.replace_time_zone("Europe/Paris").alias("dz"))
 matrix = np.array([[1.0, 5.0], [np.nan, 3.0], [2.0, 5.0], [0.5, np.nan]])
 records = [{"a": 2, "b": "x"}, {"a": None, "b": "y"}, {"a": 1, "b": None}]
-lazy = pf.lazy()
+lazy = iter(range(5))  # lazy: reading it would consume it
 """
 
 
@@ -146,7 +146,7 @@ async def test_arrays_records_and_the_columns_shown(jp_fetch, new_kernel):  # ty
 REFUSALS = [
     ("df", {"syntax": "polars"}, 400, "polars code is for polars values; df is a DataFrame"),
     ("df", {"syntax": "dplyr"}, 400, "dplyr code is for R data.frames"),
-    ("df", {"syntax": "sql"}, 400, "syntax must be one of pandas, polars, dplyr"),
+    ("df", {"syntax": "cobol"}, 400, "syntax must be one of pandas, polars, dplyr, polars_lazy"),
     ("pf", {"syntax": "pandas"}, 400, "pandas code is for pandas values"),
     ("df", {"filter": json.dumps(cond("i", "eq", "two"))}, 400,
      "filter value 'two' does not fit column i (int64)"),
@@ -159,7 +159,7 @@ REFUSALS = [
     ("df", {"columns": "x"}, 400, "columns must be a range"),
     ("nothing", {}, 404, "Variable not found: nothing"),
     ("not-a-name", {}, 400, "Invalid variable name"),
-    ("lazy", {}, 409, "lazy is a polars LazyFrame, which is lazy"),
+    ("lazy", {}, 409, "lazy is a range_iterator, an iterator"),
     ("x", {}, 400, "x is a int (number): code is written for tables"),
 ]
 

@@ -33,7 +33,7 @@ sales = pd.DataFrame({{
 sales.loc[5, "price"] = np.nan
 sales.loc[6, "price"] = np.inf
 plf = pl.from_dict({{"x": [3, 1, None], "s": ["a", "b", "a"]}})
-lazy = plf.lazy()
+lazy = iter(range(5))  # lazy: reading it would consume it
 gen = (i for i in range(3))
 records = [{{"a": 1, "b": "x"}}, {{"a": None, "b": "y"}}]
 x = 5
@@ -165,7 +165,7 @@ slow = SlowColumns({"a": [1, 2], "b": [3, 4]})
         ("sales", {"filter": "price>3"}, 400, "filter must be JSON"),
         ("sales", {"filter": '{"column": "price", "op": "gt", "value": "ten"}'}, 400, "price"),
         ("sales", {"filter": '{"column": "nope", "op": "isnull"}'}, 400, "No column named"),
-        ("lazy", {}, 409, "lazy is a polars LazyFrame, which is lazy"),
+        ("lazy", {}, 409, "lazy is a range_iterator, an iterator"),
         ("gen", {}, 409, "an iterator: profiling it would consume it"),
         ("bad", {}, 422, "bad (BadShape): profiling raised ValueError"),
     ],

@@ -9,13 +9,13 @@ import time
 import uuid
 
 from . import guard, quiet
+from .backends import dask, duckdb, ibis, polars_lazy, spark  # noqa: F401 (register engines)
 from .changes.tracker import ChangeTracker, register, unregister_all
 from .inspect import containers, objects, summary, third_party  # noqa: F401 (register inspectors)
 from .inspect.base import MISSING
 from .inspect.cache import SummaryCache
 from .namespace import visibility
 from .namespace.ordering import Sorter
-from .backends import dask, duckdb, ibis, polars_lazy, spark  # noqa: F401 (register engines)
 from .ops import code as code_op
 from .ops import count as count_op
 from .ops import detail as detail_op

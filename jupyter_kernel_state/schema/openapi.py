@@ -10,6 +10,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from ..probe.protocol import SYNTAXES
+
 BASE = "/api/kernel-state"
 
 
@@ -52,6 +54,12 @@ FILTER = _param("filter", "query", "JSON: one condition "
                 "column's type (400 naming the column and its dtype when it does not fit). "
                 "Missing values match only isnull. `filtered_rows` counts the rows kept.",
                 {"type": "string", "maxLength": 200000})
+LAZY = _json("Error", "A lazy value that is not an engine's table (a generator, an "
+             "iterator, a dask Array, Series or Bag, an xarray DataArray on dask): reading would "
+             "compute or consume it.")
+ENGINES = ("Engine tables (a DuckDB relation, a polars LazyFrame, an Ibis table, a PySpark "
+           "DataFrame, classic or Spark Connect, a dask DataFrame) are computed in their "
+           "engine, never collected: `engine` says which (null for a table in memory).")
 NAME = _param("name", "path", "A Python identifier (not a keyword), at most 256 characters, "
               "looked up as an exact namespace key.", {"type": "string", "maxLength": 256})
 
@@ -150,7 +158,10 @@ def build_openapi() -> dict[str, Any]:
             "value's own library under their own time guard (`rows_sort_ms`), and the order is "
             "kept for paging. Cells are text (dates compact, floats shortest, null for missing "
             "values), at most `rows_cell_chars` each. A busy kernel gets the last window of the "
-            "same query with `stale: true`. Python and R kernels.",
+            "same query with `stale: true`. Python and R kernels. " + ENGINES + " The window "
+            "is one query in the engine (filter, sort, offset and limit pushed down); its "
+            "count runs under `rows_count_ms`, and past it `total_rows` (and `filtered_rows`) "
+            "is null: not counted (POST …/count counts it).",
             "parameters": [
                 KERNEL, NAME,
                 _param("offset", "query", "First row (default 0).",
@@ -164,12 +175,32 @@ def build_openapi() -> dict[str, Any]:
                 FILTER,
             ],
             "responses": {"200": _json("RowsWindow", "The window."), **ERRORS,
-                          "409": _json("Error", "A lazy value (polars LazyFrame, dask, "
-                                       "generator, iterator): reading would compute or consume "
-                                       "it."),
+                          "409": LAZY,
                           "422": _json("Error", "The value's own code raised or ran out of "
-                                       "time while its rows were read."),
+                                       "time while its rows were read; an engine's error (its "
+                                       "first line), or its query cancelled in the engine past "
+                                       "its time guard (the message says so, and the guard)."),
                           "501": not_python, "503": busy},
+        }},
+        f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/count": {"post": {
+            "summary": "Count a table's rows (those a filter keeps), in its engine",
+            "description": "Needs `execute` on `kernels` (and the XSRF token with cookies). "
+            "What a window of an engine's table leaves \"not counted\": the rows counted by "
+            "the engine, under `engine_count_ms` (10 s; like every guard, within 80 % of "
+            "`probe_timeout`: raise both for longer counts); past it the count is cancelled in "
+            "the engine (422). Tables in memory are counted too (by their own library). "
+            "Cached by (epoch, generation, filter): asking again before a cell runs sends the "
+            "kernel nothing; a busy kernel gets the last count of the same query with `stale: "
+            "true`. Python kernels (R: 501).",
+            "parameters": [KERNEL, NAME, FILTER],
+            "responses": {"200": _json("CountResult", "The count."), **ERRORS,
+                          "409": LAZY,
+                          "422": _json("Error", "The engine's error (its first line), or the "
+                                       "count cancelled in the engine past its time guard (the "
+                                       "message says so, and the guard)."),
+                          "501": _json("Error", "The kernel's language has no probe, or its "
+                                       "probe no count yet (R)."),
+                          "503": busy},
         }},
         f"{BASE}/kernels/{{kernel_id}}/variables/{{name}}/code": {"get": {
             "summary": "The code of a view: the rows, order and columns the explorer shows",
@@ -180,7 +211,9 @@ def build_openapi() -> dict[str, Any]:
             "columns' dtypes (values as literals of each column's type); nothing the caller "
             "sent is executed. pandas code for pandas values, numpy arrays and lists of "
             "records (through `pd.DataFrame`), polars code for polars values, dplyr for R "
-            "data.frames.",
+            "data.frames; an engine's table gets its engine's own code (DuckDB `duckdb` or "
+            "`sql`, a polars LazyFrame `polars_lazy` or `polars`, Ibis `ibis`, Spark "
+            "`pyspark`, dask `dask`), which stays lazy.",
             "parameters": [
                 KERNEL, NAME,
                 _param("columns", "query", "The columns shown, in order: a range `start:stop` "
@@ -188,12 +221,14 @@ def build_openapi() -> dict[str, Any]:
                        {"type": "string"}),
                 SORT,
                 FILTER,
-                _param("syntax", "query", "pandas, polars or dplyr; default the value's own "
-                       "library (400 for a syntax that does not fit the value).",
-                       {"type": "string", "enum": ["pandas", "polars", "dplyr"]}),
+                _param("syntax", "query", "The code's language; default the value's own "
+                       "library, or its engine's (400 for a syntax that does not fit the value, "
+                       "listing those that do).",
+                       {"type": "string", "enum": list(SYNTAXES)}),
             ],
             "responses": {"200": _json("ViewCode", "The code."), **ERRORS,
-                          "409": _json("Error", "A lazy value: no code is written for it."),
+                          "409": _json("Error", "A lazy value that is not an engine's table "
+                                       "(a generator, an iterator): no code is written for it."),
                           "422": _json("Error", "The value's own code raised or ran out of "
                                        "time while its columns were read."),
                           "501": not_python, "503": busy},
@@ -208,7 +243,10 @@ def build_openapi() -> dict[str, Any]:
             "statistics come from a fixed-seed sample of that many (`sampled`, each column "
             "`approximate`; `count` and `null_count` stay exact). Lazy values are never "
             "computed. A busy kernel gets the last profile of the same query with `stale: "
-            "true`. Python kernels (R: 501 for now).",
+            "true`. Python kernels (R: 501 for now). " + ENGINES + " Each column is one "
+            "aggregate query in the engine (approximate quantiles and distinct counts where "
+            "the engine has them: `approximate`); a column cancelled past `profile_column_ms` "
+            "is computed again on the view's first `sample_rows` rows (`sampled`).",
             "parameters": [
                 KERNEL, NAME,
                 _param("columns", "query", "Column positions: a range `start:stop` or a list "
@@ -217,11 +255,10 @@ def build_openapi() -> dict[str, Any]:
                 FILTER,
             ],
             "responses": {"200": _json("TableProfile", "The profile."), **ERRORS,
-                          "409": _json("Error", "A lazy value (polars LazyFrame, dask, "
-                                       "generator, iterator): profiling would compute or "
-                                       "consume it."),
+                          "409": LAZY,
                           "422": _json("Error", "The value's own code raised or ran out of "
-                                       "time while it was read."),
+                                       "time while it was read; an engine's error (its first "
+                                       "line)."),
                           "501": _json("Error", "The kernel's language has no probe, or its "
                                        "probe no profile yet (R)."),
                           "503": busy},

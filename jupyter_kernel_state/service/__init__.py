@@ -10,11 +10,18 @@ from .queries import (
     SnapshotOptions,
 )
 from .service import KernelStateService
-from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TimelineOptions
+from .variable_queries import (
+    CodeOptions,
+    CountOptions,
+    ProfileOptions,
+    RowsOptions,
+    TimelineOptions,
+)
 
 __all__ = [
     "AnnotationUpdate",
     "CodeOptions",
+    "CountOptions",
     "DetailOptions",
     "HistoryOptions",
     "ImagesOptions",

@@ -32,6 +32,7 @@ from .probe_client import ProbeClient
 from .queries import DetailOptions, SnapshotOptions
 from .replies import (
     CodeReply,
+    CountReply,
     DetailReply,
     DigestReply,
     ProfileReply,
@@ -40,7 +41,14 @@ from .replies import (
     TimelineReply,
 )
 from .tracker import ExecutionTracker
-from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TableQuery, TimelineOptions
+from .variable_queries import (
+    CodeOptions,
+    CountOptions,
+    ProfileOptions,
+    RowsOptions,
+    TableQuery,
+    TimelineOptions,
+)
 
 # A busy kernel silent for this long gets one kernel_info_request (see _check_still_busy).
 SILENT_BUSY_CHECK_S = 2.0
@@ -50,6 +58,12 @@ SETTLE_WAIT_S = 2.0
 DELETE_GRACE_S = 1.0
 BUSY = "Kernel is busy; try again when the cell has finished"
 BUSY_NO_SNAPSHOT = "Kernel is busy and no snapshot was taken yet"
+
+
+def _with_engine(answer: Answer) -> Answer:
+    """A table answer with ``engine`` always there: what the probe said of an engine's
+    table, null for a table in memory (whose probe says nothing of it)."""
+    return {**answer, "engine": answer.get("engine")}
 
 
 def _now_iso() -> str:
@@ -487,8 +501,22 @@ class KernelState:
             reply = cast(RowsReply, await self._call_on_table(
                 "rows", options, offset=options.offset, limit=options.limit,
                 max_rows=limits.rows_max_rows, max_columns=limits.rows_max_columns,
-                cell_chars=limits.rows_cell_chars, cell_guard_ms=limits.time_guard_ms))
-            return self._current(reply["rows"], moment)
+                cell_chars=limits.rows_cell_chars, cell_guard_ms=limits.time_guard_ms,
+                count_ms=limits.rows_count_ms))
+            return self._current(_with_engine(reply["rows"]), moment)
+
+        return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
+
+    async def count(self, options: CountOptions) -> Answer:
+        """The rows of a table (those the view's filter keeps), counted in the kernel — in
+        its engine for an engine's table, under ``engine_count_ms`` and cancelled there past
+        it; a busy kernel gets the last count of the same query, marked stale."""
+        await self.probe.require("count", "Counts", options.name)
+
+        async def take(moment: Moment) -> Answer:
+            reply = cast(CountReply, await self._call_on_table(
+                "count", options, sort_ms=None, count_ms=self._limits.engine_count_ms))
+            return self._current(_with_engine(cast(Answer, reply["count"])), moment)
 
         return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
 
@@ -504,7 +532,7 @@ class KernelState:
                 "profile", options, sort_ms=None, filter_ms=limits.rows_sort_ms,
                 max_columns=limits.profile_max_columns, value_chars=limits.rows_cell_chars,
                 sample_rows=limits.profile_sample_rows, column_ms=limits.profile_column_ms))
-            return self._current(reply["profile"], moment)
+            return self._current(_with_engine(reply["profile"]), moment)
 
         return await self._profiles.give(options.key, take, when_busy=stale_or(BUSY))
 
@@ -524,12 +552,16 @@ class KernelState:
     async def _call_on_table(self, op: str, query: TableQuery, **fields: Any) -> Answer:
         """One probe operation on a table's columns and view, within the rows' time guards
         (``sort_ms=None`` leaves the sort's guard out, for an operation without one) and a
-        budget inside the reply deadline that leaves the answer room to travel back."""
+        budget inside the reply deadline that leaves the answer room to travel back. An
+        engine count's guard (``count_ms``) is cut to that budget, so that a count
+        cancelled says the guard it really had."""
         limits = self._limits
+        budget = limits.table_budget_ms
         guards: dict[str, Any] = {"time_guard_ms": limits.rows_read_ms,
-                                  "sort_ms": limits.rows_sort_ms,
-                                  "budget_ms": max(1, int(limits.probe_timeout * 1000 * 0.8))}
+                                  "sort_ms": limits.rows_sort_ms, "budget_ms": budget}
         guards.update(fields)
+        if guards.get("count_ms") is not None:
+            guards["count_ms"] = min(guards["count_ms"], budget)
         request = {key: value for key, value in guards.items() if value is not None}
         return await self.probe.call(op, query.name, name=query.name, view=query.view,
                                      **query.column_fields(), **request)

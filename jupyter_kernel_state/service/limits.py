@@ -29,6 +29,11 @@ class Limits:
     rows_read_ms: int = 1_000
     rows_sort_ms: int = 2_000
     rows_cache_size: int = 16
+    # Engine tables (a DuckDB relation, a polars LazyFrame …): the count a window asks its
+    # engine for (past it: "not counted"), and the count asked on its own
+    # (``variables/{name}/count``); both within the reply deadline (``table_budget_ms``).
+    rows_count_ms: int = 1_000
+    engine_count_ms: int = 10_000
     # Column profiles (``variables/{name}/profile``): columns per call, each column's time
     # guard, the rows past which statistics come from a fixed-seed sample, answers kept.
     profile_max_columns: int = 100
@@ -42,6 +47,13 @@ class Limits:
     # Seconds between checks that release our wire to a gateway kernel nobody else is
     # connected to (and reopen it when someone is again); 0: never release.
     gateway_release_interval: float = 30.0
+
+    @property
+    def table_budget_ms(self) -> int:
+        """What one table operation (rows, count, profile, code) may spend in the kernel:
+        80 % of the reply deadline, leaving the answer room to travel back. Every guard of
+        the operation is cut to it (the probe's timer stops at whichever comes first)."""
+        return max(1, int(self.probe_timeout * 1000 * 0.8))
 
     def iopub_message_bytes(self) -> int:
         """The size past which an IOPub message's content is dropped undecoded.

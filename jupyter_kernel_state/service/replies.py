@@ -15,6 +15,19 @@ class ProbeReply(TypedDict, total=False):
     duration_ms: float
 
 
+class EngineInfo(TypedDict):
+    """What a reply says of an engine's table (``engine`` of rows, profile and count; the
+    server sets null for a table in memory)."""
+
+    name: str
+    title: str
+    lazy: bool
+    #: The rows counted (of the view's filter, if any); None: not counted.
+    rows: int | None
+    location: str | None
+    cost_ms: int | None
+
+
 class SnapshotReply(ProbeReply, total=False):
     #: The visible names (with ``include``) ...
     total: int
@@ -42,16 +55,38 @@ class DigestReply(ProbeReply, total=False):
 
 
 class DetailReply(ProbeReply):
+    #: ``VariableDetail``; an engine's table adds ``engine``: ``EngineInfo`` without
+    #: ``cost_ms``, with ``plan`` (text, bounded) and ``plan_truncated``.
     variable: dict[str, Any]
 
 
 class RowsReply(ProbeReply):
+    #: ``RowsWindow`` without the server's fields; for an engine's table ``total_rows`` and
+    #: ``filtered_rows`` may be None (not counted within ``count_ms``) and ``engine`` is an
+    #: ``EngineInfo`` (absent for a table in memory: the server sets None).
     rows: dict[str, Any]
 
 
 class ProfileReply(ProbeReply):
-    #: The statistics of a table's columns (``TableProfile`` without the server's fields).
+    #: The statistics of a table's columns (``TableProfile`` without the server's fields;
+    #: ``engine`` as for rows).
     profile: dict[str, Any]
+
+
+class CountResult(TypedDict):
+    """``CountReply.count``: the rows of a table (those the filter keeps)."""
+
+    name: str
+    type: str
+    rows: int
+    #: The count is of the rows a filter keeps.
+    filtered: bool
+    cost_ms: int
+    engine: EngineInfo | None
+
+
+class CountReply(ProbeReply):
+    count: CountResult
 
 
 class CodeReply(ProbeReply):

@@ -35,7 +35,13 @@ from .queries import (
     SnapshotOptions,
     validate_name,
 )
-from .variable_queries import CodeOptions, ProfileOptions, RowsOptions, TimelineOptions
+from .variable_queries import (
+    CodeOptions,
+    CountOptions,
+    ProfileOptions,
+    RowsOptions,
+    TimelineOptions,
+)
 
 KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_actions/v1"
 # How long to wait for a started kernel to be listed (steps × step).
@@ -249,6 +255,9 @@ class KernelStateService:
 
     async def rows(self, kernel_id: str, options: RowsOptions) -> dict[str, Any]:
         return await self.state(kernel_id).rows(options)
+
+    async def count(self, kernel_id: str, options: CountOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).count(options)
 
     async def profile(self, kernel_id: str, options: ProfileOptions) -> dict[str, Any]:
         return await self.state(kernel_id).profile(options)

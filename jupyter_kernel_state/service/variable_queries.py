@@ -1,6 +1,7 @@
 """The queries about one variable's data: ``RowsOptions`` (the data explorer's windows),
-``CodeOptions`` (the code of a view) and ``TimelineOptions`` — built and checked like
-every query (see queries.py); a view's sort and filter by :func:`parse_view`."""
+``CountOptions`` (a table's rows counted), ``CodeOptions`` (the code of a view),
+``ProfileOptions`` and ``TimelineOptions`` — built and checked like every query (see
+queries.py); a view's sort and filter by :func:`parse_view`."""
 
 from __future__ import annotations
 
@@ -223,6 +224,28 @@ class ProfileOptions(TableQuery):
     @classmethod
     def from_query(cls, name: str, get: Getter, limits: Limits) -> ProfileOptions:
         return cls.create(limits, name, columns=get("columns"), filter=get("filter"))
+
+
+@dataclass(frozen=True)
+class CountOptions(TableQuery):
+    """``POST variables/{name}/count``: the rows of a table that the ``view``'s filter
+    keeps (every row without one), counted in the kernel — by its engine for an engine's
+    table (where a window said "not counted")."""
+
+    def column_fields(self) -> dict[str, Any]:
+        return {}  # a count names no columns
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("count", self.name, self.view.key)
+
+    @classmethod
+    def create(cls, limits: Limits, name: str, *, filter: str | None = None) -> CountOptions:
+        return cls(name=validate_name(name), view=parse_view(None, filter))
+
+    @classmethod
+    def from_query(cls, name: str, get: Getter, limits: Limits) -> CountOptions:
+        return cls.create(limits, name, filter=get("filter"))
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import threading
 import time
 
 from .. import guard
+from ..inspect import third_party  # noqa: F401 (its resolvers first: the engines' go before)
 from ..inspect.base import RESOLVERS, Inspector
 from ..inspect.display import cut
 from ..inspect.tables import dtype_summary, label_text

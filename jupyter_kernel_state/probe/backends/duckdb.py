@@ -103,7 +103,10 @@ class DuckDBTable(EngineTable):
         return None
 
     def plan(self):
-        return self.value.explain()
+        try:  # as text: under Jupyter, DuckDB shows the plan as HTML and returns ""
+            return self.value.explain(format="text")
+        except TypeError:  # DuckDB 1.x: no format
+            return self.value.explain()
 
     # --- the view as SQL ----------------------------------------------------------------
 

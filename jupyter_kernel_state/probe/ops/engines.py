@@ -149,7 +149,7 @@ def profile(state, session, table, value, fields):
                  "count": None, "null_count": None, "approximate": False, "error": None}
         try:
             entry.update(_column(table, view, position, fields, texts, columns))
-            sampled = sampled or entry.pop("sampled", False)
+            sampled = entry.pop("sampled", False) or sampled
         except guard.BudgetExhausted:
             cut = len(positions) - i
             break

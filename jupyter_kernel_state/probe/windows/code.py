@@ -38,6 +38,9 @@ def view_code(adapter, columns, view, name, syntax, selected, what):
                          "first".format(name, what))
         raise NoCode("no code is written for {} (a {}): it is shown through neither pandas "
                      "nor polars".format(name, what))
+    if syntax not in ("pandas", "polars"):  # an engine's syntax
+        raise NoCode("{} code is for tables that live in an engine; {} is a {}: ask for {} "
+                     "code".format(syntax, name, what, own))
     if syntax != own:
         raise NoCode("{} code is for {} values; {} is a {}: ask for {} code".format(
             syntax, syntax, name, what, own))
