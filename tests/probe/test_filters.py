@@ -598,11 +598,10 @@ def test_names_and_values_are_literals_never_code() -> None:
         (pd.DataFrame([[1, 2]], columns=["a", "a"]), {"view": {"sort": [{"column": 0}]}},
          "has no label a sort can name"),
         ([1, 2][0], {}, "v is a int (number): code is written for tables"),
-        (pl.DataFrame({"x": [1]}).lazy(), {}, "lazy"),
         (FRAME, {"syntax": "cobol"}, "syntax must be one of pandas, polars, dplyr, polars_lazy, duckdb, sql, ibis, pyspark, dask"),
     ],
     ids=["pandas-as-polars", "dplyr", "polars-as-pandas", "column", "no-column", "duplicate-labels",
-         "not-a-table", "lazy", "unknown-syntax"],
+         "not-a-table", "unknown-syntax"],
 )
 def test_code_refusals(value: Any, request_: dict[str, Any], words: str) -> None:
     got = code(value, **request_)

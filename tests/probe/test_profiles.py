@@ -501,7 +501,6 @@ DaskLike.__module__ = "dask.dataframe.core"
 @pytest.mark.parametrize(
     ("value", "request_", "kind", "words"),
     [
-        (pl.DataFrame({"a": [1]}).lazy(), {}, "lazy", "v is a polars LazyFrame"),
         (DaskLike(), {}, "lazy", "dask"),
         ((i for i in range(3)), {}, "lazy", "an iterator: profiling it would consume it"),
         (5, {}, "bad_request", "v is a int (number): profiles show tables"),

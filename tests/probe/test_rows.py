@@ -88,7 +88,6 @@ CASES = [
     ("3d-array", np.zeros((2, 2, 2)), {}, {"bad_request": True}),
     ("int", 5, {}, {"bad_request": True}),
     ("dict", {"a": 1}, {}, {"bad_request": True}),
-    ("lazyframe", pl.DataFrame({"x": [1]}).lazy(), {}, {"lazy": True}),
     ("dask", DaskLike(), {}, {"lazy": True}),
     ("generator", (i for i in range(3)), {}, {"lazy": True}),
     ("iterator", iter([1, 2]), {}, {"lazy": True}),

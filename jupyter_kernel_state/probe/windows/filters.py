@@ -15,7 +15,7 @@ import re
 import sys
 
 from ..protocol import CASE_OPS, LIST_OPS, RANGE_OPS, Condition
-from .expressions import Attr, Binary, Invert, Ref, both, compare, method
+from .expressions import Attr, Binary, Call, Invert, Lit, Ref, both, compare, method
 from .families import BadFilter, typed
 
 SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
@@ -180,7 +180,7 @@ def _test(c, ref, column, library):
     if op in SYMBOLS:
         return compare(SYMBOLS[op], ref, _value(c, column, c.value))
     if op in RANGE_OPS:
-        low, high = (_value(c, column, v) for v in c.value)
+        low, high = (_bound(library, _value(c, column, v)) for v in c.value)
         test = method(ref, library["between"], low, high)
         return Invert(test) if op == "not_between" else test
     if op in LIST_OPS:
@@ -197,6 +197,15 @@ def _test(c, ref, column, library):
     if column.family != "boolean":
         raise column.refuse(op, "it applies to boolean columns")
     return compare("==", ref, op == "is_true")
+
+
+def _bound(library, value):
+    """A range's bound: for polars, text as ``pl.lit("a")`` (``is_between`` reads a plain
+    string as a column's name)."""
+    if library is _POLARS and type(value) is str:
+        pl = sys.modules["polars"]
+        return Call(Attr(Ref("pl", pl, "pl"), "lit"), [Lit(value)])
+    return value
 
 
 def _is_text(column):
