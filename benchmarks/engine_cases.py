@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from gateway_cases import _generation, _wait_generation
 from results import fmt_ratio, log_line, markdown_table, print_tables, text_table
 from scale_cases import Row, _timed_get
 from server import Server
@@ -103,11 +104,14 @@ ENGINES: dict[str, dict[str, str]] = {
                  ".collect().height"),
         "filter": ("table.filter((pl.col('c2') == 'r3') & (pl.col('c1') >= {low})).head(100)"
                    ".collect().height"),
-        "profile number": ("table.select(pl.col('c{col}').count(), pl.col('c{col}').min(), "
-                           "pl.col('c{col}').max(), pl.col('c{col}').mean(), "
-                           "pl.col('c{col}').std(), *[pl.col('c{col}').quantile(q) for q in "
+        "profile number": ("table.select(pl.col('c{col}').count().alias('n'), "
+                           "pl.col('c{col}').min().alias('lo'), pl.col('c{col}').max()"
+                           ".alias('hi'), pl.col('c{col}').mean().alias('mean'), "
+                           "pl.col('c{col}').std().alias('std'), *[pl.col('c{col}')"
+                           ".quantile(q).alias(f'q{{q}}') for q in "
                            "(0.05, 0.25, 0.5, 0.75, 0.95)]).collect().height"),
-        "profile text": ("[table.select(pl.col('c2').count(), pl.col('c2').approx_n_unique())"
+        "profile text": ("[table.select(pl.col('c2').count().alias('n'), "
+                         "pl.col('c2').approx_n_unique().alias('d'))"
                          ".collect(), table.group_by('c2').len().sort('len', descending=True)"
                          ".head(10).collect()].__len__()"),
         "count": "table.filter(pl.col('c0') >= {low}).select(pl.len()).collect().item()",
@@ -191,6 +195,7 @@ def measure_engine(server: Server, engine: str, rows: int, reps: int,
                       "table in the engine", setup, "table", "detail=full") as kernel:
         pid = int(str(kernel.floor_client.expression("__import__('os').getpid()")).strip("'\""))
         before, _ = _memory_mb(pid)
+        _wait_generation(server, kernel.kernel_id, _generation(server, kernel.kernel_id))
         out: list[Row] = []
         for case, own_key in CASES:
             ours = Row(rows, f"{engine}: {case}")
@@ -205,6 +210,9 @@ def measure_engine(server: Server, engine: str, rows: int, reps: int,
                     _own(spec[own_key], case, rep, rows))
                 theirs.seconds.append(took)
                 theirs.reply_bytes = size
+                # The engine's own query is another client's execution: let the server see
+                # the kernel idle again before the next request.
+                _wait_generation(server, kernel.kernel_id, _generation(server, kernel.kernel_id))
             out += [ours, theirs]
         after, peak = _memory_mb(pid)
         log(f"{engine}: kernel RSS {before:,.0f} MB after the cell, {after:,.0f} MB after the "

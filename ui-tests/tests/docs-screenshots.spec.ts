@@ -7,7 +7,7 @@
  *   cd ui-tests && KERNEL_STATE_SCREENSHOTS=1 jlpm playwright test tests/docs-screenshots.spec.ts
  *
  * writes docs/images/explorer-summary.png, explorer-code.png, sidebar-changes.png,
- * gallery.png, assistant-tab.png and sidebar-reach.png.
+ * gallery.png, assistant-tab.png, sidebar-reach.png and explorer-spark.png.
  */
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import * as path from 'path';
@@ -138,6 +138,48 @@ test.describe('Docs screenshots', () => {
       code.getByTestId('kernel-state-explorer-code-text')
     ).toContainText('sales_view');
     await shoot(page, 'explorer-code.png');
+  });
+
+  test('explorer: a billion-row Spark DataFrame, computed by Spark', async ({
+    page
+  }) => {
+    test.setTimeout(300_000);
+    const sidebar = await openPanel(page);
+    await page.notebook.createNew('spark-docs.ipynb');
+    await run(
+      page,
+      0,
+      [
+        'from pyspark.sql import SparkSession, functions as F',
+        'spark = (SparkSession.builder.master("local[2]")',
+        '         .config("spark.ui.enabled", "false")',
+        '         .config("spark.driver.host", "127.0.0.1")',
+        '         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())',
+        'spark.sparkContext.setLogLevel("ERROR")',
+        'orders = spark.range(1_000_000_000).select(',
+        '    F.col("id"), (F.col("id") % 1000 / 10).alias("price"),',
+        '    F.concat(F.lit("sku-"), (F.col("id") % 5000).cast("string")).alias("sku"))'
+      ].join('\n')
+    );
+    await expect(row(sidebar, 'orders')).toContainText('lazy · Spark');
+    const panel = await openExplorer(page, 'orders');
+    await expect(
+      panel.getByTestId('kernel-state-explorer-engine-name')
+    ).toContainText('Spark');
+    const summary = panel.getByTestId('kernel-state-explorer-summary');
+    await expect(summary).toBeVisible();
+    const price = summary.locator(
+      '[data-test-id="kernel-state-explorer-summary-row"][data-name="price"]'
+    );
+    await price.getByTestId('kernel-state-explorer-summary-toggle').click();
+    await expect(
+      price.getByTestId('kernel-state-explorer-summary-details')
+    ).toBeVisible();
+    await panel.getByTestId('kernel-state-explorer-code-button').click();
+    await expect(
+      panel.getByTestId('kernel-state-explorer-code-text')
+    ).toContainText('orders_view');
+    await shoot(page, 'explorer-spark.png');
   });
 
   test('sidebar: a changed key on the row, a masked password', async ({
