@@ -12,7 +12,8 @@ jupyter_server whose caches keep one answer, each repetition asking another quer
 time; the first window of a view includes its count (kept for the next pages).  The
 engine's own query is what a user types for the same answer (``rel.limit(100, off)
 .fetchall()``, ``lf.sort(c).head(100).collect()``, ``df.orderBy(...).limit(100)
-.collect()``), sent through ``user_expressions`` to the same kernel.
+.collect()``; for a filter, its first rows and its count, as the window reply holds
+both), sent through ``user_expressions`` to the same kernel.
 
 Target (DESIGN §5): each case ≤ 1.3 × the engine's own query + 3 × the floor.  The guards
 are raised for the run (``--KernelStateApp.probe_timeout=120`` and the rows, profile and
@@ -88,7 +89,9 @@ ENGINES: dict[str, dict[str, str]] = {
         "setup": _DUCKDB,
         "window": "len(table.limit(100, {off}).fetchall())",
         "sort": "len(table.order('c{col} DESC NULLS LAST').limit(100).fetchall())",
-        "filter": "len(table.filter(\"c2 = 'r3' AND c1 >= {low}\").limit(100).fetchall())",
+        "filter": ("[len(table.filter(\"c2 = 'r3' AND c1 >= {low}\").limit(100).fetchall()), "
+                   "table.filter(\"c2 = 'r3' AND c1 >= {low}\").aggregate('count(*)')"
+                   ".fetchall()].__len__()"),
         "profile number": ("table.aggregate('count(*), count(c{col}), min(c{col}), max(c{col}), "
                            "avg(c{col}), stddev_samp(c{col}), approx_quantile(c{col}, "
                            "[0.05, 0.25, 0.5, 0.75, 0.95])').fetchall().__len__()"),
@@ -102,8 +105,9 @@ ENGINES: dict[str, dict[str, str]] = {
         "window": "table.slice({off}, 100).collect().height",
         "sort": ("table.sort('c{col}', descending=True, nulls_last=True).head(100)"
                  ".collect().height"),
-        "filter": ("table.filter((pl.col('c2') == 'r3') & (pl.col('c1') >= {low})).head(100)"
-                   ".collect().height"),
+        "filter": ("[table.filter((pl.col('c2') == 'r3') & (pl.col('c1') >= {low})).head(100)"
+                   ".collect().height, table.filter((pl.col('c2') == 'r3') & "
+                   "(pl.col('c1') >= {low})).select(pl.len()).collect().item()].__len__()"),
         "profile number": ("table.select(pl.col('c{col}').count().alias('n'), "
                            "pl.col('c{col}').min().alias('lo'), pl.col('c{col}').max()"
                            ".alias('hi'), pl.col('c{col}').mean().alias('mean'), "
@@ -120,8 +124,9 @@ ENGINES: dict[str, dict[str, str]] = {
         "setup": _SPARK,
         "window": "len(table.limit(100).collect())",
         "sort": "len(table.orderBy(F.col('c{col}').desc_nulls_last()).limit(100).collect())",
-        "filter": ("len(table.filter((F.col('c2') == 'r3') & (F.col('c1') >= {low}))"
-                   ".limit(100).collect())"),
+        "filter": ("[len(table.filter((F.col('c2') == 'r3') & (F.col('c1') >= {low}))"
+                   ".limit(100).collect()), table.filter((F.col('c2') == 'r3') & "
+                   "(F.col('c1') >= {low})).count()].__len__()"),
         "profile number": ("len(table.agg(F.count('c{col}'), F.min('c{col}'), F.max('c{col}'), "
                            "F.avg('c{col}'), F.stddev('c{col}'), F.percentile_approx('c{col}', "
                            "[0.05, 0.25, 0.5, 0.75, 0.95])).collect())"),

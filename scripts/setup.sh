@@ -50,4 +50,15 @@ if [ ! -f .venv/share/jupyter/kernels/ir/kernel.json ]; then
   R --quiet --no-save -e "IRkernel::installspec(name = 'ir', user = FALSE, prefix = '$PWD/.venv')" \
     > "$log_dir/irkernel.log" 2>&1 || { tail -20 "$log_dir/irkernel.log"; exit 1; }
 fi
+# Spark: pyspark runs its JVM (a local session, a Connect server in the tests) on Debian's
+# Java runtime when there is no java.
+if ! command -v java > /dev/null 2>&1; then
+  echo "==> installing Debian default-jre-headless (log in $log_dir/apt-java.log)"
+  sudo_cmd=()
+  [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+  { "${sudo_cmd[@]}" apt-get update \
+      && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y \
+        --no-install-recommends default-jre-headless; } \
+    > "$log_dir/apt-java.log" 2>&1 || { tail -20 "$log_dir/apt-java.log"; exit 1; }
+fi
 echo "==> installed"
