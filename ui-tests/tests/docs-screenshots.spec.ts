@@ -158,7 +158,9 @@ test.describe('Docs screenshots', () => {
         'spark.sparkContext.setLogLevel("ERROR")',
         'orders = spark.range(1_000_000_000).select(',
         '    F.col("id"), (F.col("id") % 1000 / 10).alias("price"),',
-        '    F.concat(F.lit("sku-"), (F.col("id") % 5000).cast("string")).alias("sku"))'
+        '    F.concat(F.lit("sku-"), (F.col("id") % 5000).cast("string")).alias("sku"))',
+        '# A fresh session\'s first job takes seconds (its JVM warms up): run one first.',
+        '_ = orders.limit(1).collect()'
       ].join('\n')
     );
     await expect(row(sidebar, 'orders')).toContainText('lazy · Spark');
@@ -175,6 +177,10 @@ test.describe('Docs screenshots', () => {
     await expect(
       price.getByTestId('kernel-state-explorer-summary-details')
     ).toBeVisible();
+    // Spark's statistics of a billion rows: past the column's guard, its first rows.
+    await expect(
+      price.getByTestId('kernel-state-explorer-summary-details')
+    ).not.toContainText('Computing', { timeout: 120_000 });
     await panel.getByTestId('kernel-state-explorer-code-button').click();
     await expect(
       panel.getByTestId('kernel-state-explorer-code-text')
