@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 import random
-import re
 import resource
 import threading
 import time
@@ -23,6 +21,9 @@ from dask.callbacks import Callback
 
 from jupyter_kernel_state.probe import entry, guard, summarize
 from jupyter_kernel_state.probe.backends.dask import TOP_ROWS, DaskTable
+
+from .independent import keeps, ordered
+from .independent import present as _present
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -73,10 +74,6 @@ def call(value: Any, **request: Any) -> dict[str, Any]:
     reply = entry.dispatch({"name": "t", **request}, {"t": value})
     json.dumps(reply, allow_nan=False)
     return reply
-
-
-def _present(x: Any) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
 # --- the list and the detail: nothing computed ---------------------------------------------
@@ -292,49 +289,12 @@ def _typed(column: str, text: Any) -> Any:
 
 
 def _keeps(node: dict[str, Any], row: dict[str, Any]) -> bool:
-    """The filter on one row, in plain Python: a missing value matches only isnull."""
-    if "and" in node:
-        return all(_keeps(n, row) for n in node["and"])
-    if "or" in node:
-        return any(_keeps(n, row) for n in node["or"])
-    column, op, x = node["column"], node["op"], row[node["column"]]
-    if op == "isnull":
-        return not _present(x)
-    if not _present(x):
-        return False
-    if op == "notnull":
-        return True
-    value = node.get("value")
-    if op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        v = _typed(column, value)
-        return {"eq": x == v, "ne": x != v, "lt": x < v, "le": x <= v, "gt": x > v, "ge": x >= v}[op]
-    if op in ("between", "not_between"):
-        inside = _typed(column, value[0]) <= x <= _typed(column, value[1])
-        return inside if op == "between" else not inside
-    if op in ("in", "not_in"):
-        found = any(x == _typed(column, v) for v in value)
-        return found if op == "in" else not found
-    x = str(x)
-    if op == "regex":
-        return re.search(value, x, 0 if node.get("case") else re.IGNORECASE) is not None
-    if op in ("contains", "not_contains", "starts_with", "ends_with"):
-        hay, needle = (x, value) if node.get("case") else (x.lower(), value.lower())
-        found = {"contains": needle in hay, "not_contains": needle in hay,
-                 "starts_with": hay.startswith(needle), "ends_with": hay.endswith(needle)}[op]
-        return not found if op == "not_contains" else found
-    if op in ("empty", "not_empty"):
-        return (x == "") == (op == "empty")
-    return x == str(op == "is_true")
+    return keeps(node, row, _typed)
 
 
 def _expected(tree: dict[str, Any] | None, sort: list[dict[str, Any]]) -> list[int]:
-    kept = [r for r in RECORDS if tree is None or _keeps(tree, r)]
-    for key in reversed(sort):  # Python's sorts are stable: last key first, missing last
-        present = [r for r in kept if _present(r[key["column"]])]
-        absent = [r for r in kept if not _present(r[key["column"]])]
-        present.sort(key=lambda r: r[key["column"]], reverse=key.get("desc", False))
-        kept = present + absent
-    return [r["id"] for r in kept]
+    """The ids the view keeps, in its order (``independent.ordered``)."""
+    return [r["id"] for r in ordered(RECORDS, tree, sort, _typed)]
 
 
 @pytest.mark.parametrize("seed", range(28))

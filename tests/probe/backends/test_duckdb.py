@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 import random
-import re
 import resource
 from typing import Any
 
@@ -16,6 +14,9 @@ import duckdb
 import pytest
 
 from jupyter_kernel_state.probe import entry, summarize
+
+from .independent import keeps, ordered
+from .independent import present as _present
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -150,10 +151,6 @@ def test_a_closed_connection_is_a_clear_422() -> None:
 FAMILY = {"n": "number", "f": "number", "s": "text", "b": "bool", "d": "date", "id": "number"}
 
 
-def _present(x: Any) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))
-
-
 def _value(column: str, rng: random.Random) -> Any:
     kind = FAMILY[column]
     if kind == "number":
@@ -209,48 +206,12 @@ def _typed(column: str, text: Any) -> Any:
 
 
 def _keeps(node: dict[str, Any], row: dict[str, Any]) -> bool:
-    if "and" in node:
-        return all(_keeps(n, row) for n in node["and"])
-    if "or" in node:
-        return any(_keeps(n, row) for n in node["or"])
-    column, op, x = node["column"], node["op"], row[node["column"]]
-    if op == "isnull":
-        return not _present(x)
-    if not _present(x):
-        return False
-    if op == "notnull":
-        return True
-    value = node.get("value")
-    if op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        v = _typed(column, value)
-        return {"eq": x == v, "ne": x != v, "lt": x < v, "le": x <= v, "gt": x > v, "ge": x >= v}[op]
-    if op in ("between", "not_between"):
-        inside = _typed(column, value[0]) <= x <= _typed(column, value[1])
-        return inside if op == "between" else not inside
-    if op in ("in", "not_in"):
-        found = any(x == _typed(column, v) for v in value)
-        return found if op == "in" else not found
-    if op == "regex":
-        return re.search(value, x, 0 if node.get("case", True) else re.IGNORECASE) is not None
-    if op in ("contains", "not_contains", "starts_with", "ends_with"):
-        hay, needle = (x, value) if node.get("case", True) else (x.lower(), value.lower())
-        found = {"contains": needle in hay, "not_contains": needle in hay,
-                 "starts_with": hay.startswith(needle), "ends_with": hay.endswith(needle)}[op]
-        return not found if op == "not_contains" else found
-    if op in ("empty", "not_empty"):
-        return (x == "") == (op == "empty")
-    return x is (op == "is_true")
+    return keeps(node, row, _typed)
 
 
 def _expected(tree: dict[str, Any] | None, sort: list[dict[str, Any]]) -> list[int]:
-    rows = [dict(zip(["id", "n", "f", "s", "b", "d"], r[:6], strict=True)) for r in ROWS]
-    kept = [r for r in rows if tree is None or _keeps(tree, r)]
-    for key in reversed(sort):  # stable sorts, last key first; missing last either way
-        present = [r for r in kept if _present(r[key["column"]])]
-        absent = [r for r in kept if not _present(r[key["column"]])]
-        present.sort(key=lambda r: r[key["column"]], reverse=key.get("desc", False))
-        kept = present + absent
-    return [r["id"] for r in kept]
+    """The ids the view keeps, in its order (``independent.ordered``)."""
+    return [r["id"] for r in ordered([dict(zip(["id", "n", "f", "s", "b", "d"], r[:6], strict=True)) for r in ROWS], tree, sort, _typed)]
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -29,6 +29,8 @@ from jupyter_kernel_state.probe import entry, summarize
 from jupyter_kernel_state.probe.backends import spark as spark_backend
 
 from ... import spark_cluster
+from .independent import keeps, ordered
+from .independent import present as _present
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
@@ -166,10 +168,6 @@ def call(value: Any, **request: Any) -> dict[str, Any]:
     reply = entry.dispatch({"name": "t", **request}, {"t": value})
     json.dumps(reply, allow_nan=False)
     return reply
-
-
-def _present(x: Any) -> bool:
-    return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
 def _text(x: Any) -> str | None:
@@ -367,54 +365,16 @@ def _tree(rng: random.Random, depth: int) -> dict[str, Any]:
     return {rng.choice(["and", "or"]): [_tree(rng, depth - 1) for _ in range(rng.randint(1, 3))]}
 
 
+SEEDS = 20
+
+
 def _keeps(node: dict[str, Any], row: dict[str, Any]) -> bool:
-    if "and" in node:
-        return all(_keeps(n, row) for n in node["and"])
-    if "or" in node:
-        return any(_keeps(n, row) for n in node["or"])
-    column, op, x = node["column"], node["op"], row[node["column"]]
-    if op == "isnull":
-        return not _present(x)
-    if not _present(x):
-        return False  # missing values match only isnull, negated tests too
-    if op == "notnull":
-        return True
-    value = node.get("value")
-    if op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        v = _typed(column, value)
-        return {"eq": x == v, "ne": x != v, "lt": x < v, "le": x <= v, "gt": x > v, "ge": x >= v}[op]
-    if op in ("between", "not_between"):
-        inside = _typed(column, value[0]) <= x <= _typed(column, value[1])
-        return inside if op == "between" else not inside
-    if op in ("in", "not_in"):
-        found = any(x == _typed(column, v) for v in value)
-        return found if op == "in" else not found
-    text = x if isinstance(x, str) else str(x)
-    if op == "regex":
-        return re.search(value, text, 0 if node["case"] else re.IGNORECASE) is not None
-    if op in TEXT_OPS:
-        hay, needle = (text, value) if node["case"] else (text.lower(), value.lower())
-        found = {"contains": needle in hay, "not_contains": needle in hay,
-                 "starts_with": hay.startswith(needle), "ends_with": hay.endswith(needle)}[op]
-        return not found if op == "not_contains" else found
-    if op in ("empty", "not_empty"):
-        return (x == "") == (op == "empty")
-    return x is (op == "is_true")
+    return keeps(node, row, _typed)
 
 
 def _expected(tree: dict[str, Any] | None, sort: list[dict[str, Any]]) -> list[int]:
-    """The ids the view keeps, in order: the sort's keys, missing values (NaN too) last
-    either way; its last key is the unique ``i`` (Spark's sort is not stable)."""
-    kept = [r for r in DICTS if tree is None or _keeps(tree, r)]
-    for key in reversed(sort):
-        present = [r for r in kept if _present(r[key["column"]])]
-        absent = [r for r in kept if not _present(r[key["column"]])]
-        present.sort(key=lambda r: r[key["column"]], reverse=key["desc"])
-        kept = present + absent
-    return [r["i"] for r in kept]
-
-
-SEEDS = 20
+    """The ids the view keeps, in its order (``independent.ordered``)."""
+    return [r["i"] for r in ordered(DICTS, tree, sort, _typed)]
 
 
 @pytest.mark.parametrize("seed", range(SEEDS))
