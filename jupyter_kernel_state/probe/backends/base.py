@@ -472,6 +472,17 @@ def strings_from(distinct, empty, top, present, texts):
     return strings_out(distinct, empty, top, present, 1.0, texts)
 
 
+def number(x):
+    """An aggregate's number as a Python int or float (a Decimal as float), None when it
+    is none."""
+    if x is None or type(x) in (int, float):
+        return x
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
 def dates_from(low, high, median):
     return {"min": iso(low), "max": iso(high), "median": iso(median)}
 

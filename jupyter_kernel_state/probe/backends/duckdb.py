@@ -171,7 +171,7 @@ class DuckDBTable(EngineTable):
             counts = None
             if edges is not None:
                 counts = self._bins(ms, rel, value, edges)
-            entry.update(base.numbers_from(_number(low), _number(high), mean, std, qs,
+            entry.update(base.numbers_from(base.number(low), base.number(high), mean, std, qs,
                                            counts, edges))
             entry["approximate"] = finite_n > 0
         elif family in ("string",):
@@ -243,17 +243,6 @@ class DuckDBTable(EngineTable):
         if not calls:
             return "{} = {}\n".format(out, name)
         return "{} = (\n    {}\n    {}\n)\n".format(out, name, "\n    ".join(calls))
-
-
-
-def _number(x):
-    """An aggregate's number as a Python int or float (DECIMAL as float)."""
-    if x is None or type(x) in (int, float):
-        return x
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def _sql_text(text):

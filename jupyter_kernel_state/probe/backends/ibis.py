@@ -307,7 +307,7 @@ class IbisTable(EngineTable):
         found = aggregate(metrics)
         qs = found.get("qs") or [None] * len(base.PERCENTS)
         qs = [None if q is None else float(q) for q in qs]
-        low, high = _number(found["low"]), _number(found["high"])
+        low, high = base.number(found["low"]), base.number(found["high"])
         edges = base.bins_of(found["finite"], qs, low, high)
         bins = None if edges is None else self._bins(ms, rel, name, nan, edges)
         entry = base.numbers_from(low, high, found["mean"], found["std"], qs, bins, edges)
@@ -554,16 +554,6 @@ def _finite(c, nan, inf):
 def _scalar(expr):
     """An Ibis scalar expression's value, computed."""
     return expr.to_pyarrow().as_py()
-
-
-def _number(x):
-    """An aggregate's number as a Python int or float (a Decimal as float)."""
-    if x is None or type(x) in (int, float):
-        return x
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def _database(backend):

@@ -276,11 +276,11 @@ class SparkTable(EngineTable):
         if family == "number":
             total, present, nans, low, high, mean, std, qs, finite_n = self._query(
                 ms, reader.numbers)
-            qs = [_number(q) for q in (qs or [None] * len(base.PERCENTS))]
-            low, high = _number(low), _number(high)
+            qs = [base.number(q) for q in (qs or [None] * len(base.PERCENTS))]
+            low, high = base.number(low), base.number(high)
             edges = base.bins_of(finite_n, qs, low, high)
             counts = None if edges is None else self._query(ms, reader.bins, edges)
-            entry.update(base.numbers_from(low, high, _number(mean), _number(std), qs,
+            entry.update(base.numbers_from(low, high, base.number(mean), base.number(std), qs,
                                            counts, edges))
             entry["approximate"] = finite_n > 0
         elif family == "string":
@@ -627,16 +627,6 @@ class _Profile:
     def dates(self):
         F, c = self.F, self.F.col(self.name)
         return self._one(F.min(c), F.max(c), F.percentile_approx(c, 0.5))
-
-
-def _number(x):
-    """An aggregate's number as a Python int or float (a Decimal as float)."""
-    if x is None or type(x) in (int, float):
-        return x
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 # --- the worker thread ------------------------------------------------------------------------
