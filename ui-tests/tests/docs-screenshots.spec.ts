@@ -159,7 +159,7 @@ test.describe('Docs screenshots', () => {
         'orders = spark.range(1_000_000_000).select(',
         '    F.col("id"), (F.col("id") % 1000 / 10).alias("price"),',
         '    F.concat(F.lit("sku-"), (F.col("id") % 5000).cast("string")).alias("sku"))',
-        '# A fresh session\'s first job takes seconds (its JVM warms up): run one first.',
+        "# A fresh session's first job takes seconds (its JVM warms up): run one first.",
         '_ = orders.limit(1).collect()'
       ].join('\n')
     );

@@ -266,22 +266,22 @@ test.describe('Data explorer', () => {
 
     // A sort of a billion rows runs past the default guard: cancelled in DuckDB, said.
     await clickFirstHeader(page, panel);
-    await expect(panel.getByTestId('kernel-state-explorer-status')).toContainText(
-      'interrupted in DuckDB'
-    );
+    await expect(
+      panel.getByTestId('kernel-state-explorer-status')
+    ).toContainText('interrupted in DuckDB');
 
     // Convert to Code writes DuckDB's own relational calls.
     await panel.getByTestId('kernel-state-explorer-code-button').click();
     const code = panel.getByTestId('kernel-state-explorer-code');
-    await expect(code.getByTestId('kernel-state-explorer-code-text')).toContainText(
-      'events_view'
-    );
+    await expect(
+      code.getByTestId('kernel-state-explorer-code-text')
+    ).toContainText('events_view');
     await code
       .getByTestId('kernel-state-explorer-code-syntax')
       .selectOption('sql');
-    await expect(code.getByTestId('kernel-state-explorer-code-text')).toContainText(
-      'FROM "events"'
-    );
+    await expect(
+      code.getByTestId('kernel-state-explorer-code-text')
+    ).toContainText('FROM "events"');
   });
 
   test('says when the variable changed or is gone, and refreshes', async ({
