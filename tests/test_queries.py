@@ -15,7 +15,10 @@ from jupyter_kernel_state.service import (
     PromptOptions,
     SnapshotOptions,
 )
+from jupyter_kernel_state.service.annotations import parse_annotation
 from jupyter_kernel_state.service.languages import python, r
+from jupyter_kernel_state.service.queries import parse_path
+from jupyter_kernel_state.service.variable_queries import parse_view
 
 LIMITS = Limits()
 
@@ -135,3 +138,20 @@ def test_annotation_update_rejects(name, body, fragment):  # type: ignore[no-unt
     with pytest.raises(InvalidRequest) as e:
         AnnotationUpdate.from_body(name, body)
     assert fragment in e.value.message
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (lambda t: parse_view(None, t), "[" * 50_000 + "]" * 50_000),
+        (lambda t: parse_view(None, t), '{"and": [' * 5_000 + "]}" * 5_000),
+        (lambda t: parse_view(t, None), "[" * 3_000 + "]" * 3_000),
+        (parse_path, "[" * 100_000 + "]" * 100_000),
+        (parse_annotation, "[" * 100_000 + "]" * 100_000),
+    ],
+    ids=["filter-brackets", "filter-and-trees", "sort-json", "path", "annotation"],
+)
+def test_json_nested_past_pythons_limit_is_a_400(parse, text):  # type: ignore[no-untyped-def]
+    """``json.loads`` raises RecursionError on such text: a 400, never a 500."""
+    with pytest.raises(InvalidRequest):
+        parse(text)

@@ -27,7 +27,7 @@ def parse_annotation(body: bytes | str) -> dict[str, Any]:
     """Validate a PUT body: only known fields, strings ≤ 2,000 chars or null, a boolean."""
     try:
         value = json.loads(body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise InvalidRequest("Body must be a JSON object") from None
     if not isinstance(value, dict):
         raise InvalidRequest("Body must be a JSON object")

@@ -93,7 +93,7 @@ def parse_path(raw: str | None) -> tuple[str, ...]:
         return ()
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidRequest("path must be a JSON array of access keys") from None
     return validate_path(value)
 

@@ -139,7 +139,7 @@ def parse_sort_keys(text: str | None) -> list[dict[str, Any]]:
     if text.lstrip().startswith("["):
         try:
             keys = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InvalidRequest('sort must be a list of columns like price:desc,region:asc or '
                                  'a JSON list like [{"column": "price", "desc": true}]') from None
         if not isinstance(keys, list):
@@ -169,7 +169,7 @@ def parse_filter(text: str | None) -> Any:
         raise InvalidRequest(f"filter must be at most {MAX_FILTER_JSON:,} characters of JSON")
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         raise InvalidRequest(problem) from None
 
 
