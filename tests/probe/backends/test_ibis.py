@@ -351,11 +351,11 @@ def test_a_long_query_is_interrupted_in_duckdb_near_its_guard() -> None:
             assert reply.get("unprocessable") is True, reply
             assert "interrupted in Ibis (duckdb)" in reply["error"]
             assert "it needs more time" in reply["error"]
-            assert spent < 3.0
+            assert spent < 5.0  # a hang guard: 10x the guard
         started = time.perf_counter()
         reply = entry.dispatch({"op": "rows", "name": "t", "limit": 3, "offset": 0,
                                 "count_ms": 300}, {"t": big})
-        assert time.perf_counter() - started < 3.0
+        assert time.perf_counter() - started < 5.0  # a hang guard
         assert len(reply["rows"]["rows"]) == 3
         assert reply["rows"]["total_rows"] is None  # its count cancelled, not awaited
         assert con.con.execute("SELECT 42").fetchall() == [(42,)]  # not busy
