@@ -411,18 +411,24 @@ RESOLVERS.insert(0, _resolve)
 
 
 class Counts:
-    """Counts by (value identity, type, view, execution): paging a view counts once."""
+    """Counts by (value identity, type, view, execution): paging a view counts once.
+    Each count holds the value it counted (at most :data:`COUNTS_KEPT` plans, small
+    objects), so that another value given the same id once the first is gone never
+    reads its count."""
 
     def __init__(self):
         self.kept = {}
 
-    def get(self, key):
-        return self.kept.get(key)
+    def get(self, key, value):
+        found = self.kept.get(key)
+        if found is None or found[0] is not value:
+            return None
+        return found[1]
 
-    def put(self, key, n):
+    def put(self, key, value, n):
         while len(self.kept) >= COUNTS_KEPT:
             self.kept.pop(next(iter(self.kept)))
-        self.kept[key] = n
+        self.kept[key] = (value, n)
 
 
 COUNTS = Counts()

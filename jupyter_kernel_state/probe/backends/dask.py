@@ -208,7 +208,7 @@ class DaskTable(EngineTable):
         """The view's rows per partition: kept, known, or one pass of ``len``."""
         v = self.value
         key = (id(v), type(v), v._name, View(filter=view.filter).key)
-        kept = LENGTHS.get(key)
+        kept = LENGTHS.get(key, v)
         if kept is not None:
             return kept
         lengths = None
@@ -217,7 +217,7 @@ class DaskTable(EngineTable):
         if lengths is None:
             counts = self.run(ms, self._compute, ms, frame.index.map_partitions(len))[0]
             lengths = tuple(int(n) for n in counts.tolist())
-        LENGTHS.put(key, lengths)
+        LENGTHS.put(key, v, lengths)
         return lengths
 
     # --- computed in dask ---------------------------------------------------------------
@@ -341,7 +341,7 @@ class DaskTable(EngineTable):
         (by the view's lengths when kept, else by the table's when dask knows them; one
         partition otherwise)."""
         v = self.value
-        lengths = LENGTHS.get((id(v), type(v), v._name, View(filter=view.filter).key))
+        lengths = LENGTHS.get((id(v), type(v), v._name, View(filter=view.filter).key), v)
         if lengths is None:
             lengths = self.run(ms, _known_lengths, v.expr)
         total = sum(lengths) if lengths else 0

@@ -98,7 +98,7 @@ def _count(session, table, value, view, columns, ms, execution):
         if known is not None:
             return int(known)
     key = base.count_key(value, view, execution)
-    kept = base.COUNTS.get(key)
+    kept = base.COUNTS.get(key, value)
     if kept is not None:
         return kept
     if session.exhausted:
@@ -107,7 +107,7 @@ def _count(session, table, value, view, columns, ms, execution):
         n = table.count(view, ms, columns)
     except Cancelled:
         return None
-    base.COUNTS.put(key, n)
+    base.COUNTS.put(key, value, n)
     return n
 
 
@@ -122,10 +122,10 @@ def count(state, session, table, value, fields):
         n = table.known_rows()
     key = base.count_key(value, view, execution)
     if n is None:
-        n = base.COUNTS.get(key)
+        n = base.COUNTS.get(key, value)
     if n is None:  # past its guard: Cancelled, a refusal that says so
         n = table.count(view, fields["count_ms"], columns)
-        base.COUNTS.put(key, n)
+        base.COUNTS.put(key, value, n)
     return {"name": fields["name"], "rows": n, "filtered": view.filter is not None,
             "cost_ms": _ms_since(started), "engine": table.info(n, _ms_since(started)),
             "type": type_name(type(value))}
@@ -159,10 +159,10 @@ def profile(state, session, table, value, fields):
     execution = state.execution_count()
     total = table.known_rows()
     if total is None:
-        total = base.COUNTS.get(base.count_key(value, EMPTY_VIEW, execution))
+        total = base.COUNTS.get(base.count_key(value, EMPTY_VIEW, execution), value)
     filtered = None
     if view.filter is not None:
-        filtered = base.COUNTS.get(base.count_key(value, view, execution))
+        filtered = base.COUNTS.get(base.count_key(value, view, execution), value)
     return {
         "name": fields["name"],
         "type": type_name(type(value)),

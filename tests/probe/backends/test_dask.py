@@ -493,7 +493,8 @@ def test_the_scheduler_callback_alone_stops_a_compute_between_tasks() -> None:
     stopped = time.perf_counter()
     time.sleep(0.3)
     assert 0.2 <= stopped - began < 5.0  # at the next task's start
-    assert ran and all(t < stopped for t in ran) and len(ran) < 200
+    # (on a loaded machine the cancel may come before the first task: none ran at all)
+    assert all(t < stopped for t in ran) and len(ran) < 200
 
 
 def test_a_profile_past_its_guard_falls_back_to_the_leading_partitions() -> None:

@@ -311,3 +311,17 @@ def test_a_sort_past_its_guard_is_interrupted_in_duckdb_and_duckdb_answers_next(
     assert "interrupted in DuckDB after" in got["error"] and "its time guard is 300 ms" in got["error"]
     assert con.sql("SELECT 41 + 1").fetchall() == [(42,)]
     assert call(big, op="rows", limit=1)["rows"]["rows"] == [["0", "0.0", "r0"]]
+
+
+def test_a_count_kept_is_never_read_for_another_value_of_the_same_id() -> None:
+    """Counts are kept by the value's id; an id is reused once its value is gone (a
+    240-row table's count was read for a billion-row relation): each count holds its value
+    and answers only for it."""
+    from jupyter_kernel_state.probe.backends import base
+    from jupyter_kernel_state.probe.protocol import EMPTY_VIEW
+
+    first, second = object(), object()
+    key = base.count_key(first, EMPTY_VIEW, 7)
+    base.COUNTS.put(key, first, 240)
+    assert base.COUNTS.get(key, first) == 240
+    assert base.COUNTS.get(key, second) is None
