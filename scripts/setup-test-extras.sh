@@ -17,39 +17,57 @@ if ! command -v ip > /dev/null 2>&1; then
         --no-install-recommends iproute2; } \
     > "$log_dir/apt-ip.log" 2>&1 || { tail -20 "$log_dir/apt-ip.log"; exit 1; }
 fi
+# Three venvs of their own, installed side by side (pip waits on the network more than it
+# computes): each in a function writing its own log, all waited for; any failure fails.
 # The other MCP generation. The main venv has what pip resolves beside Jupyter AI 3
 # (jupyter-server-mcp 0.3, fastmcp 3, mcp 1.x); the MCP tests also run against
 # jupyter-server-mcp 0.4 (fastmcp 4, mcp 2.x), which cannot share a venv with Jupyter AI 3.
-if [ ! -x .venv-mcp04/bin/python ]; then
-  echo "==> creating .venv-mcp04 (jupyter-server-mcp 0.4, log in $log_dir/install-mcp04.log)"
-  python3 -m venv .venv-mcp04
-fi
-rm -f jupyter_kernel_state/labextension/install.json
-.venv-mcp04/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-mcp04.log" 2>&1
-.venv-mcp04/bin/python -m pip install -e . "jupyter-server-mcp>=0.4,<0.5" "pytest>=8" \
-    "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
-    "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-mcp04.log" 2>&1 \
-  || { tail -40 "$log_dir/install-mcp04.log"; exit 1; }
+install_mcp04() {
+  if [ ! -x .venv-mcp04/bin/python ]; then
+    echo "==> creating .venv-mcp04 (jupyter-server-mcp 0.4, log in $log_dir/install-mcp04.log)"
+    python3 -m venv .venv-mcp04
+  fi
+  .venv-mcp04/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-mcp04.log" 2>&1
+  # The frontend is built (setup.sh): these tests need only the server side.
+  SKIP_JUPYTER_BUILDER=1 .venv-mcp04/bin/python -m pip install -e . "jupyter-server-mcp>=0.4,<0.5" "pytest>=8" \
+      "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
+      "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-mcp04.log" 2>&1
+}
 # Enterprise Gateway 3.3 pins jupyter_server < 2: its own venv, with the kernel-side packages
 # the tests' cells import (tests/gateway_utils.py starts it).
-if [ ! -x .venv-eg/bin/python ]; then
-  echo "==> creating .venv-eg (Enterprise Gateway 3.3, log in $log_dir/install-eg.log)"
-  python3 -m venv .venv-eg
-fi
-.venv-eg/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-eg.log" 2>&1
-.venv-eg/bin/python -m pip install "jupyter_enterprise_gateway==3.3.0" "ipykernel>=6.29,<7" \
-    "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" "polars>=1.0" "xarray>=2024.1" \
-    "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
-  && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1 \
-  || { tail -40 "$log_dir/install-eg.log"; exit 1; }
+install_eg() {
+  if [ ! -x .venv-eg/bin/python ]; then
+    echo "==> creating .venv-eg (Enterprise Gateway 3.3, log in $log_dir/install-eg.log)"
+    python3 -m venv .venv-eg
+  fi
+  .venv-eg/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-eg.log" 2>&1
+  .venv-eg/bin/python -m pip install "jupyter_enterprise_gateway==3.3.0" "ipykernel>=6.29,<7" \
+      "jupyter_client>=6.1.12,<7" "pyzmq>=20,<25" "numpy>=1.26" "pandas>=2.1" "polars>=1.0" \
+      "xarray>=2024.1" "matplotlib>=3.8" >> "$log_dir/install-eg.log" 2>&1 \
+    && .venv-eg/bin/python -m pip check >> "$log_dir/install-eg.log" 2>&1
+}
 # xeus-python 0.19, another Python kernel of the test matrix, in a venv of its own: beside
 # JupyterLab its kernels would be offered to the UI tests' notebooks.
-if [ ! -x .venv-xeus/bin/python ]; then
-  echo "==> creating .venv-xeus (xeus-python, log in $log_dir/install-xeus.log)"
-  python3 -m venv .venv-xeus
-fi
-.venv-xeus/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-xeus.log" 2>&1
-.venv-xeus/bin/python -m pip install "xeus-python>=0.19,<0.20" "numpy>=1.26" "pandas>=2.1" \
-    "matplotlib>=3.8" >> "$log_dir/install-xeus.log" 2>&1 \
-  || { tail -40 "$log_dir/install-xeus.log"; exit 1; }
+install_xeus() {
+  if [ ! -x .venv-xeus/bin/python ]; then
+    echo "==> creating .venv-xeus (xeus-python, log in $log_dir/install-xeus.log)"
+    python3 -m venv .venv-xeus
+  fi
+  .venv-xeus/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-xeus.log" 2>&1
+  .venv-xeus/bin/python -m pip install "xeus-python>=0.19,<0.20" "numpy>=1.26" \
+      "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-xeus.log" 2>&1
+}
+rm -f jupyter_kernel_state/labextension/install.json
+install_mcp04 & mcp04=$!
+install_eg & eg=$!
+install_xeus & xeus=$!
+status=0
+for job in "mcp04:$mcp04" "eg:$eg" "xeus:$xeus"; do
+  if ! wait "${job#*:}"; then
+    echo "!! installing .venv-${job%%:*} failed:"
+    tail -40 "$log_dir/install-${job%%:*}.log"
+    status=1
+  fi
+done
+[ "$status" -eq 0 ] || exit 1
 echo "==> test extras installed"

@@ -22,7 +22,8 @@ jlpm build >> "$log_dir/install.log" 2>&1 || { tail -40 "$log_dir/install.log"; 
 # A stray install.json beside the built labextension (left by some builds) would be added
 # to the wheel twice; the labextension's own install.json is the one at the top.
 rm -f jupyter_kernel_state/labextension/install.json
-python -m pip install -e ".[test,demo]" >> "$log_dir/install.log" 2>&1 \
+# Built just above: the editable install need not build the frontend again.
+SKIP_JUPYTER_BUILDER=1 python -m pip install -e ".[test,demo]" >> "$log_dir/install.log" 2>&1 \
   || { tail -40 "$log_dir/install.log"; exit 1; }
 jupyter labextension develop --overwrite . >> "$log_dir/install.log" 2>&1 \
   || { tail -40 "$log_dir/install.log"; exit 1; }
