@@ -7,7 +7,7 @@ import { KernelStatePanel } from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
 import { formatShape, identifierAt, makeFilter } from '../format';
 import { KernelStateModel } from '../models/kernel';
-import { DEFAULT_COLUMN_WIDTHS } from '../models/list';
+import { DEFAULT_COLUMN_WIDTHS } from '../models/list/widths';
 import { ISnapshot } from '../tokens';
 import { makeSnapshot, makeVariable } from './helpers';
 import { host, render, useReactHost } from './react';
@@ -208,9 +208,9 @@ describe('KernelStatePanel', () => {
       },
       inspector: { selected: null, select: jest.fn(), close: jest.fn() },
       options: { sort: 'name', include: [], limit: 2000 },
-      filter: '',
+      pattern: '',
       showPreview: true,
-      setFilter: jest.fn(),
+      setPattern: jest.fn(),
       setSort: jest.fn(),
       toggleInclude: jest.fn(),
       open: jest.fn(),
@@ -274,7 +274,7 @@ describe('KernelStatePanel', () => {
     render(
       <KernelStatePanel
         model={model}
-        view={view(model, { filter: 'data*' })}
+        view={view(model, { pattern: 'data*' })}
         trans={trans}
       />
     );
@@ -292,7 +292,7 @@ describe('KernelStatePanel', () => {
       '.jp-KernelState-filter'
     )!;
     Simulate.change(filter, { target: { value: 'x*' } as HTMLInputElement });
-    expect(shown.setFilter).toHaveBeenCalledWith('x*');
+    expect(shown.setPattern).toHaveBeenCalledWith('x*');
     const toggles = host.querySelectorAll<HTMLInputElement>(
       '.jp-KernelState-toggle input'
     );

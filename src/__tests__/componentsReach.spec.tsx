@@ -12,7 +12,7 @@ import { AssistantView } from '../components/AssistantView';
 import { KernelStatePanel, totalText } from '../components/KernelStatePanel';
 import { VariableList } from '../components/VariableList';
 import { KernelStateModel } from '../models/kernel';
-import { DEFAULT_COLUMN_WIDTHS } from '../models/list';
+import { DEFAULT_COLUMN_WIDTHS } from '../models/list/widths';
 import { omittedLines } from '../models/prompt';
 import { ISnapshot } from '../tokens';
 import { makePrompt, makeSnapshot, makeVariable } from './helpers';
@@ -34,8 +34,8 @@ describe('totals', () => {
     totalText(trans, {
       counts: counts(2000, 100_003, 100_003),
       shown: 0,
-      filter: '',
-      serverFilter: '',
+      pattern: '',
+      serverPattern: '',
       changed: null,
       executionCount: 7,
       ...state
@@ -48,13 +48,13 @@ describe('totals', () => {
     expect(
       text({
         counts: counts(12, 12, 100_003),
-        filter: 'df*',
-        serverFilter: 'df*',
+        pattern: 'df*',
+        serverPattern: 'df*',
         shown: 12
       })
     ).toBe('12 of 100,003 variables match the filter · execution 7');
     // Typed, not yet applied by the server: what the loaded rows match.
-    expect(text({ filter: 'df*', shown: 3 })).toBe(
+    expect(text({ pattern: 'df*', shown: 3 })).toBe(
       '3 of 100,003 variables match the filter · among the first 2,000 loaded · execution 7'
     );
     expect(
@@ -97,9 +97,9 @@ describe('the panel', () => {
       },
       inspector: { selected: null, select: jest.fn(), close: jest.fn() },
       options: { sort: 'name', include: [], limit: 2 },
-      filter: '',
+      pattern: '',
       showPreview: true,
-      setFilter: jest.fn(),
+      setPattern: jest.fn(),
       setSort: jest.fn(),
       toggleInclude: jest.fn(),
       open: jest.fn(),

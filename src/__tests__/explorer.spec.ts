@@ -6,18 +6,17 @@ import './canvasStub';
 
 import { DataModel } from '@lumino/datagrid';
 
-import { BlockCache } from '../explorer/blocks';
-import { FilterBar } from '../explorer/filterBar';
-import { filterText } from '../explorer/filters';
-import { isNumeric, nullText } from '../explorer/grid';
-import { describeError, nextSort, sortParam } from '../explorer/query';
-import { VariableWatch } from '../explorer/watch';
-import {
-  createExplorer,
-  rangeText,
-  sizeText,
-  staleText
-} from '../explorer/widget';
+import { BlockCache } from '../explorer/data/blocks';
+import { nullText } from '../explorer/data/cells';
+import { nextSort, sortParam } from '../explorer/data/sort';
+import { rangeText, staleText } from '../explorer/data/status';
+import { VariableWatch } from '../explorer/data/watch';
+import { isNumericDtype } from '../explorer/dtypes';
+import { describeError } from '../explorer/errors';
+import { FilterBar } from '../explorer/filter/bar';
+import { filterText } from '../explorer/filter/text';
+import { sizeText } from '../explorer/toolbar/items';
+import { createExplorer } from '../explorer/widget';
 import { IRowsQuery } from '../tokens';
 import {
   FakeTable,
@@ -660,9 +659,9 @@ describe('explorer texts', () => {
     expect(nullText('datetime64[ns]')).toBe('NaT');
     expect(nullText('object')).toBe('null');
     expect(nullText(null)).toBe('null');
-    expect(isNumeric('int64')).toBe(true);
-    expect(isNumeric('Float32')).toBe(true);
-    expect(isNumeric('object')).toBe(false);
+    expect(isNumericDtype('int64')).toBe(true);
+    expect(isNumericDtype('Float32')).toBe(true);
+    expect(isNumericDtype('object')).toBe(false);
   });
 });
 

@@ -11,7 +11,8 @@ import { NotebookModel } from '@jupyterlab/notebook';
 import { NBTestUtils } from '@jupyterlab/notebook/lib/testutils';
 import { Widget } from '@lumino/widgets';
 
-import { CodePanel, codeQuery, syntaxChoices } from '../explorer/codePanel';
+import { CodePanel } from '../explorer/code/panel';
+import { codeQuery, syntaxChoices } from '../explorer/code/syntaxes';
 import {
   insertCodeBelow,
   isTableOutput,

@@ -12,23 +12,15 @@ import './canvasStub';
 import { MainAreaWidget } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 
-import {
-  CodePanel,
-  ENGINE_SYNTAXES,
-  engineSyntaxes
-} from '../explorer/codePanel';
-import { RowsDataModel } from '../explorer/model';
-import { DEFAULT_NUMBER_FORMAT } from '../explorer/numbers';
-import { ProfileLoader } from '../explorer/profile';
-import { SummaryPanel } from '../explorer/summary';
-import {
-  costText,
-  createExplorer,
-  DataExplorer,
-  engineText,
-  rangeText,
-  sizeText
-} from '../explorer/widget';
+import { CodePanel } from '../explorer/code/panel';
+import { ENGINE_SYNTAXES, engineSyntaxes } from '../explorer/code/syntaxes';
+import { RowsDataModel } from '../explorer/data/model';
+import { DEFAULT_NUMBER_FORMAT } from '../explorer/data/numbers';
+import { costText, engineText, rangeText } from '../explorer/data/status';
+import { SummaryPanel } from '../explorer/summary/panel';
+import { ProfileLoader } from '../explorer/summary/profile';
+import { sizeText } from '../explorer/toolbar/items';
+import { createExplorer, DataExplorer } from '../explorer/widget';
 import { ICodeQuery, IViewCode } from '../tokens';
 import {
   FakeTable,

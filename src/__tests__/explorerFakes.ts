@@ -16,7 +16,7 @@ import {
   TranslationBundle
 } from '@jupyterlab/translation';
 
-import { RowsDataModel } from '../explorer/model';
+import { RowsDataModel } from '../explorer/data/model';
 import {
   FilterNode,
   IColumnProfile,

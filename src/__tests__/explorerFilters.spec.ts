@@ -8,19 +8,19 @@ import './canvasStub';
 
 import { Widget } from '@lumino/widgets';
 
-import { FilterBar } from '../explorer/filterBar';
+import { familyOf } from '../explorer/dtypes';
+import { FilterBar } from '../explorer/filter/bar';
 import {
   addToDraft,
   buildFilter,
   draftOf,
   emptyCondition,
   exceptValue,
-  filterText,
   IFilterDraft,
-  onlyValue,
-  opsFor
-} from '../explorer/filters';
-import { familyOf } from '../explorer/query';
+  onlyValue
+} from '../explorer/filter/draft';
+import { opsFor } from '../explorer/filter/ops';
+import { filterText } from '../explorer/filter/text';
 import { FilterNode } from '../tokens';
 import { FakeTable, makeModel, trans } from './explorerFakes';
 

@@ -7,9 +7,9 @@ import './canvasStub';
 
 import { DataModel } from '@lumino/datagrid';
 
-import { ColumnLayout } from '../explorer/layout';
-import { nextSort, sortMarker, sortParam } from '../explorer/query';
-import { VariableWatch } from '../explorer/watch';
+import { ColumnLayout } from '../explorer/data/layout';
+import { nextSort, sortMarker, sortParam } from '../explorer/data/sort';
+import { VariableWatch } from '../explorer/data/watch';
 import { IKernelStateService } from '../tokens';
 import { FakeTable, flush, makeModel, responseError } from './explorerFakes';
 import { fakeService, makeSnapshot, makeVariable } from './helpers';

@@ -5,8 +5,8 @@
  */
 import './canvasStub';
 
-import { cellText, PLACEHOLDER } from '../explorer/grid';
-import { formatCell, formatFloat, groupDigits } from '../explorer/numbers';
+import { cellText, PLACEHOLDER } from '../explorer/data/cells';
+import { formatCell, formatFloat, groupDigits } from '../explorer/data/numbers';
 import { FakeTable, makeModel } from './explorerFakes';
 
 const SIX = { digits: 6, grouping: true };

@@ -8,9 +8,10 @@ import './canvasStub';
 
 import { Widget } from '@lumino/widgets';
 
-import { DEFAULT_NUMBER_FORMAT } from '../explorer/numbers';
-import { CUT, ProfileLoader } from '../explorer/profile';
-import { searchColumns, SummaryPanel } from '../explorer/summary';
+import { searchColumns } from '../explorer/data/columns';
+import { DEFAULT_NUMBER_FORMAT } from '../explorer/data/numbers';
+import { SummaryPanel } from '../explorer/summary/panel';
+import { CUT, ProfileLoader } from '../explorer/summary/profile';
 import {
   FakeTable,
   flush,

@@ -10,8 +10,9 @@ import './canvasStub';
 import { Clipboard, MainAreaWidget } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 
-import { readSettings } from '../explorer/plugin';
-import { createExplorer, DataExplorer, findColumn } from '../explorer/widget';
+import { findColumn } from '../explorer/data/columns';
+import { readSettings } from '../explorer/settings';
+import { createExplorer, DataExplorer } from '../explorer/widget';
 import { IRowsQuery } from '../tokens';
 import {
   FakeTable,

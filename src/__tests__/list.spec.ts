@@ -11,19 +11,20 @@ import {
   MASKED_TEXT,
   previewText
 } from '../format';
+import { navigate, TypeAhead } from '../models/list/keys';
+import { VariableListModel } from '../models/list/model';
+import { RemovedTracker } from '../models/list/removed';
 import {
   ariaSort,
+  isSnapshotSort,
+  nextSort,
+  parseSort
+} from '../models/list/sort';
+import {
   clampWidth,
   DEFAULT_COLUMN_WIDTHS,
-  isSnapshotSort,
-  navigate,
-  nextSort,
-  parseSort,
-  readWidths,
-  TypeAhead,
-  VariableListModel
-} from '../models/list';
-import { RemovedTracker } from '../models/removed';
+  readWidths
+} from '../models/list/widths';
 import { fakeService, makeSnapshot, makeVariable } from './helpers';
 
 describe('sort cycling', () => {

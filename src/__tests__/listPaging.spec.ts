@@ -8,7 +8,7 @@
 import { applyDelta, countOf } from '../delta';
 import { DEFAULT_OPTIONS } from '../defaults';
 import { KernelStateModel } from '../models/kernel';
-import { VariableListModel } from '../models/list';
+import { VariableListModel } from '../models/list/model';
 import { SnapshotLoader } from '../snapshotLoader';
 import { IKernelStateOptions, ISnapshot } from '../tokens';
 import {

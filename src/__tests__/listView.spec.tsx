@@ -18,7 +18,7 @@ import {
 import { VariableList } from '../components/VariableList';
 import { MASKED_TEXT } from '../format';
 import { InspectorModel } from '../models/inspector';
-import { IListRow } from '../models/removed';
+import { IListRow } from '../models/list/removed';
 import { ITimeline, IVariable } from '../tokens';
 import {
   fakeService,

@@ -4,7 +4,7 @@
  */
 import { ServerConnection } from '@jupyterlab/services';
 
-import { describeError } from '../explorer/query';
+import { describeError } from '../explorer/errors';
 import {
   deleteVariable,
   getRows,

@@ -172,7 +172,7 @@ describe('CollapsibleSection', () => {
       <CollapsibleSection
         testId="s"
         title="Images"
-        summary="2"
+        aside="2"
         expanded={false}
         onToggle={onToggle}
       >

@@ -12,9 +12,9 @@ export interface ICollapsibleSectionProps {
   testId: string;
   title: string;
   /**
-   * Short text after the title (counts, size), shown folded or not.
+   * Short text aside the title (counts, size), shown folded or not.
    */
-  summary?: React.ReactNode;
+  aside?: React.ReactNode;
   expanded: boolean;
   onToggle: () => void;
   /**
@@ -52,8 +52,8 @@ export function CollapsibleSection(
         >
           <Caret.react tag="span" className="jp-KernelState-foldCaret" />
           <span className="jp-KernelState-foldTitle">{props.title}</span>
-          {props.summary !== undefined && (
-            <span className="jp-KernelState-foldSummary">{props.summary}</span>
+          {props.aside !== undefined && (
+            <span className="jp-KernelState-foldSummary">{props.aside}</span>
           )}
         </button>
         {props.expanded && props.actions}

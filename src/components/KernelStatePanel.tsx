@@ -1,5 +1,5 @@
 /**
- * The sidebar's content: header, status messages, filter, variable list and inspector.
+ * The sidebar's content: header, status messages, name pattern, variable list and inspector.
  * It renders two objects, as JupyterLab's panels render their model: the followed
  * kernel's state (the service's model) and the sidebar's view (its list and inspector
  * models, what only the view keeps, and its actions). It holds no state of its own.
@@ -9,7 +9,7 @@ import * as React from 'react';
 
 import { makeFilter } from '../format';
 import { InspectorModel } from '../models/inspector';
-import { VariableListModel } from '../models/list';
+import { VariableListModel } from '../models/list/model';
 import {
   IKernelStateModel,
   IKernelStateOptions,
@@ -42,7 +42,7 @@ export interface IKernelStatePanelProps {
 export namespace KernelStatePanel {
   /**
    * The sidebar's view: the models of its list and inspector, what only the view
-   * keeps (the typed filter, the preview column), and what its controls do.
+   * keeps (the typed name pattern, the preview column), and what its controls do.
    */
   export interface IView {
     /**
@@ -67,19 +67,20 @@ export namespace KernelStatePanel {
      */
     readonly inspector: Pick<InspectorModel, 'selected' | 'select' | 'close'>;
     /**
-     * The sort, the groups of hidden names shown and the filter the server applies
-     * (the service's options).
+     * The sort, the groups of hidden names shown and the name pattern the server
+     * applies (the service's options; REST and settings call it `filter`).
      */
     readonly options: Pick<
       IKernelStateOptions,
       'sort' | 'include' | 'filter' | 'limit'
     >;
     /**
-     * The filter typed in the toolbar (matched at once against the rows loaded).
+     * The name pattern typed in the toolbar (`*` wildcards; matched at once against
+     * the rows loaded).
      */
-    readonly filter: string;
+    readonly pattern: string;
     readonly showPreview: boolean;
-    setFilter(filter: string): void;
+    setPattern(pattern: string): void;
     setSort(sort: SnapshotSort): void;
     toggleInclude(group: IncludeGroup): void;
     /**
@@ -204,11 +205,11 @@ function SnapshotView(
   const { trans, snapshot, view } = props;
   const list = view.list;
   const all = list.rows;
-  const filter = view.filter;
+  const pattern = view.pattern;
   const rows = React.useMemo(() => {
-    const matches = makeFilter(filter);
-    return filter ? all.filter(row => matches(row.variable)) : all;
-  }, [all, filter]);
+    const matches = makeFilter(pattern);
+    return pattern ? all.filter(row => matches(row.variable)) : all;
+  }, [all, pattern]);
   const shown = rows.reduce((n, row) => n + (row.removed ? 0 : 1), 0);
   const groups: [IncludeGroup, string][] = [
     ['private', trans.__('_private')],
@@ -250,8 +251,8 @@ function SnapshotView(
           type="search"
           placeholder={trans.__('Filter by name or type (* wildcards)')}
           aria-label={trans.__('Filter variables')}
-          value={filter}
-          onChange={event => view.setFilter(event.target.value)}
+          value={pattern}
+          onChange={event => view.setPattern(event.target.value)}
           data-test-id="kernel-state-filter"
         />
         <div className="jp-KernelState-toolbarRow">
@@ -302,8 +303,8 @@ function SnapshotView(
         {totalText(trans, {
           counts,
           shown,
-          filter,
-          serverFilter: view.options.filter ?? '',
+          pattern,
+          serverPattern: view.options.filter ?? '',
           changed,
           executionCount: ec
         })}
@@ -387,22 +388,22 @@ function SnapshotView(
 }
 
 /**
- * What the total line says about the list: the namespace's count, what the filter or
- * the changed view select out of it (exact), what is loaded, the execution.
+ * What the total line says about the list: the namespace's count, what the name
+ * pattern or the changed view select out of it (exact), what is loaded, the execution.
  */
 export function totalText(
   trans: TranslationBundle,
   state: {
     counts: VariableListModel.ICounts;
     /**
-     * Rows shown after the typed filter.
+     * Rows shown after the typed name pattern.
      */
     shown: number;
     /**
-     * The filter typed, and the one the server applied.
+     * The name pattern typed, and the one the server applied.
      */
-    filter: string;
-    serverFilter: string;
+    pattern: string;
+    serverPattern: string;
     changed: VariableListModel.IChangedView | null;
     executionCount: number | null;
   }
@@ -413,7 +414,7 @@ export function totalText(
     ._n('%1 variable', '%1 variables', counts.total)
     .replace(String(counts.total), n(counts.total));
   const parts: string[] = [];
-  // Whether `selected` counts what is shown: the changed view, or the typed filter
+  // Whether `selected` counts what is shown: the changed view, or the typed pattern
   // once the server applied it.
   let exact = true;
   if (changed) {
@@ -431,8 +432,8 @@ export function totalText(
             changed.executionCount ?? '—'
           )
     );
-  } else if (state.filter) {
-    exact = state.serverFilter === state.filter;
+  } else if (state.pattern) {
+    exact = state.serverPattern === state.pattern;
     parts.push(
       trans.__(
         '%1 of %2 match the filter',

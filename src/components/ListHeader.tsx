@@ -5,13 +5,8 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import {
-  ariaSort,
-  ColumnKey,
-  ColumnWidths,
-  nextSort,
-  parseSort
-} from '../models/list';
+import { ariaSort, nextSort, parseSort } from '../models/list/sort';
+import { ColumnKey, ColumnWidths } from '../models/list/widths';
 import { SnapshotSort, SnapshotSortKey } from '../tokens';
 import { ListLayout } from './listLayout';
 

@@ -128,7 +128,7 @@ function DetailBody(
     secretExplanation(detail.secret_reason) || trans.__('its name or value');
   return (
     <div className="jp-KernelState-inspectorBody">
-      <div className="jp-KernelState-summary">
+      <div className="jp-KernelState-typeLine">
         <span className="jp-KernelState-type">
           {detail.qualname || detail.type}
         </span>

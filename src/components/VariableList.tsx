@@ -13,14 +13,13 @@
 import { TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
+import { navigate, TypeAhead } from '../models/list/keys';
+import { IListRow } from '../models/list/removed';
 import {
   ColumnKey,
   ColumnWidths,
-  DEFAULT_COLUMN_WIDTHS,
-  navigate,
-  TypeAhead
-} from '../models/list';
-import { IListRow } from '../models/removed';
+  DEFAULT_COLUMN_WIDTHS
+} from '../models/list/widths';
 import { markPaintedAfterFrame } from '../perf';
 import { IVariable, SnapshotSort } from '../tokens';
 import { IColumnDraft, ListHeader } from './ListHeader';

@@ -3,7 +3,7 @@
  */
 import * as React from 'react';
 
-import { IListRow } from '../models/removed';
+import { IListRow } from '../models/list/removed';
 
 /**
  * Row heights: one line (columns), two lines (compact), and the changes line.

@@ -1,10 +1,11 @@
 /**
- * The data explorer's main-area content: one variable of a kernel in a lumino grid,
- * with a toolbar (name, type, size, sort keys, go to column, hidden columns, summary,
- * code, refresh), a filter bar, the code of the view, a banner when the rows shown
- * are no longer the variable's, the summary panel beside the grid, and a status line
- * (errors, the rows in view; for a table in an engine, which engine computes it, what
- * its last query took, and a Count button while the rows are not counted).
+ * The data explorer's tab: one variable of a kernel in a lumino grid, and the
+ * features around it — the toolbar's items (`toolbar/`), the filter bar (`filter/`),
+ * the code of the view (`code/`), the banner when the rows shown are no longer the
+ * variable's and the status line (`data/status.ts`), the summary panel beside the
+ * grid (`summary/`). It builds them on one model, routes what one asks of another
+ * (go to a column, filter to a cell's value, sort by its column, copy), places the
+ * summary and applies the settings.
  *
  * Everything put in the DOM is text (`textContent`): names and cells come from the
  * kernel. The grid itself paints text on a canvas.
@@ -15,216 +16,38 @@ import {
   nullTranslator,
   TranslationBundle
 } from '@jupyterlab/translation';
-import { Toolbar } from '@jupyterlab/ui-components';
-import { DataModel } from '@lumino/datagrid';
-import { Message, MessageLoop } from '@lumino/messaging';
 import { BoxPanel, SplitPanel, Widget } from '@lumino/widgets';
 
 import {
   ColumnFamily,
   ICodeQuery,
-  IEngineInfo,
   IProfileQuery,
   ITableProfile,
   IViewCode
 } from '../tokens';
-import { CodePanel } from './codePanel';
-import { FilterBar } from './filterBar';
-import { exceptValue, filterText, onlyValue } from './filters';
-import { cellText, ExplorerGrid, IGridHit, IVisibleRows } from './grid';
-import { RowsDataModel } from './model';
-import { DEFAULT_NUMBER_FORMAT, INumberFormat } from './numbers';
-import { ProfileLoader } from './profile';
-import { IEngineCost, SortDirection, StaleReason } from './query';
-import { SummaryPanel } from './summary';
+import { CodePanel } from './code/panel';
+import { findColumn } from './data/columns';
+import { MAX_COPY_CELLS, selectionText } from './data/copy';
+import { ExplorerGrid } from './data/grid';
+import { RowsDataModel } from './data/model';
+import { IGridHit, IVisibleRows } from './data/query';
+import { ColumnSizer } from './data/sizing';
+import { SortDirection } from './data/sort';
+import { StaleBanner, StatusLine } from './data/status';
+import { exceptValue, onlyValue } from './filter/draft';
+import { FilterBar } from './filter/bar';
+import { DEFAULT_EXPLORER_SETTINGS, IExplorerSettings } from './settings';
+import { SummaryPanel } from './summary/panel';
+import { ProfileLoader } from './summary/profile';
+import { ToolbarItems } from './toolbar/items';
+import { ExplorerToolbar } from './toolbar/toolbar';
 
-const MIN_COLUMN_WIDTH = 60;
-const MAX_COLUMN_WIDTH = 360;
-const CELL_PADDING = 20;
-/**
- * Rows of a block sampled to size a column.
- */
-const SAMPLE_ROWS = 50;
-/**
- * Cells one copy takes (the rest would be mostly not loaded: "…").
- */
-export const MAX_COPY_CELLS = 100_000;
 /**
  * Columns of the grid whose profiles are asked first, from the left of the view.
  */
 const VISIBLE_PROFILES = 30;
 
 const numberFormat = new Intl.NumberFormat('en-US');
-
-/**
- * The explorer's settings (`schema/explorer.json`).
- */
-export interface IExplorerSettings {
-  /**
-   * The summary panel, on the left or right of the grid.
-   */
-  summaryPosition: 'left' | 'right';
-  /**
-   * Open the summary panel with each new explorer.
-   */
-  showSummary: boolean;
-  /**
-   * Significant digits of floats, and thousands separators.
-   */
-  numberFormat: INumberFormat;
-}
-
-export const DEFAULT_EXPLORER_SETTINGS: IExplorerSettings = {
-  summaryPosition: 'left',
-  showSummary: true,
-  numberFormat: DEFAULT_NUMBER_FORMAT
-};
-
-/**
- * `1,000,000 rows × 20 columns`; with a filter `1,000 of 1,000,000 rows × 20 columns`.
- * An engine table's rows may be null (not counted): `rows not counted × 20 columns`,
- * with a filter `not counted of 1,000,000 rows × 20 columns`.
- */
-export function sizeText(
-  trans: TranslationBundle,
-  rows: number | null,
-  columns: number,
-  kept: number | null = null,
-  filtered: boolean = kept !== null
-): string {
-  const total =
-    rows === null
-      ? trans.__('rows not counted')
-      : trans._n('%2 row', '%2 rows', rows, numberFormat.format(rows));
-  let shown = total;
-  if (filtered && kept === null) {
-    shown = rows === null ? total : trans.__('not counted of %1', total);
-  } else if (filtered && kept !== null) {
-    shown =
-      rows === null
-        ? trans._n(
-            '%2 row kept',
-            '%2 rows kept',
-            kept,
-            numberFormat.format(kept)
-          )
-        : trans.__('%1 of %2', numberFormat.format(kept), total);
-  }
-  const width = trans._n(
-    '%2 column',
-    '%2 columns',
-    columns,
-    numberFormat.format(columns)
-  );
-  return trans.__('%1 × %2', shown, width);
-}
-
-/**
- * What the banner says for a stale reason.
- */
-export function staleText(
-  trans: TranslationBundle,
-  reason: StaleReason,
-  name: string
-): string {
-  switch (reason) {
-    case 'removed':
-      return trans.__('%1 no longer exists', name);
-    case 'restarted':
-      return trans.__('The kernel restarted since these rows were loaded');
-    default:
-      return trans.__('%1 changed since loaded', name);
-  }
-}
-
-/**
- * `Rows 1–25 of 1,000,000 · index 0 … 24` (positions 1-based, labels as in the table);
- * not `counted`, `total` is the rows read so far: `Rows 1–25 of 200 read so far`.
- */
-export function rangeText(
-  trans: TranslationBundle,
-  visible: IVisibleRows | null,
-  total: number,
-  firstLabel: string | null | undefined,
-  lastLabel: string | null | undefined,
-  counted = true
-): string {
-  if (!visible || (total === 0 && counted)) {
-    return total === 0 && counted ? trans.__('No rows') : '';
-  }
-  const first = numberFormat.format(Math.min(visible.first + 1, total));
-  const last = numberFormat.format(Math.min(visible.last + 1, total));
-  const rows = counted
-    ? trans.__('Rows %1–%2 of %3', first, last, numberFormat.format(total))
-    : trans.__(
-        'Rows %1–%2 of %3 read so far',
-        first,
-        last,
-        numberFormat.format(total)
-      );
-  return typeof firstLabel === 'string' && typeof lastLabel === 'string'
-    ? trans.__('%1 · index %2 … %3', rows, firstLabel, lastLabel)
-    : rows;
-}
-
-/**
- * `lazy — computed by DuckDB`: where the rows of an engine table come from.
- */
-export function engineText(
-  trans: TranslationBundle,
-  engine: IEngineInfo
-): string {
-  return trans.__('lazy — computed by %1', engine.title);
-}
-
-/**
- * `last window: 12 ms`: what the engine's last query took.
- */
-export function costText(trans: TranslationBundle, cost: IEngineCost): string {
-  const ms = numberFormat.format(cost.ms);
-  switch (cost.what) {
-    case 'count':
-      return trans.__('last count: %1 ms', ms);
-    case 'profile':
-      return trans.__('last statistics: %1 ms', ms);
-    default:
-      return trans.__('last window: %1 ms', ms);
-  }
-}
-
-/**
- * `price ▼, region ▲`.
- */
-export function sortText(
-  keys: readonly { column: string; direction: SortDirection }[]
-): string {
-  return keys
-    .map(key => `${key.column} ${key.direction === 'asc' ? '▲' : '▼'}`)
-    .join(', ');
-}
-
-/**
- * The column a name asked for is: the exact name, else the first starting with it,
- * else the first containing it (case-insensitive); or null.
- */
-export function findColumn(
-  columns: { name: string; position: number }[],
-  text: string
-): number | null {
-  const wanted = text.trim();
-  if (!wanted) {
-    return null;
-  }
-  const lower = wanted.toLowerCase();
-  const exact = columns.find(column => column.name === wanted);
-  const prefix = columns.find(column =>
-    column.name.toLowerCase().startsWith(lower)
-  );
-  const inside = columns.find(column =>
-    column.name.toLowerCase().includes(lower)
-  );
-  return (exact ?? prefix ?? inside)?.position ?? null;
-}
 
 export class DataExplorer extends BoxPanel {
   constructor(options: DataExplorer.IOptions) {
@@ -267,18 +90,12 @@ export class DataExplorer extends BoxPanel {
     });
     this.code.hide();
 
-    this._banner = new Widget();
-    this._banner.addClass('jp-KernelState-explorerBanner');
-    this._banner.node.dataset.testId = 'kernel-state-explorer-stale';
-    this._banner.node.setAttribute('role', 'status');
-    this._bannerText = document.createElement('span');
-    const bannerButton = button(
-      trans.__('Refresh'),
-      'kernel-state-explorer-stale-refresh'
-    );
-    bannerButton.addEventListener('click', () => void this.refresh());
-    this._banner.node.append(this._bannerText, bannerButton);
-    this._banner.hide();
+    this._banner = new StaleBanner({
+      model: this.model,
+      name: this.name,
+      trans,
+      onRefresh: () => void this.refresh()
+    });
 
     this.grid = new ExplorerGrid({
       onHeaderClick: (region, column, add) => {
@@ -308,30 +125,35 @@ export class DataExplorer extends BoxPanel {
       this.summary.hide();
     }
 
-    const footer = new Widget();
-    footer.addClass('jp-KernelState-explorerFooter');
-    this._status = document.createElement('span');
-    this._status.className = 'jp-KernelState-explorerStatus';
-    this._status.dataset.testId = 'kernel-state-explorer-status';
-    this._status.setAttribute('role', 'status');
-    this._range = document.createElement('span');
-    this._range.className = 'jp-KernelState-explorerRange';
-    this._range.dataset.testId = 'kernel-state-explorer-range';
-    footer.node.append(this._status, this._makeEngineLine(), this._range);
+    this._status = new StatusLine({ model: this.model, trans });
 
     this.addWidget(this.filterBar);
     this.addWidget(this.code);
     this.addWidget(this._banner);
     this.addWidget(this._body);
-    this.addWidget(footer);
+    this.addWidget(this._status);
     BoxPanel.setStretch(this.filterBar, 0);
     BoxPanel.setStretch(this.code, 0);
     BoxPanel.setStretch(this._banner, 0);
     BoxPanel.setStretch(this._body, 1);
-    BoxPanel.setStretch(footer, 0);
+    BoxPanel.setStretch(this._status, 0);
 
-    this.toolbarItems = this._makeToolbar();
-    this.model.changed.connect(this._onDataChanged, this);
+    this._toolbar = new ToolbarItems({
+      name: this.name,
+      model: this.model,
+      trans,
+      onGoTo: text => void this.goToColumnNamed(text),
+      onToggleSummary: () => this.toggleSummary(),
+      onToggleCode: () => this.toggleCode(),
+      onRefresh: () => void this.refresh()
+    });
+    this.toolbarItems = this._toolbar.items;
+    this._syncToggles();
+    this._sizer = new ColumnSizer({
+      grid: this.grid,
+      model: this.model,
+      numberFormat: () => this._settings.numberFormat
+    });
     this.model.stateChanged.connect(this._onStateChanged, this);
     this._onStateChanged();
   }
@@ -364,15 +186,15 @@ export class DataExplorer extends BoxPanel {
     if (moved) {
       this._placeSummary();
     }
-    this._sized.clear();
-    this._fitAll();
+    this._sizer.reset();
+    this._sizer.fitAll();
   }
 
   /**
    * Read the variable again; the rows shown stay until the new ones arrive.
    */
   refresh(): Promise<void> {
-    this._sized.clear();
+    this._sizer.reset();
     this.profiles.reset();
     return this.model.refresh();
   }
@@ -506,23 +328,8 @@ export class DataExplorer extends BoxPanel {
    * column names and row labels when `headers`. Cells not loaded yet copy as empty.
    */
   copySelection(headers: boolean): string | null {
-    const selection = this.grid.selectionModel;
-    if (!selection || selection.isEmpty) {
-      return null;
-    }
-    let r1 = Infinity;
-    let r2 = -1;
-    let c1 = Infinity;
-    let c2 = -1;
-    for (const region of selection.selections()) {
-      r1 = Math.min(r1, region.r1, region.r2);
-      r2 = Math.max(r2, region.r1, region.r2);
-      c1 = Math.min(c1, region.c1, region.c2);
-      c2 = Math.max(c2, region.c1, region.c2);
-    }
-    r1 = Math.max(0, r1);
-    c1 = Math.max(0, c1);
-    if ((r2 - r1 + 1) * (c2 - c1 + 1) > MAX_COPY_CELLS) {
+    const copied = selectionText(this.model, this.grid.selectionModel, headers);
+    if (copied !== null && typeof copied !== 'string') {
       this._transient = this._trans.__(
         'Select at most %1 cells to copy',
         numberFormat.format(MAX_COPY_CELLS)
@@ -530,28 +337,9 @@ export class DataExplorer extends BoxPanel {
       this._onStateChanged();
       return null;
     }
-    const text = (value: unknown) => (typeof value === 'string' ? value : '');
-    const lines: string[] = [];
-    if (headers) {
-      const names = [text(this.model.info?.indexName ?? '')];
-      for (let c = c1; c <= c2; c++) {
-        names.push(
-          this.model.column(this.model.positionAt('body', c))?.name ?? ''
-        );
-      }
-      lines.push(names.join('\t'));
+    if (copied !== null) {
+      Clipboard.copyToSystem(copied);
     }
-    for (let r = r1; r <= r2; r++) {
-      const cells: string[] = headers
-        ? [text(this.model.data('row-header', r, 0))]
-        : [];
-      for (let c = c1; c <= c2; c++) {
-        cells.push(text(this.model.data('body', r, c)));
-      }
-      lines.push(cells.join('\t'));
-    }
-    const copied = lines.join('\n');
-    Clipboard.copyToSystem(copied);
     return copied;
   }
 
@@ -583,230 +371,19 @@ export class DataExplorer extends BoxPanel {
     return this.profiles.profileNamed(column)?.family ?? null;
   }
 
-  private _makeToolbar(): [string, Widget][] {
-    const trans = this._trans;
-    const info = new Widget();
-    info.addClass('jp-KernelState-explorerInfo');
-    const name = document.createElement('span');
-    name.className = 'jp-KernelState-explorerName';
-    name.textContent = this.name;
-    name.title = this.name; // cut with an ellipsis in a narrow tab
-    this._type = document.createElement('span');
-    this._type.className = 'jp-KernelState-explorerType';
-    this._size = document.createElement('span');
-    this._size.className = 'jp-KernelState-explorerSize';
-    this._size.dataset.testId = 'kernel-state-explorer-size';
-    info.node.append(name, this._type, this._size);
-
-    const sort = new Widget();
-    sort.addClass('jp-KernelState-explorerSort');
-    this._sortText = document.createElement('span');
-    this._sortText.dataset.testId = 'kernel-state-explorer-sort';
-    this._clearSort = button(
-      trans.__('Clear sort'),
-      'kernel-state-explorer-clear-sort'
-    );
-    this._clearSort.addEventListener('click', () => this.model.setSort(null));
-    sort.node.append(this._sortText, this._clearSort);
-
-    const columns = new Widget();
-    columns.addClass('jp-KernelState-explorerColumns');
-    const goTo = document.createElement('input');
-    goTo.type = 'search';
-    goTo.className = 'jp-KernelState-explorerGoTo';
-    goTo.placeholder = trans.__('Go to column');
-    goTo.setAttribute('aria-label', trans.__('Go to column'));
-    goTo.dataset.testId = 'kernel-state-explorer-goto';
-    goTo.addEventListener('keydown', event => {
-      if (event.key === 'Enter') {
-        event.preventDefault();
-        void this.goToColumnNamed(goTo.value);
-      }
-    });
-    this._showHidden = button('', 'kernel-state-explorer-show-hidden');
-    this._showHidden.addEventListener('click', () =>
-      this.model.showAllColumns()
-    );
-    columns.node.append(goTo, this._showHidden);
-
-    const views = new Widget();
-    views.addClass('jp-KernelState-explorerViews');
-    this._summaryToggle = button(
-      trans.__('Summary'),
-      'kernel-state-explorer-summary-button'
-    );
-    this._summaryToggle.title = trans.__(
-      'Show or hide the statistics of the columns'
-    );
-    this._summaryToggle.addEventListener('click', () => this.toggleSummary());
-    this._codeToggle = button(
-      trans.__('Code'),
-      'kernel-state-explorer-code-button'
-    );
-    this._codeToggle.title = trans.__(
-      'Show the code of this view (filter, sort, columns)'
-    );
-    this._codeToggle.addEventListener('click', () => this.toggleCode());
-    views.node.append(this._summaryToggle, this._codeToggle);
-
-    const refresh = new Widget();
-    const refreshButton = button(
-      trans.__('Refresh'),
-      'kernel-state-explorer-refresh'
-    );
-    refreshButton.title = trans.__('Read the rows from the kernel again');
-    refreshButton.addEventListener('click', () => void this.refresh());
-    refresh.node.append(refreshButton);
-    this._syncToggles();
-    return [
-      ['info', info],
-      ['sort', sort],
-      ['columns', columns],
-      ['views', views],
-      ['refresh', refresh]
-    ];
-  }
-
-  /**
-   * The engine's part of the status line (hidden for a value in memory): which
-   * engine computes the rows, "not counted" with a Count button, what the last query
-   * took.
-   */
-  private _makeEngineLine(): HTMLElement {
-    const trans = this._trans;
-    this._engine.className = 'jp-KernelState-explorerEngine';
-    this._engine.dataset.testId = 'kernel-state-explorer-engine';
-    this._engineName.dataset.testId = 'kernel-state-explorer-engine-name';
-    this._notCounted.className = 'jp-KernelState-explorerNotCounted';
-    this._notCounted.dataset.testId = 'kernel-state-explorer-not-counted';
-    this._notCounted.textContent = trans.__('not counted');
-    this._countButton = button(
-      trans.__('Count'),
-      'kernel-state-explorer-count'
-    );
-    this._countButton.title = trans.__(
-      'Count the rows in the engine (cancelled past its time guard)'
-    );
-    this._countButton.addEventListener('click', () => void this.model.count());
-    this._cost.className = 'jp-KernelState-explorerCost';
-    this._cost.dataset.testId = 'kernel-state-explorer-cost';
-    this._engine.append(
-      this._engineName,
-      this._notCounted,
-      this._countButton,
-      this._cost
-    );
-    this._engine.hidden = true;
-    return this._engine;
-  }
-
-  private _syncEngine(): void {
-    const trans = this._trans;
-    const model = this.model;
-    const engine = model.info?.engine ?? null;
-    this._engine.hidden = engine === null;
-    if (engine === null) {
-      return;
-    }
-    this._engineName.textContent = engineText(trans, engine);
-    this._engineName.title = engine.location ?? '';
-    const counted = model.viewRows !== null;
-    this._notCounted.hidden = counted;
-    this._countButton!.style.display = counted ? 'none' : '';
-    this._countButton!.disabled = model.counting;
-    this._countButton!.textContent = model.counting
-      ? trans.__('Counting…')
-      : trans.__('Count');
-    const cost = model.lastCost;
-    this._cost.textContent = cost ? costText(trans, cost) : '';
-  }
-
   private _syncToggles(): void {
-    this._summaryToggle?.setAttribute(
-      'aria-pressed',
-      String(!this.summary.isHidden)
-    );
-    this._codeToggle?.setAttribute('aria-pressed', String(!this.code.isHidden));
+    this._toolbar.setPressed(!this.summary.isHidden, !this.code.isHidden);
   }
 
   private _onStateChanged(): void {
-    const trans = this._trans;
     const model = this.model;
     const info = model.info;
-    this._type!.textContent = info
-      ? trans.__('%1 · %2', info.type, info.kind)
-      : '';
-    this._type!.title = this._type!.textContent;
-    this._size!.textContent = info
-      ? sizeText(
-          trans,
-          info.filtered ? info.totalRows : model.viewRows,
-          info.columnsTotal,
-          info.filtered ? model.viewRows : null,
-          info.filtered
-        )
-      : '';
-    const filter = model.filter;
-    this._size!.title = filter
-      ? trans.__('Filtered: %1', filterText(filter, trans))
-      : '';
-    const keys = model.sort;
-    this._sortText!.textContent = keys.length
-      ? trans.__('Sorted by %1', sortText(keys))
-      : trans.__('Unsorted');
-    this._sortText!.title = keys.length
-      ? trans.__(
-          'Sorted by the kernel; click a header to sort by it alone, Shift+click to add or reverse a key'
-        )
-      : trans.__(
-          'Click a column header to sort (in the kernel), Shift+click to add a key'
-        );
-    // `hidden` loses against the button's own display rule.
-    this._clearSort!.style.display = keys.length === 0 ? 'none' : '';
-    const hidden = model.layout.hiddenCount;
-    this._showHidden!.textContent = trans._n(
-      '%1 hidden column: show',
-      '%1 hidden columns: show all',
-      hidden
-    );
-    this._showHidden!.style.display = hidden === 0 ? 'none' : '';
-
-    const reason = model.staleReason;
-    if (reason) {
-      this._bannerText.textContent =
-        reason === 'removed'
-          ? staleText(trans, reason, this.name)
-          : trans.__('%1 — ', staleText(trans, reason, this.name));
-      this._banner.show();
-    } else {
-      this._banner.hide();
-    }
-
-    let status = '';
-    let error = false;
-    if (model.retrying) {
-      status = trans.__('The kernel is busy — trying again shortly…');
-    } else if (
-      (model.error || model.queryError || model.countError) &&
-      reason !== 'removed'
-    ) {
-      // A refused window, a sort given up, a count cancelled in the engine.
-      status = (model.error ?? model.queryError ?? model.countError)!;
-      error = true;
-    } else if (this._transient) {
-      status = this._transient;
-      error = true;
-    } else if (info?.stale) {
-      status = trans.__('The kernel is busy: rows as of an earlier execution.');
-    } else if (!info && !model.error) {
-      status = trans.__('Loading…');
-    }
-    this._status.classList.toggle('jp-mod-error', error);
-    this._status.textContent = status;
-    this._syncEngine();
+    this._toolbar.sync();
+    this._banner.sync();
+    this._status.sync(this._transient);
 
     // The statistics follow the view's rows: its filter, the value read.
-    this.profiles.setFilter(filter);
+    this.profiles.setFilter(model.filter);
     const version = info ? `${info.changedAt}:${info.epoch}` : null;
     if (version !== this._profiledVersion) {
       if (this._profiledVersion !== null) {
@@ -814,144 +391,11 @@ export class DataExplorer extends BoxPanel {
       }
       this._profiledVersion = version;
     }
-    if (this._layoutVersion !== model.layout.version) {
-      this._layoutVersion = model.layout.version;
-      this._sized.clear();
-    }
-  }
-
-  private _onDataChanged(_: DataModel, args: DataModel.ChangedArgs): void {
-    if (args.type === 'model-reset') {
-      this._fitAll();
-    } else if (
-      args.type === 'cells-changed' &&
-      args.region === 'column-header'
-    ) {
-      this._fitColumns(args.column, args.column + args.columnSpan);
-    } else if (
-      args.type === 'cells-changed' &&
-      args.region === 'corner-header'
-    ) {
-      this._fitPinned();
-    }
-  }
-
-  private _fitAll(): void {
-    this._fitRowHeader();
-    this._fitPinned();
-    const layout = this.model.layout;
-    for (const column of this.model.knownColumns()) {
-      const view = layout.viewOf(column.position);
-      if (view >= 0) {
-        this._fitColumns(view, view + 1);
-      }
-    }
-  }
-
-  /**
-   * The width of a column: its header and a sample of its cells as painted, within
-   * bounds.
-   */
-  private _columnWidth(
-    region: 'body' | 'row-header',
-    column: number
-  ): number | null {
-    const model = this.model;
-    const meta = model.column(model.positionAt(region, column));
-    if (!meta) {
-      return null;
-    }
-    const format = this._settings.numberFormat;
-    let width =
-      Math.max(
-        this.grid.measure(`${meta.name} ▼9`, true) + 4,
-        this.grid.measure(meta.dtype ?? '', true)
-      ) + CELL_PADDING;
-    const rows = Math.min(SAMPLE_ROWS, model.rowCount('body'));
-    for (let row = 0; row < rows; row++) {
-      const value = model.data(region, row, column);
-      if (typeof value === 'string') {
-        width = Math.max(
-          width,
-          this.grid.measure(cellText(value, meta.dtype, format)) + CELL_PADDING
-        );
-      }
-    }
-    return Math.round(
-      Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width))
-    );
-  }
-
-  /**
-   * Size each column once, when its name and first cells are known. A user's resize
-   * is kept. The cursor stays in view (End, Ctrl+End) while columns are sized.
-   */
-  private _fitColumns(from: number, to: number): void {
-    const layout = this.model.layout;
-    for (let column = from; column < to; column++) {
-      const position = layout.positionOf(column);
-      if (this._sized.has(position)) {
-        continue;
-      }
-      const width = this._columnWidth('body', column);
-      if (width === null) {
-        continue;
-      }
-      this._sized.add(position);
-      this.grid.resizeColumn('body', column, width);
-    }
-    this.grid.keepCursorInView();
-  }
-
-  private _fitPinned(): void {
-    const count = this.model.columnCount('row-header');
-    for (let column = 1; column < count; column++) {
-      const width = this._columnWidth('row-header', column);
-      if (width !== null) {
-        this.grid.resizeColumn('row-header', column, width);
-      }
-    }
-  }
-
-  private _fitRowHeader(): void {
-    const info = this.model.info;
-    if (!info) {
-      return;
-    }
-    let width = this.grid.measure(
-      String(Math.max(0, this.model.shownRows - 1))
-    );
-    const rows = Math.min(SAMPLE_ROWS, this.model.rowCount('body'));
-    for (let row = 0; row < rows; row++) {
-      const label = this.model.data('row-header', row, 0);
-      if (typeof label === 'string') {
-        width = Math.max(width, this.grid.measure(label));
-      }
-    }
-    if (info.indexName) {
-      width = Math.max(width, this.grid.measure(info.indexName, true));
-    }
-    this.grid.resizeColumn(
-      'row-header',
-      0,
-      Math.round(Math.min(240, Math.max(48, width + CELL_PADDING)))
-    );
+    this._sizer.syncLayout();
   }
 
   private _onPainted(visible: IVisibleRows | null): void {
-    const counted = this.model.viewRows !== null;
-    // Not counted: the last row is the one that reads the next window.
-    const total = this.model.rowCount('body') - (counted ? 0 : 1);
-    const label = (row: number) => this.model.data('row-header', row, 0);
-    this._range.textContent = rangeText(
-      this._trans,
-      visible,
-      total,
-      visible ? label(visible.first) : null,
-      visible ? label(Math.min(visible.last, total - 1)) : null,
-      counted
-    );
-    this._range.dataset.lastRow = visible ? String(visible.last) : '';
+    this._status.showRange(visible);
     this._wantVisibleProfiles(visible);
   }
 
@@ -978,26 +422,12 @@ export class DataExplorer extends BoxPanel {
   private _trans: TranslationBundle;
   private _settings: IExplorerSettings;
   private _body: SplitPanel;
-  private _banner: Widget;
-  private _bannerText: HTMLSpanElement;
-  private _status: HTMLSpanElement;
-  private _range: HTMLSpanElement;
-  private _engine = document.createElement('span');
-  private _engineName = document.createElement('span');
-  private _notCounted = document.createElement('span');
-  private _countButton: HTMLButtonElement | null = null;
-  private _cost = document.createElement('span');
-  private _type: HTMLSpanElement | null = null;
-  private _size: HTMLSpanElement | null = null;
-  private _sortText: HTMLSpanElement | null = null;
-  private _clearSort: HTMLButtonElement | null = null;
-  private _showHidden: HTMLButtonElement | null = null;
-  private _summaryToggle: HTMLButtonElement | null = null;
-  private _codeToggle: HTMLButtonElement | null = null;
+  private _banner: StaleBanner;
+  private _status: StatusLine;
+  private _toolbar: ToolbarItems;
+  private _sizer: ColumnSizer;
   private _transient: string | null = null;
   private _profiledVersion: string | null = null;
-  private _layoutVersion = 0;
-  private _sized = new Set<number>();
 }
 
 export namespace DataExplorer {
@@ -1049,103 +479,4 @@ export function createExplorer(
     widget.toolbar.addItem(name, item);
   }
   return widget;
-}
-
-/**
- * The explorer's toolbar. The name, type and size give way first (cut with an
- * ellipsis); when the tab is still too narrow, the items wrap onto more lines and
- * the toolbar tells its layout how tall that makes it: a main-area toolbar is only
- * as tall as its minimum height and clips the rest, which would leave the buttons of
- * a second line unseen and unreachable.
- */
-export class ExplorerToolbar extends Toolbar<Widget> {
-  constructor() {
-    super();
-    this.addClass('jp-KernelState-explorerToolbar');
-  }
-
-  protected onAfterAttach(msg: Message): void {
-    super.onAfterAttach(msg);
-    if (typeof ResizeObserver !== 'undefined') {
-      // A new width, or an item's new text (sort keys, hidden columns), may rewrap.
-      this._observer = new ResizeObserver(() => this._fit());
-      this._observer.observe(this.node);
-      for (const item of this.children()) {
-        this._observer.observe(item.node);
-      }
-    }
-    this._fit();
-  }
-
-  protected onBeforeDetach(msg: Message): void {
-    this._observer?.disconnect();
-    this._observer = null;
-    super.onBeforeDetach(msg);
-  }
-
-  protected onChildAdded(msg: Widget.ChildMessage): void {
-    super.onChildAdded(msg);
-    this._observer?.observe(msg.child.node);
-  }
-
-  /**
-   * The toolbar's layout has just set the one-line minimum: keep the wrapped one.
-   */
-  protected onFitRequest(msg: Message): void {
-    super.onFitRequest(msg);
-    this._apply();
-  }
-
-  /**
-   * Measure the lines the items take.
-   */
-  private _fit(): void {
-    const node = this.node;
-    const top = node.getBoundingClientRect().top;
-    let bottom = top;
-    let line = 0;
-    for (const item of this.children()) {
-      const rect = item.node.getBoundingClientRect();
-      if (!item.isHidden && rect.height > 0) {
-        bottom = Math.max(bottom, rect.bottom);
-        line = Math.max(line, rect.height);
-      }
-    }
-    if (line === 0) {
-      return; // not laid out (detached, hidden)
-    }
-    const border = parseFloat(getComputedStyle(node).borderBottomWidth) || 0;
-    this._wrapped =
-      bottom - top > line + 1 ? Math.ceil(bottom - top + border) : null;
-    this._apply();
-  }
-
-  /**
-   * The minimum height: the lines' when the items wrap, else the theme's toolbar
-   * height (as the toolbar's layout sets it).
-   */
-  private _apply(): void {
-    const minHeight =
-      this._wrapped === null
-        ? 'var(--jp-private-toolbar-height)'
-        : `${this._wrapped}px`;
-    if (this.node.style.minHeight !== minHeight) {
-      this.node.style.minHeight = minHeight;
-      if (this.parent) {
-        MessageLoop.postMessage(this.parent, Widget.Msg.FitRequest);
-      }
-    }
-  }
-
-  private _observer: ResizeObserver | null = null;
-  private _wrapped: number | null = null;
-}
-
-function button(label: string, testId: string): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'jp-Button jp-mod-styled jp-mod-reject';
-  node.textContent = label;
-  node.dataset.testId = testId;
-  return node;
 }

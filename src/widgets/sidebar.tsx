@@ -1,7 +1,7 @@
 /**
  * The Kernel State sidebar: renders the service's model, the inspector's model and the
  * section models (image strip, assistant view), and keeps what only the view needs
- * (the typed filter, folded sections): it is the panel's view
+ * (the typed name pattern, folded sections): it is the panel's view
  * (`KernelStatePanel.IView`). It tells the service and the section models when they
  * are seen, so no request is made while the panel is hidden or a section is folded.
  * Every request goes through the service.
@@ -24,7 +24,8 @@ import { DEFAULT_SHOW_PREVIEW } from '../defaults';
 import { isExplorable } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
-import { ColumnWidths, VariableListModel } from '../models/list';
+import { VariableListModel } from '../models/list/model';
+import { ColumnWidths } from '../models/list/widths';
 import { PromptModel } from '../models/prompt';
 import {
   IKernelStateOptions,
@@ -43,8 +44,8 @@ import { showImageDialog } from './tabs';
 import { InspectorView, SidebarSections } from './views';
 
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
-// Typing pauses this long before the filter goes to the server.
-const FILTER_DEBOUNCE_MS = 250;
+// Typing pauses this long before the name pattern goes to the server.
+const PATTERN_DEBOUNCE_MS = 250;
 
 export class KernelStateSidebar
   extends ReactWidget
@@ -117,7 +118,7 @@ export class KernelStateSidebar
 
   /**
    * Move the focus into the panel (when "Show Kernel State" shows it): to the variable
-   * list, else the filter, else the panel itself (the list takes it from the panel
+   * list, else the name pattern's input, else the panel itself (the list takes it from the panel
    * when it appears), once it is rendered.
    */
   async focusContent(): Promise<void> {
@@ -253,7 +254,7 @@ export class KernelStateSidebar
       return;
     }
     this._service.changed.disconnect(this._onServiceChanged, this);
-    window.clearTimeout(this._filterTimer);
+    window.clearTimeout(this._patternTimer);
     this._setShown(false);
     this._menu.dispose();
     this.list.dispose();
@@ -293,10 +294,10 @@ export class KernelStateSidebar
   }
 
   /**
-   * The filter typed in the panel's toolbar.
+   * The name pattern typed in the panel's toolbar (`*` wildcards).
    */
-  get filter(): string {
-    return this._filter;
+  get pattern(): string {
+    return this._pattern;
   }
 
   /**
@@ -307,21 +308,22 @@ export class KernelStateSidebar
   }
 
   /**
-   * Filter what is loaded at once; when the kernel holds more than one page, also ask
-   * the server (debounced) so matches beyond the page are found.
+   * Match the name pattern against what is loaded at once; when the kernel holds more
+   * than one page, also ask the server (debounced: its `filter` option) so matches
+   * beyond the page are found.
    */
-  setFilter(filter: string): void {
-    this._filter = filter;
+  setPattern(pattern: string): void {
+    this._pattern = pattern;
     this.update();
     const snapshot = this._service.model.snapshot;
     const partial = !!snapshot && snapshot.total > snapshot.variables.length;
     if (!partial && !this._service.options.filter) {
       return;
     }
-    window.clearTimeout(this._filterTimer);
-    this._filterTimer = window.setTimeout(() => {
-      this._service.setOptions({ filter: this._filter || undefined });
-    }, FILTER_DEBOUNCE_MS);
+    window.clearTimeout(this._patternTimer);
+    this._patternTimer = window.setTimeout(() => {
+      this._service.setOptions({ filter: this._pattern || undefined });
+    }, PATTERN_DEBOUNCE_MS);
   }
 
   setSort(sort: SnapshotSort): void {
@@ -502,8 +504,8 @@ export class KernelStateSidebar
   private _assistantExpanded = false;
   private _onOptionsChange?: KernelStateSidebar.IOptions['onOptionsChange'];
   private _showPreview = DEFAULT_SHOW_PREVIEW;
-  private _filter = '';
-  private _filterTimer = 0;
+  private _pattern = '';
+  private _patternTimer = 0;
 }
 
 export namespace KernelStateSidebar {

@@ -108,7 +108,7 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
         testId="kernel-state-images"
         className="jp-KernelState-imagesSection"
         title={trans.__('Images')}
-        summary={count > 0 ? String(count) : undefined}
+        aside={count > 0 ? String(count) : undefined}
         expanded={props.imagesExpanded}
         onToggle={props.onToggleImages}
         actions={
@@ -139,7 +139,7 @@ export function SidebarSections(props: ISidebarSectionsProps): JSX.Element {
         testId="kernel-state-assistant"
         className="jp-KernelState-assistantSection"
         title={trans.__('Assistant view')}
-        summary={
+        aside={
           prompt.result && !props.assistantExpanded ? (
             <span title={sizeText(prompt.result, trans)}>
               {shortSizeText(prompt.result, trans)}

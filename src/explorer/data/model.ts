@@ -19,21 +19,13 @@
 import { DataModel } from '@lumino/datagrid';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { FilterNode, IRowsColumn } from '../tokens';
+import { FilterNode, IRowsColumn } from '../../tokens';
 import { blockKey } from './blocks';
 import { IRowsLoaderOptions, PINNED, RowsLoader } from './fetcher';
 import { ColumnLayout } from './layout';
-import {
-  describeError,
-  filterKey,
-  ICellMetadata,
-  ISortState,
-  ITableInfo,
-  nextSort,
-  sortMarker,
-  sortParam,
-  StaleReason
-} from './query';
+import { describeError } from '../errors';
+import { filterKey, ICellMetadata, ITableInfo, StaleReason } from './query';
+import { ISortState, nextSort, sortMarker, sortParam } from './sort';
 
 export class RowsDataModel extends RowsLoader {
   /**

@@ -7,8 +7,9 @@
  */
 import { TranslationBundle } from '@jupyterlab/translation';
 
-import { IColumnProfile } from '../tokens';
-import { formatFloat, groupDigits, INumberFormat } from './numbers';
+import { IColumnProfile } from '../../tokens';
+import { formatFloat, groupDigits, INumberFormat } from '../data/numbers';
+import { element } from '../dom';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -141,33 +142,29 @@ export function largeChart(
   if (!bars) {
     return null;
   }
-  const node = document.createElement('div');
-  node.className = 'jp-KernelState-summaryChart';
+  const node = element('div', { className: 'jp-KernelState-summaryChart' });
   if (profile.family === 'number') {
     node.append(
       barChart(bars, 240, 64, trans.__('Histogram of %1', profile.name))
     );
     const edges = profile.histogram!.edges;
-    const axis = document.createElement('div');
-    axis.className = 'jp-KernelState-summaryAxis';
-    const low = document.createElement('span');
-    low.textContent = statText(edges[0], format);
-    const high = document.createElement('span');
-    high.textContent = statText(edges[edges.length - 1], format);
-    axis.append(low, high);
+    const axis = element('div', { className: 'jp-KernelState-summaryAxis' });
+    axis.append(
+      element('span', { text: statText(edges[0], format) }),
+      element('span', { text: statText(edges[edges.length - 1], format) })
+    );
     node.append(axis);
     return node;
   }
   const total = bars.counts.reduce((sum, count) => sum + count, 0);
   const max = Math.max(1, ...bars.counts);
-  const list = document.createElement('ul');
-  list.className = 'jp-KernelState-summaryTop';
-  list.setAttribute(
-    'aria-label',
-    profile.family === 'boolean'
-      ? trans.__('True and false')
-      : trans.__('Most frequent values')
-  );
+  const list = element('ul', {
+    className: 'jp-KernelState-summaryTop',
+    label:
+      profile.family === 'boolean'
+        ? trans.__('True and false')
+        : trans.__('Most frequent values')
+  });
   const names =
     profile.family === 'boolean'
       ? ['true', 'false']
@@ -176,20 +173,21 @@ export function largeChart(
         );
   bars.counts.forEach((count, i) => {
     const item = document.createElement('li');
-    const name = document.createElement('span');
-    name.className = 'jp-KernelState-summaryTopValue';
-    name.textContent = names[i];
-    name.title = names[i];
-    const bar = document.createElement('span');
-    bar.className = 'jp-KernelState-summaryTopBar';
+    const name = element('span', {
+      className: 'jp-KernelState-summaryTopValue',
+      text: names[i],
+      title: names[i]
+    });
+    const bar = element('span', { className: 'jp-KernelState-summaryTopBar' });
     const fill = document.createElement('span');
     fill.style.width = `${((count / max) * 100).toFixed(1)}%`;
     bar.append(fill);
-    const amount = document.createElement('span');
-    amount.className = 'jp-KernelState-summaryTopCount';
-    amount.textContent = statText(count, format);
-    amount.title =
-      total > 0 ? `${((count / total) * 100).toFixed(1)}%` : amount.textContent;
+    const text = statText(count, format);
+    const amount = element('span', {
+      className: 'jp-KernelState-summaryTopCount',
+      text,
+      title: total > 0 ? `${((count / total) * 100).toFixed(1)}%` : text
+    });
     item.append(name, bar, amount);
     list.append(item);
   });

@@ -11,70 +11,17 @@ import { Clipboard } from '@jupyterlab/apputils';
 import { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
-import { CodeSyntax, ICodeQuery, IEngineInfo, IViewCode } from '../tokens';
-import { columnsParam } from './blocks';
-import { RowsDataModel } from './model';
-import { describeError, sortParam } from './query';
-
-/**
- * Columns a view's code may name one by one.
- */
-export const MAX_CODE_COLUMNS = 1000;
-
-/**
- * The syntaxes offered beside the value's own: Python tables have two libraries.
- */
-export function syntaxChoices(own: CodeSyntax): CodeSyntax[] {
-  return own === 'dplyr' ? ['dplyr'] : ['pandas', 'polars'];
-}
-
-/**
- * The syntaxes of values in the kernel's memory.
- */
-const MEMORY_SYNTAXES: readonly CodeSyntax[] = ['pandas', 'polars', 'dplyr'];
-
-/**
- * The syntaxes of each engine, its own first (the server's default).
- */
-export const ENGINE_SYNTAXES: Readonly<Record<string, readonly CodeSyntax[]>> =
-  {
-    duckdb: ['duckdb', 'sql'],
-    polars: ['polars_lazy', 'polars'],
-    ibis: ['ibis'],
-    spark: ['pyspark'],
-    dask: ['dask']
-  };
-
-/**
- * The syntaxes a table in an engine offers, or null for a value in memory (or an
- * engine this frontend does not know: the server's default is then asked).
- */
-export function engineSyntaxes(
-  engine: IEngineInfo | null | undefined
-): CodeSyntax[] | null {
-  const syntaxes = engine ? ENGINE_SYNTAXES[engine.name] : undefined;
-  return syntaxes ? [...syntaxes] : null;
-}
-
-/**
- * The query of the code of a model's view, or null (with why) when it cannot be
- * said in one request.
- */
-export function codeQuery(
-  model: RowsDataModel,
-  syntax: CodeSyntax | null
-): ICodeQuery | { tooWide: number } {
-  const shown = model.layout.shownPositions();
-  if (shown !== null && shown.length > MAX_CODE_COLUMNS) {
-    return { tooWide: shown.length };
-  }
-  return {
-    ...(model.filter ? { filter: model.filter } : {}),
-    ...(model.sort.length ? { sort: sortParam(model.sort) } : {}),
-    ...(shown !== null ? { columns: columnsParam(shown) } : {}),
-    ...(syntax ? { syntax } : {})
-  };
-}
+import { CodeSyntax, ICodeQuery, IViewCode } from '../../tokens';
+import { RowsDataModel } from '../data/model';
+import { button, element, option } from '../dom';
+import { describeError } from '../errors';
+import {
+  codeQuery,
+  engineSyntaxes,
+  MAX_CODE_COLUMNS,
+  MEMORY_SYNTAXES,
+  syntaxChoices
+} from './syntaxes';
 
 export class CodePanel extends Widget {
   constructor(options: CodePanel.IOptions) {
@@ -90,13 +37,12 @@ export class CodePanel extends Widget {
     const trans = this._trans;
     this.node.setAttribute('aria-label', trans.__('Code for this view'));
 
-    const bar = document.createElement('div');
-    bar.className = 'jp-KernelState-explorerCodeBar';
-    const title = document.createElement('span');
-    title.className = 'jp-KernelState-explorerCodeTitle';
-    title.textContent = trans.__('Code for this view');
+    const bar = element('div', { className: 'jp-KernelState-explorerCodeBar' });
+    const title = element('span', {
+      className: 'jp-KernelState-explorerCodeTitle',
+      text: trans.__('Code for this view')
+    });
     this._syntax.setAttribute('aria-label', trans.__('Syntax'));
-    this._syntax.dataset.testId = 'kernel-state-explorer-code-syntax';
     this._syntax.addEventListener('change', () => {
       this._chosen = this._syntax.value as CodeSyntax;
       void this.reload();
@@ -104,26 +50,25 @@ export class CodePanel extends Widget {
     this._copyButton = button(
       trans.__('Copy'),
       'kernel-state-explorer-code-copy',
-      trans.__('Copy the code')
+      { title: trans.__('Copy the code') }
     );
     this._copyButton.addEventListener('click', () => this._onCopy());
     this._insertButton = button(
       trans.__('Insert below'),
       'kernel-state-explorer-code-insert',
-      trans.__('Insert as a new cell below the active cell of the notebook')
+      {
+        title: trans.__(
+          'Insert as a new cell below the active cell of the notebook'
+        )
+      }
     );
     this._insertButton.addEventListener('click', () => void this._onInsert());
-    const close = button(
-      '×',
-      'kernel-state-explorer-code-close',
-      trans.__('Close the code')
-    );
+    const close = button('×', 'kernel-state-explorer-code-close', {
+      title: trans.__('Close the code')
+    });
     close.addEventListener('click', () =>
       options.onClose ? options.onClose() : this.hide()
     );
-    this._status.className = 'jp-KernelState-explorerCodeStatus';
-    this._status.dataset.testId = 'kernel-state-explorer-code-status';
-    this._status.setAttribute('role', 'status');
     bar.append(
       title,
       this._syntax,
@@ -132,8 +77,6 @@ export class CodePanel extends Widget {
       this._status,
       close
     );
-    this._pre.className = 'jp-KernelState-explorerCodeText';
-    this._pre.dataset.testId = 'kernel-state-explorer-code-text';
     this._pre.tabIndex = 0;
     this._pre.setAttribute('aria-label', trans.__('Code'));
     this.node.append(bar, this._pre);
@@ -283,17 +226,16 @@ export class CodePanel extends Widget {
     if (choices.join() !== this._listed) {
       this._listed = choices.join();
       this._syntax.replaceChildren(
-        ...choices.map(syntax => {
-          const option = document.createElement('option');
-          option.value = syntax;
-          option.textContent =
+        ...choices.map(syntax =>
+          option(
+            syntax,
             syntax !== own
               ? syntax
               : engine
                 ? trans.__('%1 (its engine)', syntax)
-                : trans.__('%1 (its library)', syntax);
-          return option;
-        })
+                : trans.__('%1 (its library)', syntax)
+          )
+        )
       );
     }
     this._syntax.value = current;
@@ -316,11 +258,20 @@ export class CodePanel extends Widget {
   private _insert: (code: string) => Promise<string | null>;
   private _copy: (text: string) => void;
   private _trans: TranslationBundle;
-  private _syntax = document.createElement('select');
+  private _syntax = element('select', {
+    testId: 'kernel-state-explorer-code-syntax'
+  });
   private _copyButton: HTMLButtonElement;
   private _insertButton: HTMLButtonElement;
-  private _status = document.createElement('span');
-  private _pre = document.createElement('pre');
+  private _status = element('span', {
+    className: 'jp-KernelState-explorerCodeStatus',
+    role: 'status',
+    testId: 'kernel-state-explorer-code-status'
+  });
+  private _pre = element('pre', {
+    className: 'jp-KernelState-explorerCodeText',
+    testId: 'kernel-state-explorer-code-text'
+  });
   private _code: IViewCode | null = null;
   private _error: string | null = null;
   private _own: CodeSyntax | null = null;
@@ -359,18 +310,4 @@ export namespace CodePanel {
      */
     onClose?: () => void;
   }
-}
-
-function button(
-  text: string,
-  testId: string,
-  title: string
-): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'jp-Button jp-mod-styled jp-mod-reject';
-  node.textContent = text;
-  node.title = title;
-  node.dataset.testId = testId;
-  return node;
 }

@@ -1,8 +1,8 @@
 /**
- * The filters of the explorer as data: the operators of the contract and the values
- * each takes, those offered for a column's family, the draft the filter bar edits
- * (conditions joined by AND or OR, with one level of groups) and the tree it becomes
- * (`FilterNode`, sent as JSON to `rows`, `profile` and `code`), and a filter as text.
+ * The filter as the filter bar edits it: a draft of conditions joined by AND or OR,
+ * with one level of groups, and the tree it becomes (`FilterNode`, sent as JSON to
+ * `rows`, `profile` and `code`), read back from a tree, added to ("Filter to this
+ * value", "Exclude this value").
  *
  * Missing values match only `isnull`: every other condition, a negated one too, is
  * false on them (SQL's rule, applied by the kernel). So "Exclude this value" keeps
@@ -10,150 +10,14 @@
  */
 import { TranslationBundle } from '@jupyterlab/translation';
 
-import {
-  ColumnFamily,
-  FilterNode,
-  FilterOp,
-  FilterScalar,
-  IFilterCondition
-} from '../tokens';
-
-/**
- * What value an operator takes: none, one, two (a range) or a list.
- */
-export type ValueShape = 'none' | 'one' | 'two' | 'list';
-
-export const VALUE_SHAPE: Record<FilterOp, ValueShape> = {
-  eq: 'one',
-  ne: 'one',
-  lt: 'one',
-  le: 'one',
-  gt: 'one',
-  ge: 'one',
-  between: 'two',
-  not_between: 'two',
-  in: 'list',
-  not_in: 'list',
-  contains: 'one',
-  not_contains: 'one',
-  starts_with: 'one',
-  ends_with: 'one',
-  regex: 'one',
-  isnull: 'none',
-  notnull: 'none',
-  empty: 'none',
-  not_empty: 'none',
-  is_true: 'none',
-  is_false: 'none'
-};
-
-/**
- * The operators on text that match case or not (`case`).
- */
-export const TEXT_OPS: ReadonlySet<FilterOp> = new Set<FilterOp>([
-  'contains',
-  'not_contains',
-  'starts_with',
-  'ends_with',
-  'regex'
-]);
+import { FilterNode, FilterOp, IFilterCondition } from '../../tokens';
+import { TEXT_OPS, VALUE_SHAPE } from './ops';
 
 /**
  * Conditions in one filter, and items of an `in` list (the contract's bounds).
  */
 export const MAX_CONDITIONS = 50;
 export const MAX_LIST_VALUES = 1000;
-
-const COMPARE: FilterOp[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
-const RANGE: FilterOp[] = ['between', 'not_between'];
-const LIST: FilterOp[] = ['in', 'not_in'];
-const TEXT: FilterOp[] = [
-  'contains',
-  'not_contains',
-  'starts_with',
-  'ends_with',
-  'regex'
-];
-const MISSING: FilterOp[] = ['isnull', 'notnull'];
-const EMPTY: FilterOp[] = ['empty', 'not_empty'];
-const TRUTH: FilterOp[] = ['is_true', 'is_false'];
-
-/**
- * The operators offered for a column of a family, the most used first.
- */
-export function opsFor(family: ColumnFamily): FilterOp[] {
-  switch (family) {
-    case 'number':
-    case 'datetime':
-      return [...COMPARE, ...RANGE, ...LIST, ...MISSING];
-    case 'string':
-      return [...TEXT, 'eq', 'ne', ...LIST, ...EMPTY, ...MISSING];
-    case 'category':
-      return ['eq', 'ne', ...LIST, ...TEXT, ...MISSING];
-    case 'boolean':
-      return [...TRUTH, 'eq', 'ne', ...MISSING];
-    default:
-      return [
-        ...COMPARE,
-        ...RANGE,
-        ...LIST,
-        ...TEXT,
-        ...EMPTY,
-        ...TRUTH,
-        ...MISSING
-      ];
-  }
-}
-
-/**
- * An operator as the filter bar shows it.
- */
-export function opLabel(op: FilterOp, trans: TranslationBundle): string {
-  switch (op) {
-    case 'eq':
-      return '=';
-    case 'ne':
-      return '≠';
-    case 'lt':
-      return '<';
-    case 'le':
-      return '≤';
-    case 'gt':
-      return '>';
-    case 'ge':
-      return '≥';
-    case 'between':
-      return trans.__('between');
-    case 'not_between':
-      return trans.__('not between');
-    case 'in':
-      return trans.__('is one of');
-    case 'not_in':
-      return trans.__('is none of');
-    case 'contains':
-      return trans.__('contains');
-    case 'not_contains':
-      return trans.__('does not contain');
-    case 'starts_with':
-      return trans.__('starts with');
-    case 'ends_with':
-      return trans.__('ends with');
-    case 'regex':
-      return trans.__('matches regex');
-    case 'isnull':
-      return trans.__('is missing');
-    case 'notnull':
-      return trans.__('is not missing');
-    case 'empty':
-      return trans.__('is empty');
-    case 'not_empty':
-      return trans.__('is not empty');
-    case 'is_true':
-      return trans.__('is true');
-    case 'is_false':
-      return trans.__('is false');
-  }
-}
 
 export type Join = 'and' | 'or';
 
@@ -386,7 +250,7 @@ export function isTree(
   return 'and' in node || 'or' in node;
 }
 
-function treeParts(
+export function treeParts(
   node: { and: FilterNode[] } | { or: FilterNode[] }
 ): [Join, FilterNode[]] {
   return 'and' in node ? ['and', node.and] : ['or', node.or];
@@ -448,66 +312,4 @@ export function exceptValue(column: string, value: string | null): DraftItem {
     join: 'or',
     conditions: [other, emptyCondition(column, 'isnull')]
   };
-}
-
-/**
- * A filter as text: `price ≥ 9990 and (region = north or region is missing)`.
- */
-export function filterText(
-  filter: FilterNode,
-  trans: TranslationBundle
-): string {
-  if (isTree(filter)) {
-    const [how, nodes] = treeParts(filter);
-    const word = how === 'and' ? trans.__('and') : trans.__('or');
-    return nodes
-      .map(node => {
-        const text = filterText(node, trans);
-        return isTree(node) && treeParts(node)[1].length > 1
-          ? `(${text})`
-          : text;
-      })
-      .join(` ${word} `);
-  }
-  const label = opLabel(filter.op, trans);
-  const value = filter.value;
-  const column = String(filter.column);
-  switch (VALUE_SHAPE[filter.op]) {
-    case 'none':
-      return trans.__('%1 %2', column, label);
-    case 'two': {
-      const [low, high] = Array.isArray(value) ? value : [value, ''];
-      return trans.__(
-        '%1 %2 %3 and %4',
-        column,
-        label,
-        scalarText(low),
-        scalarText(high)
-      );
-    }
-    case 'list':
-      return trans.__(
-        '%1 %2 (%3)',
-        column,
-        label,
-        (Array.isArray(value) ? value : [value]).map(scalarText).join(', ')
-      );
-    default: {
-      const text = scalarText(Array.isArray(value) ? value[0] : value);
-      return filter.case
-        ? trans.__('%1 %2 %3 (match case)', column, label, text)
-        : trans.__('%1 %2 %3', column, label, text);
-    }
-  }
-}
-
-function scalarText(value: FilterScalar | undefined | null): string {
-  return value === undefined || value === null ? '' : String(value);
-}
-
-/**
- * The column names a server message mentions (to mark the conditions it is about).
- */
-export function columnsNamedIn(message: string, columns: string[]): string[] {
-  return columns.filter(column => column !== '' && message.includes(column));
 }

@@ -1,8 +1,8 @@
 /**
  * The variable list's model: the rows it shows (the snapshot's variables, plus the
- * variables removed by the last execution, kept until the next one), the widths of its
- * columns, and the pure rules of its header and keyboard (sort cycling, navigation,
- * type-ahead). Views render it.
+ * variables removed by the last execution, kept until the next one) and the widths of
+ * its columns. Views render it; its sort, keyboard and width rules are beside it
+ * (`sort.ts`, `keys.ts`, `widths.ts`).
  *
  * Every variable is reachable at any size: the list pages in (`loadMore`: the service
  * appends the next page to its snapshot), and the "changed in the last execution" view
@@ -13,254 +13,10 @@
 import { IDisposable } from '@lumino/disposable';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { DEFAULT_COLUMN_WIDTHS as DEFAULT_WIDTHS_SETTING } from '../defaults';
-import { countOf } from '../delta';
-import {
-  IKernelStateService,
-  ISnapshot,
-  SnapshotSort,
-  SnapshotSortKey
-} from '../tokens';
+import { countOf } from '../../delta';
+import { IKernelStateService, ISnapshot } from '../../tokens';
 import { IListRow, RemovedTracker } from './removed';
-
-/**
- * The columns of the list whose width can be changed (the preview takes the rest).
- */
-export type ColumnKey = 'name' | 'type' | 'shape' | 'memory';
-
-export type ColumnWidths = Record<ColumnKey, number>;
-
-export const DEFAULT_COLUMN_WIDTHS: Readonly<ColumnWidths> =
-  DEFAULT_WIDTHS_SETTING;
-
-export const MIN_COLUMN_WIDTH = 40;
-export const MAX_COLUMN_WIDTH = 800;
-
-/**
- * The width clamped to the bounds, whole pixels.
- */
-export function clampWidth(width: number): number {
-  if (!Number.isFinite(width)) {
-    return MIN_COLUMN_WIDTH;
-  }
-  return Math.round(
-    Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, width))
-  );
-}
-
-/**
- * Widths from settings (any JSON): known keys with numbers, clamped; defaults else.
- */
-export function readWidths(value: unknown): ColumnWidths {
-  const widths = { ...DEFAULT_COLUMN_WIDTHS };
-  if (value && typeof value === 'object') {
-    for (const key of Object.keys(widths) as ColumnKey[]) {
-      const width = (value as Record<string, unknown>)[key];
-      if (typeof width === 'number') {
-        widths[key] = clampWidth(width);
-      }
-    }
-  }
-  return widths;
-}
-
-// ---------------------------------------------------------------------------------
-// Sort
-
-export type SortDirection = 'asc' | 'desc';
-
-/**
- * The direction of a key without a suffix, as the server sorts it: names and types
- * A→Z; size, memory and the last change largest or latest first.
- */
-export const NATURAL_DIRECTION: Record<SnapshotSortKey, SortDirection> = {
-  name: 'asc',
-  type: 'asc',
-  size: 'desc',
-  memory: 'desc',
-  changed: 'desc'
-};
-
-/**
- * A sort's key and direction.
- */
-export function parseSort(sort: SnapshotSort | string): {
-  key: SnapshotSortKey;
-  direction: SortDirection;
-} {
-  const [key, suffix] = sort.split(':') as [SnapshotSortKey, string?];
-  const known = key in NATURAL_DIRECTION ? key : 'name';
-  const direction =
-    suffix === 'asc' || suffix === 'desc' ? suffix : NATURAL_DIRECTION[known];
-  return { key: known, direction };
-}
-
-/**
- * The sort as the server spells it: the bare key in its own direction, else
- * `key:direction`.
- */
-export function formatSort(
-  key: SnapshotSortKey,
-  direction: SortDirection
-): SnapshotSort {
-  return direction === NATURAL_DIRECTION[key] ? key : `${key}:${direction}`;
-}
-
-/**
- * The sort after a click on the header of `key`: the same key reversed, or the new key
- * in its own direction.
- */
-export function nextSort(
-  current: SnapshotSort,
-  key: SnapshotSortKey
-): SnapshotSort {
-  const { key: currentKey, direction } = parseSort(current);
-  if (currentKey !== key) {
-    return key;
-  }
-  return formatSort(key, direction === 'asc' ? 'desc' : 'asc');
-}
-
-/**
- * `aria-sort` of the header of `key`.
- */
-export function ariaSort(
-  current: SnapshotSort,
-  key: SnapshotSortKey
-): 'ascending' | 'descending' | undefined {
-  const parsed = parseSort(current);
-  if (parsed.key !== key) {
-    return undefined;
-  }
-  return parsed.direction === 'asc' ? 'ascending' : 'descending';
-}
-
-/**
- * Whether a setting's value is a sort the server knows.
- */
-export function isSnapshotSort(value: unknown): value is SnapshotSort {
-  if (typeof value !== 'string') {
-    return false;
-  }
-  const [key, suffix, ...rest] = value.split(':');
-  return (
-    key in NATURAL_DIRECTION &&
-    rest.length === 0 &&
-    (suffix === undefined || suffix === 'asc' || suffix === 'desc')
-  );
-}
-
-// ---------------------------------------------------------------------------------
-// Keyboard
-
-/**
- * The row index a navigation key moves to from `index` (-1: nothing selected) among
- * `count` rows, `page` rows a page; null for other keys or an empty list.
- */
-export function navigate(
-  key: string,
-  index: number,
-  count: number,
-  page = 10
-): number | null {
-  if (count === 0) {
-    return null;
-  }
-  const last = count - 1;
-  switch (key) {
-    case 'ArrowDown':
-      return index < 0 ? 0 : Math.min(last, index + 1);
-    case 'ArrowUp':
-      return index < 0 ? 0 : Math.max(0, index - 1);
-    case 'Home':
-      return 0;
-    case 'End':
-      return last;
-    case 'PageDown':
-      return index < 0 ? 0 : Math.min(last, index + page);
-    case 'PageUp':
-      return index < 0 ? 0 : Math.max(0, index - page);
-    default:
-      return null;
-  }
-}
-
-/**
- * Type-ahead: letters typed within `timeout` ms of each other form a prefix; each
- * prefix jumps to the next name that starts with it (case-insensitive). Typing the
- * same letter again cycles through the names starting with it.
- */
-export class TypeAhead {
-  constructor(private readonly _timeout = 800) {}
-
-  /**
-   * Whether a key press is a character to type ahead with (no modifier but Shift).
-   */
-  static accepts(event: {
-    key: string;
-    ctrlKey?: boolean;
-    metaKey?: boolean;
-    altKey?: boolean;
-  }): boolean {
-    return (
-      event.key.length === 1 &&
-      event.key !== ' ' &&
-      !event.ctrlKey &&
-      !event.metaKey &&
-      !event.altKey
-    );
-  }
-
-  /**
-   * The index of the row to select after typing `char` at time `now`, from the
-   * selected row `index` (-1: none); null when no name matches.
-   */
-  type(
-    char: string,
-    names: readonly string[],
-    index: number,
-    now: number
-  ): number | null {
-    const fresh = now - this._last > this._timeout;
-    this._last = now;
-    const lower = char.toLowerCase();
-    const repeated =
-      !fresh &&
-      this._prefix.length > 0 &&
-      [...this._prefix].every(c => c === lower);
-    this._prefix = fresh ? lower : this._prefix + lower;
-    const count = names.length;
-    if (count === 0) {
-      return null;
-    }
-    // A new search starts after the selected row; a longer prefix may stay on it.
-    const cycling = this._prefix.length === 1 || repeated;
-    const prefix = repeated ? lower : this._prefix;
-    const start = index < 0 ? 0 : cycling ? index + 1 : index;
-    for (let step = 0; step < count; step++) {
-      const i = (start + step) % count;
-      if (names[i].toLowerCase().startsWith(prefix)) {
-        return i;
-      }
-    }
-    return null;
-  }
-
-  reset(): void {
-    this._prefix = '';
-    this._last = -Infinity;
-  }
-
-  get prefix(): string {
-    return this._prefix;
-  }
-
-  private _prefix = '';
-  private _last = -Infinity;
-}
-
-// ---------------------------------------------------------------------------------
-// The model
+import { clampWidth, ColumnKey, ColumnWidths, readWidths } from './widths';
 
 /**
  * The list's model: rows of the followed kernel and column widths.
@@ -316,8 +72,8 @@ export class VariableListModel implements IDisposable {
   }
 
   /**
-   * The counts of the list shown: rows loaded, what the list selects (a filter's or
-   * the changed view's matches, exact) and the namespace's variables; null without a
+   * The counts of the list shown: rows loaded, what the list selects (a name
+   * pattern's or the changed view's matches, exact) and the namespace's variables; null without a
    * snapshot.
    */
   get counts(): VariableListModel.ICounts | null {
@@ -447,8 +203,9 @@ export class VariableListModel implements IDisposable {
   }
 
   private _optionsKey(): string {
-    const { include, filter } = this._service.options;
-    return JSON.stringify([[...include].sort(), filter ?? '']);
+    // `filter` of the options is the list's name pattern (a glob).
+    const { include, filter: pattern } = this._service.options;
+    return JSON.stringify([[...include].sort(), pattern ?? '']);
   }
 
   private _onServiceChanged(): void {
@@ -576,8 +333,8 @@ export namespace VariableListModel {
   }
 
   /**
-   * What the list shows out of what: rows loaded, variables the list selects (a filter's
-   * or the changed view's matches) and the namespace's variables.
+   * What the list shows out of what: rows loaded, variables the list selects (a name
+   * pattern's or the changed view's matches) and the namespace's variables.
    */
   export interface ICounts {
     loaded: number;
@@ -621,7 +378,7 @@ function emptyChanged(executionCount: number | null): IChangedState {
  */
 function changedKey(service: IKernelStateService): string {
   const snapshot = service.snapshot;
-  const { include, sort, filter, limit } = service.options;
+  const { include, sort, filter: pattern, limit } = service.options;
   return JSON.stringify([
     snapshot?.kernel_id ?? null,
     snapshot?.epoch ?? null,
@@ -629,7 +386,7 @@ function changedKey(service: IKernelStateService): string {
     snapshot?.execution_count ?? null,
     [...include].sort(),
     sort,
-    filter ?? '',
+    pattern ?? '',
     limit
   ]);
 }

@@ -23,7 +23,7 @@ import {
 import { DataModel } from '@lumino/datagrid';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { FilterNode, IRowsColumn, IRowsQuery, IRowsWindow } from '../tokens';
+import { FilterNode, IRowsColumn, IRowsQuery, IRowsWindow } from '../../tokens';
 import {
   blockKey,
   BlockCache,
@@ -32,11 +32,10 @@ import {
   IBlock
 } from './blocks';
 import { ColumnLayout } from './layout';
+import { describeError } from '../errors';
 import {
   COLUMNS_PER_BLOCK,
-  describeError,
   IEngineCost,
-  ISortState,
   ITableInfo,
   MAX_BLOCKS,
   MAX_BUSY_RETRIES,
@@ -48,9 +47,9 @@ import {
   RowsCounter,
   RowsFetcher,
   sameCount,
-  sortParam,
   StaleReason
 } from './query';
+import { ISortState, sortParam } from './sort';
 
 /**
  * The column block of the pinned columns.

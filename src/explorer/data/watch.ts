@@ -8,9 +8,10 @@
  */
 import { IDisposable } from '@lumino/disposable';
 
-import { IExecutedArgs, IKernelStateService } from '../tokens';
+import { IExecutedArgs, IKernelStateService } from '../../tokens';
 import { RowsDataModel } from './model';
-import { describeError, sortParam } from './query';
+import { describeError } from '../errors';
+import { sortParam } from './sort';
 
 export class VariableWatch implements IDisposable {
   constructor(options: VariableWatch.IOptions) {

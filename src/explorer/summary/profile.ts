@@ -15,14 +15,10 @@ import {
   IEngineInfo,
   IProfileQuery,
   ITableProfile
-} from '../tokens';
-import { columnsParam } from './blocks';
-import {
-  describeError,
-  filterKey,
-  MAX_BUSY_RETRIES,
-  MAX_RETRY_DELAY_MS
-} from './query';
+} from '../../tokens';
+import { columnsParam } from '../data/blocks';
+import { filterKey, MAX_BUSY_RETRIES, MAX_RETRY_DELAY_MS } from '../data/query';
+import { describeError } from '../errors';
 
 /**
  * Columns one request asks for.

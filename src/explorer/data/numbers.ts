@@ -5,7 +5,7 @@
  * separators. The full text stays the cell's value: it is what a tooltip shows and
  * what a copy gives.
  */
-import { isIntegerDtype, isNumericDtype } from './query';
+import { isIntegerDtype, isNumericDtype } from '../dtypes';
 
 export interface INumberFormat {
   /**

@@ -3,7 +3,7 @@
  * least recently used dropped first, so the memory of a grid over a table of any size
  * stays bounded.
  */
-import { IRowsColumn } from '../tokens';
+import { IRowsColumn } from '../../tokens';
 
 /**
  * One fetched window: `rows[r][c]` is the cell of row `offset + r`, column

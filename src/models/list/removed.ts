@@ -2,8 +2,8 @@
  * The variable list's rows: the snapshot's variables, and those the last execution
  * removed, kept (struck through) until the next one.
  */
-import { countOf } from '../delta';
-import { ISnapshot, IVariable } from '../tokens';
+import { countOf } from '../../delta';
+import { ISnapshot, IVariable } from '../../tokens';
 
 /**
  * One row of the list: a variable of the snapshot, or one the last execution removed.
@@ -23,7 +23,7 @@ export interface IListRow {
 export class RemovedTracker {
   /**
    * The rows for `snapshot`; `options` identifies what the list was asked with
-   * (filter, include), so a name that only left the filter is not "removed".
+   * (name pattern, include), so a name that only left the pattern is not "removed".
    */
   update(snapshot: ISnapshot | null, options = ''): IListRow[] {
     if (snapshot === this._snapshot && options === this._options) {
