@@ -12,7 +12,7 @@ to answer a request the authentication did not let through (``mcp_auth``), which
 they were registered.
 
 Once the server has bound its port, Jupyter AI's personas are offered its URL and a
-credential (``jupyter_ai``).
+credential (``jupyter_ai``), and so is Notebook Intelligence's agent (``nbi``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import asyncio
 import logging
 from typing import Any
 
-from . import jupyter_ai, mcp_auth
+from . import jupyter_ai, mcp_auth, nbi
 
 TOOL_SPECS = (
     "jupyter_kernel_state.mcp_tools:list_kernels",
@@ -100,6 +100,8 @@ async def _offer_to_jupyter_ai(app: Any, auth: mcp_auth.KernelStateMCPAuth) -> N
         auth.serverapp, name=str(getattr(app, "mcp_name", "Jupyter MCP Server")),
         url=mcp_url(server), credential=auth.agent_credential, log=auth.log,
     )
+    await nbi.offer_mcp_server(url=mcp_url(server), credential=auth.agent_credential,
+                               log=auth.log)
 
 
 def _spawn(coroutine: Any) -> None:

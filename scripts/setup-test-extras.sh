@@ -57,12 +57,28 @@ install_xeus() {
   .venv-xeus/bin/python -m pip install "xeus-python>=0.19,<0.20" "numpy>=1.26" \
       "pandas>=2.1" "matplotlib>=3.8" >> "$log_dir/install-xeus.log" 2>&1
 }
+# Notebook Intelligence 6 beside us, as `pip install '.[mcp]' notebook-intelligence` gives
+# (tests/test_notebook_intelligence.py). Not in the main venv: there pip would downgrade
+# importlib_metadata and python-dateutil (litellm and botocore pin them below what is
+# installed), and NBI's server and lab extensions would load in every other suite's server
+# and in the UI tests' JupyterLab.
+install_nbi() {
+  if [ ! -x .venv-nbi/bin/python ]; then
+    echo "==> creating .venv-nbi (Notebook Intelligence 6, log in $log_dir/install-nbi.log)"
+    python3 -m venv .venv-nbi
+  fi
+  .venv-nbi/bin/python -m pip install --quiet --upgrade pip > "$log_dir/install-nbi.log" 2>&1
+  SKIP_JUPYTER_BUILDER=1 .venv-nbi/bin/python -m pip install -e '.[nbi]' "pytest>=8" \
+      "pytest-jupyter[server]>=0.11" "pytest-timeout>=2.3" "ipykernel>=6.29" "numpy>=1.26" \
+      "pandas>=2.1" "jsonschema>=4.18" >> "$log_dir/install-nbi.log" 2>&1
+}
 rm -f jupyter_kernel_state/labextension/install.json
 install_mcp04 & mcp04=$!
+install_nbi & nbi=$!
 install_eg & eg=$!
 install_xeus & xeus=$!
 status=0
-for job in "mcp04:$mcp04" "eg:$eg" "xeus:$xeus"; do
+for job in "mcp04:$mcp04" "nbi:$nbi" "eg:$eg" "xeus:$xeus"; do
   if ! wait "${job#*:}"; then
     echo "!! installing .venv-${job%%:*} failed:"
     tail -40 "$log_dir/install-${job%%:*}.log"

@@ -38,6 +38,9 @@ run_suite "pytest" python -m pytest -q -p no:cacheprovider
 # The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
 run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
   -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py
+# Notebook Intelligence 6 beside us, in its own venv (see scripts/setup-test-extras.sh).
+run_suite "pytest, Notebook Intelligence 6" .venv-nbi/bin/python -m pytest -q \
+  -p no:cacheprovider tests/test_notebook_intelligence.py
 # Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).
 run_suite "ui-tests (Playwright, Debian chromium; then behind JupyterHub)" bash -c '
   cd ui-tests &&
