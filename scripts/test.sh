@@ -34,7 +34,10 @@ run_suite() {
 run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
   'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
 run_suite "jest" jlpm test
-run_suite "pytest" python -m pytest -q -p no:cacheprovider
+# Test files spread over the machine's cores (at most 4), each file on one worker: a file's
+# shared server, kernels, gateway or Spark cluster stay its own.
+run_suite "pytest" python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 \
+  --dist loadfile
 # The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
 run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
   -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py
