@@ -2,9 +2,10 @@
 
 Runs inside the user's kernel (shipped as source by ``service/probe_loader.py``) and is
 importable normally for plain REPLs.  The core (``protocol``, ``guard``, ``quiet``,
-``wire``, ``entry``) and four families: ``inspect`` (values), ``namespace`` (names),
-``changes`` (change tracking), ``windows`` (tables as rows), and the operations
-(``ops``)::
+``wire``, ``entry``) and five families: ``inspect`` (values), ``namespace`` (names),
+``changes`` (change tracking), ``windows`` (what every table's view shares: cells,
+filters, sorts, profiles, code), ``backends`` (one module per table library, in memory
+or in an engine), and the operations (``ops``)::
 
     from jupyter_kernel_state.probe import summarize, format_card
 """
@@ -45,26 +46,27 @@ MODULES = (
     "changes.bindings",
     "changes.tracker",
     "changes.since",
-    # windows of tables and arrays
+    # what every table's view shares: cells, expressions, filters, sorts, profiles, code
     "windows.cells",
     "windows.expressions",
     "windows.families",
     "windows.filters",
     "windows.columns",
     "windows.sources",
-    "windows.adapters",
-    "windows.frames",
-    "windows.ndarrays",
-    "windows.records",
-    "windows.adapt",
     "windows.order",
     "windows.code",
     "windows.statistics",
-    "windows.column_stats",
     "windows.profiles",
-    # tables that live in an engine: one module per library
+    # tables: one interface, one module per library (in memory, then in an engine)
     "backends.base",
+    "backends.memory",
+    "backends.engine",
+    "backends.aggregates",
     "backends.sql",
+    "backends.pandas",
+    "backends.polars",
+    "backends.numpy",
+    "backends.records",
     "backends.duckdb",
     "backends.polars_lazy",
     "backends.ibis",
@@ -75,7 +77,6 @@ MODULES = (
     "ops.digest",
     "ops.detail",
     "ops.table",
-    "ops.engines",
     "ops.rows",
     "ops.profile",
     "ops.code",

@@ -1,5 +1,6 @@
 """The probe's layout: its modules' imports parsed (no kernel), checked for cycles, for
-the loader's order, for the families' layers; one handler per operation; Python 3.8."""
+the loader's order, for the families' layers and, inside ``backends``, for one module per
+library over bases that know none; one handler per operation; Python 3.8."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ LAYERS = {
     "ops": {"core", "inspect", "namespace", "changes", "windows", "backends"},
     "entry": {"core", "inspect", "namespace", "changes", "windows", "backends", "ops"},
 }
+
+
+#: The backends' modules that know no library: the interface and the registry, each
+#: kind's base, what engines share.  Every other backends module is one library's.
+BACKEND_BASES = {"backends.base", "backends.memory", "backends.engine", "backends.aggregates",
+                 "backends.sql"}
+#: The libraries whose tables are seen through another library's pieces (numpy arrays and
+#: records through pandas when imported, dask's filters are pandas', a LazyFrame's views
+#: are built by polars' own table).
+SEEN_THROUGH = {"backends.numpy": {"backends.pandas"}, "backends.records": {"backends.pandas"},
+                "backends.dask": {"backends.pandas"}, "backends.polars_lazy": {"backends.polars"}}
 
 
 def _package_of(module: str) -> str:
@@ -112,6 +124,34 @@ def test_each_family_imports_only_the_layers_below() -> None:
         allowed = LAYERS[family] | {family}
         for dependency in dependencies:
             assert _family(dependency) in allowed, f"{module} ({family}) imports {dependency}"
+
+
+def test_the_backends_bases_know_no_library() -> None:
+    for module in BACKEND_BASES:
+        for dependency in GRAPH[module]:
+            if _family(dependency) == "backends":
+                assert dependency in BACKEND_BASES, f"{module} imports {dependency}"
+
+
+def test_each_library_is_one_module_that_registers_its_tables() -> None:
+    libraries = {m for m in MODULES if _family(m) == "backends"} - BACKEND_BASES
+    assert libraries == {"backends." + name for name in (
+        "pandas", "polars", "numpy", "records", "duckdb", "polars_lazy", "ibis", "spark", "dask")}
+    for module in libraries:
+        assert "\n@register\n" in SOURCES[module], f"{module} registers no table"
+        others = {d for d in GRAPH[module] if _family(d) == "backends"} - BACKEND_BASES
+        assert others == SEEN_THROUGH.get(module, set()), f"{module} imports {others}"
+
+
+def test_only_the_registry_knows_every_library() -> None:
+    """The table ops reach tables through ``backends.base`` alone (one path for every
+    table); they import the libraries' modules only to register them."""
+    for module in MODULES:
+        if _family(module) != "ops":
+            continue
+        for dependency in GRAPH[module]:
+            if _family(dependency) == "backends" and dependency not in BACKEND_BASES:
+                assert module == "ops.table", f"{module} imports {dependency}"
 
 
 def test_sub_packages_hold_no_code() -> None:

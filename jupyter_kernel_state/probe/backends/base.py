@@ -1,55 +1,40 @@
-"""What every engine's table offers the table ops (``rows``, ``count``, ``profile``,
-``code``) and the list, and how engine work runs: within a time guard, cancelled in the
-engine past it.
+"""What every table offers the table ops (``rows``, ``count``, ``profile``, ``code``), and
+the registry that finds a value's table: one backend per library behind one interface.
 
-An engine module defines one :class:`EngineTable` subclass and registers it
-(:func:`register`).  The table is a *plan*: its schema, where its data lives and its plan
-text are read without computing anything (the list, the detail, the prompt); everything
-else — a window, a count, a sort, a filter, a column's statistics — is one query the
-engine runs, bringing back at most the window or one aggregate row (or a few: a top-k,
-a histogram's bins).  Each query runs through :meth:`EngineTable.run`: under the probe's
-time guard, and past it cancelled *in the engine* (:meth:`EngineTable.cancel`: DuckDB's
-interrupt, a Spark job tag, a polars background query, a dask scheduler callback), so no
-work of ours keeps running after the answer.
-
-Rows of an engine's table have no index: a window's labels are its rows' positions in
-the view.  Sorts are the engine's own (missing values last); an engine whose sort is not
-stable orders ties as it finds them (said in the docs).
+A backend is a class of :class:`TableBackend` bound to a value and the call's guard
+session.  Two kinds implement it: tables in memory (``memory.MemoryTable``: pandas,
+polars, numpy and xarray, lists of records), read a window at a time by the value's own
+library, and tables in an engine (``engine.EngineTable``: a polars LazyFrame, DuckDB,
+Ibis, Spark, dask), explored by queries the engine runs.  A library's module defines
+its classes and registers them (:func:`register`); the ops ask :func:`backend_for`,
+which tries the engines first (by type: the list resolves them the same way, see
+:class:`EngineInspector`), then the libraries in memory (by value), and says why any
+other value is no table: :class:`Lazy` (reading it would compute or consume it) or
+:class:`NotTabular`.
 """
 
+import collections
 import sys
-import threading
-import time
 
 from .. import guard
 from ..inspect import third_party  # noqa: F401 (its resolvers first: the engines' go before)
-from ..inspect.base import RESOLVERS, Inspector
+from ..inspect.base import RESOLVERS, Inspector, inspector_for, type_name
 from ..inspect.display import cut
-from ..inspect.tables import dtype_summary, label_text
-from ..protocol import View
-from ..windows.columns import NoSuchColumn
-from ..windows.families import BadFilter
-from ..windows.statistics import (
-    QUANTILES,
-    Texts,
-    bins_for,
-    edges_for,
-    finite,
-    histogram,
-    iso,
-    numbers_out,
-    strings_out,
-)
+from ..inspect.tables import dtype_summary
 
-#: Characters of a column name, and of the plan a detail shows.
-LABEL_CHARS = 200
+#: Characters of the plan a detail shows; columns named in a list's preview.
 PLAN_CHARS = 4_000
-#: Columns named in a list's preview.
 PREVIEW_COLUMNS = 8
-#: Counts kept (by value, view and execution), so that paging does not count again.
-COUNTS_KEPT = 16
-#: The quantiles a profile asks an engine for (5, 25, 50, 75, 95 %).
-PERCENTS = (5, 25, 50, 75, 95)
+
+#: A window of the ``rows`` op: the value's ``shape``, its rows (``total``: None when an
+#: engine did not count them), the rows its filter keeps (None without one), the rows'
+#: labels (``index``) and cell texts (``rows``), and what the window's query cost an
+#: engine (``cost_ms``; None in memory).
+Page = collections.namedtuple("Page", "shape total filtered index rows cost_ms")
+#: The columns' statistics of the ``profile`` op: the value's rows (``total``), those the
+#: filter keeps (``filtered``), each column's entry (``columns``), the columns the budget
+#: did not reach (``cut``), whether any column was computed on a sample (``sampled``).
+Profiled = collections.namedtuple("Profiled", "total filtered columns cut sampled")
 
 
 class EngineError(Exception):
@@ -65,6 +50,14 @@ class Refused(Exception):
     """What the engine cannot do without collecting (a 400 that says why)."""
 
 
+class Lazy(Exception):
+    """The value is lazy: a window would compute or consume it (the message says)."""
+
+
+class NotTabular(Exception):
+    """The value is not a table or an array (the message says what it is)."""
+
+
 def first_line(exc):
     """An engine exception's own first line (its class name when it has no text)."""
     for line in str(exc).splitlines():
@@ -74,216 +67,81 @@ def first_line(exc):
     return type(exc).__name__
 
 
-class EngineTable:
-    """One engine's table, bound to the probe call's guard session.
+class TableBackend:
+    """A value seen as a table by the table ops, bound to the call's guard ``session``.
+    The ops build their replies from its methods; each takes the probe's ``state``
+    (``entry.ProbeState``: the execution count, the sorted orders kept) and the op's
+    checked ``fields`` where it needs them.
 
-    Class attributes: ``engine`` (its id: ``duckdb``), ``title`` (``DuckDB``),
-    ``syntaxes`` (the code it writes; the first is its own), ``stops`` (how a query past
-    its guard is stopped, for the docs and messages)."""
+    Class attributes: ``engine`` (the engine's id, ``duckdb``; None for a table in
+    memory), ``kind`` (``dataframe``, ``series``, ``array``, ``records``),
+    ``index_name`` (the rows' labels' name, or None)."""
 
-    engine = "engine"
-    title = "Engine"
-    syntaxes = ()
-    stops = "cancelled"
-    #: True: a watchdog thread calls :meth:`cancel` at the guard's time (for engines
-    #: that may block in native code without looking at Python signals).
-    watchdog = False
+    engine = None
+    kind = "dataframe"
+    index_name = None
 
     def __init__(self, value, session):
         self.value = value
         self.session = session
-        self._schema = None
 
-    # --- which values -------------------------------------------------------------------
-
-    @classmethod
-    def matches(cls, t, mro):
-        """Whether the type ``t`` (its MRO: ``mro``) is this engine's table."""
-        return False
-
-    # --- the plan: nothing computed -----------------------------------------------------
-
-    def read_schema(self):
-        """[(name, dtype text)] of every column, from the plan."""
-        raise NotImplementedError
-
-    def schema(self):
-        """The columns' names (cut for display) and dtypes; an engine that cannot say
-        (a closed connection, a stopped session) is an :class:`EngineError`."""
-        if self._schema is None:
-            try:
-                read = self.read_schema()
-            except BaseException as exc:
-                if isinstance(exc, guard.OURS):
-                    raise
-                guard.check(exc)
-                raise EngineError(first_line(exc)) from None
-            self._schema = [(label_text(n, LABEL_CHARS), d) for n, d in read]
-        return self._schema
-
-    def known_rows(self):
-        """The row count when the engine knows it without computing (None otherwise)."""
-        return None
-
-    def location(self):
-        """Where the data lives (a database file, scanned paths, a cluster), or None."""
-        return None
-
-    def plan(self):
-        """The engine's plan as text (bounded by the caller)."""
-        return ""
-
-    # --- the adapter's face, for ViewColumns --------------------------------------------
-
-    kind = "dataframe"
-    index_name = None
+    # --- its columns (also as ``windows.columns.ViewColumns`` finds a view's) ----------
 
     def columns_total(self):
-        return len(self.schema())
+        raise NotImplementedError
 
     def column_names(self, n):
-        return [name for name, _ in self.schema()[:n]]
+        """The first ``n`` column names as text, for finding a column by its name."""
+        raise NotImplementedError
 
     def column_labels(self, positions):
-        schema = self.schema()
-        return [schema[p] for p in positions]
-
-    def column_name(self, position):
-        """The column's own name in the engine (not cut)."""
-        return self.raw_names()[position]
-
-    def raw_names(self):
+        """[(name text, dtype text)] of the columns at ``positions``."""
         raise NotImplementedError
 
-    def family(self, position):
-        """The ``windows.families.Column`` of a column: how a filter value is read."""
+    # --- the table ops ------------------------------------------------------------------
+
+    def read_page(self, state, fields, positions, cells):
+        """The ``rows`` op's :class:`Page`: rows ``fields["offset"]`` to ``offset +
+        limit`` of ``fields["view"]``, the columns at ``positions``, each cell's text
+        made by ``cells`` (``windows.cells.Cells``)."""
         raise NotImplementedError
 
-    # --- computed in the engine ---------------------------------------------------------
-
-    # Each takes ``columns`` (``windows.columns.ViewColumns``: the columns the view names,
-    # found) and ``ms``, the time guard of its query.
-
-    def count(self, view, ms, columns):
-        """The rows the view's filter keeps (all rows without one)."""
+    def read_count(self, state, fields):
+        """The ``count`` op's number: the rows ``fields["view"]``'s filter keeps (every
+        row without one)."""
         raise NotImplementedError
 
-    def window(self, view, offset, limit, positions, ms, columns):
-        """The rows ``offset`` to ``offset + limit`` of the view, as a list of rows (each a
-        list of the ``positions``' Python values)."""
+    def read_profile(self, state, fields, positions, labels, texts):
+        """The ``profile`` op's :class:`Profiled`: the statistics of the columns at
+        ``positions`` (``labels``: their names and dtypes) over the rows the view's
+        filter keeps; texts cut by ``texts`` (``windows.statistics.Texts``)."""
         raise NotImplementedError
 
-    def profile_column(self, view, position, top, rows, ms, texts, columns):
-        """One column's statistics: ``{"family", "count", "null_count", "approximate",
-        ...the family's fields}``, of the view's rows (its sort changes none), or of
-        its first ``rows`` rows when ``rows`` is not None (the bounded fallback)."""
+    def write_code(self, fields, what):
+        """The ``code`` op's ``(syntax, code, selected)``: code in ``fields["syntax"]``
+        (None: the table's own) that binds ``<name>_view`` to the view's rows, order and
+        the columns ``fields`` selects (``selected``: their positions, None for every
+        column, ``windows.code.positions_of``); ``what``: the value's type name, for
+        messages.  ``windows.code.NoCode`` when there is none."""
         raise NotImplementedError
-
-    def code(self, view, selected, syntax, name, columns):
-        """Code in ``syntax`` that binds ``<name>_view`` to the view's rows, order and
-        columns (``selected``: positions, None for every column)."""
-        raise NotImplementedError
-
-    # --- running ------------------------------------------------------------------------
-
-    def run(self, ms, fn, *args):
-        """``fn(*args)`` within ``ms`` (and the call's budget); past it, cancelled in the
-        engine (:meth:`cancel`: from the guard's signal, and from a watchdog thread when
-        the engine may not look at signals) and :class:`Cancelled`; the engine's own
-        errors as :class:`EngineError`."""
-        started = time.perf_counter()
-        watch = None
-        if self.watchdog:
-            left = min(ms / 1000.0, max(0.0, self.session.deadline - started))
-            watch = _Watchdog(left, self.cancel)
-        try:
-            return self.session.run_within(ms, fn, *args)
-        except guard.ProbeTimeout:
-            if watch is None or not watch.end():
-                self.cancel()
-            raise Cancelled(self.cancelled_text(ms, started)) from None
-        except guard.BudgetExhausted:
-            raise
-        except (guard.GuardUnavailable, guard.ProbeInterrupted, Refused, EngineError,
-                Cancelled, BadFilter, NoSuchColumn):
-            raise  # ours, or the view's own fault (a 400)
-        except BaseException as exc:
-            guard.check(exc)
-            fired = watch is not None and watch.end()
-            if fired or self.session.exhausted:
-                if not fired:
-                    self.cancel()
-                raise Cancelled(self.cancelled_text(ms, started)) from None
-            raise EngineError(first_line(exc)) from None
-        finally:
-            if watch is not None:
-                watch.end()
-
-    def cancel(self):
-        """Stop what this table's engine is running for us (nothing by default: the
-        guard's signal stops engines that check for it)."""
-
-    def cancelled_text(self, ms, started):
-        spent = int((time.perf_counter() - started) * 1000)
-        return "{} {} after {:,} ms (its time guard is {:,} ms): it needs more time".format(
-            self.stops, self.title, spent, ms)
 
     def info(self, counted=None, cost_ms=None):
-        """What a reply says of the engine (``engine`` in rows and profiles)."""
-        return {"name": self.engine, "title": self.title, "lazy": True,
-                "rows": counted, "location": self.location_text(),
-                "cost_ms": cost_ms}
-
-    def location_text(self):
-        try:
-            place = self.location()
-        except Exception as exc:
-            guard.check(exc)
-            return None
-        return None if place is None else cut(str(place), 300)[0]
+        """What a reply says of the engine (its ``engine`` field), or None in memory."""
+        return None
 
 
-class _Watchdog:
-    """Calls ``cancel`` from a thread of its own after ``seconds``, unless the run ended
-    first (decided under a lock; ``cancel`` itself runs outside it, so an engine's cancel
-    may wait for its query to end).  An engine whose cancel must never reach a later
-    query guards that itself (the Ibis backend does); DuckDB's is one ``interrupt()``."""
+# --- the registry -------------------------------------------------------------------------
 
-    def __init__(self, seconds, cancel):
-        self.lock = threading.Lock()
-        self.running = True
-        self.fired = False
-        self.cancel = cancel
-        self.timer = threading.Timer(seconds, self._fire)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def _fire(self):
-        with self.lock:
-            if not self.running:
-                return
-            self.fired = True
-        try:
-            self.cancel()
-        except Exception:
-            pass  # the engine is gone: the query ends with its own error
-
-    def end(self):
-        """Stop watching; whether it fired (then the engine was asked to cancel)."""
-        with self.lock:
-            self.running = False
-        self.timer.cancel()
-        return self.fired
-
-
-# --- the registry and the list's inspector ---------------------------------------------
-
+#: Engines' tables (matched by type, first) and tables in memory (matched by value, in the
+#: order registered: libraries whose values no two share).
 ENGINES = []
+IN_MEMORY = []
 
 
 def register(table_class):
-    """Make ``table_class`` the table of its engine's values (list, detail and ops)."""
-    ENGINES.append(table_class)
+    """Make ``table_class`` the table of its values, for the ops (and for an engine's,
+    the list and the detail)."""
+    (IN_MEMORY if table_class.engine is None else ENGINES).append(table_class)
     _RESOLVED.clear()
     return table_class
 
@@ -292,7 +150,7 @@ _RESOLVED = {}
 
 
 def engine_class(t):
-    """The registered table class for type ``t``, or None."""
+    """The registered engine table class for type ``t``, or None."""
     found = _RESOLVED.get(t, False)
     if found is not False:
         return found
@@ -314,10 +172,32 @@ def engine_class(t):
     return found
 
 
-def table_for(value, session):
-    """The engine table of ``value`` bound to ``session``, or None (not an engine's)."""
+def backend_for(value, session):
+    """The table of ``value`` bound to ``session``: an engine's, else a library's in
+    memory; :class:`Lazy` or :class:`NotTabular` otherwise."""
     table_class = engine_class(type(value))
-    return None if table_class is None else table_class(value, session)
+    if table_class is not None:
+        return table_class(value, session)
+    for table_class in IN_MEMORY:
+        if table_class.accepts(value):
+            return table_class(value, session)
+    t = type(value)
+    module = getattr(t, "__module__", "") or ""
+    if module.split(".")[0] == "dask":
+        raise Lazy("a dask {}, which is lazy: showing rows would compute it".format(type_name(t)))
+    if _is_iterator(value):
+        raise Lazy("a {}, an iterator: showing rows would consume it".format(type_name(t)))
+    raise NotTabular("a {} ({}): rows show tables, arrays and lists of records".format(
+        type_name(t), inspector_for(t).kind))
+
+
+def _is_iterator(value):
+    t = type(value)
+    try:
+        return hasattr(t, "__next__") and hasattr(t, "__iter__")
+    except Exception as exc:
+        guard.check(exc)
+        return False
 
 
 def type_in(mro, module_prefix, names):
@@ -328,6 +208,14 @@ def type_in(mro, module_prefix, names):
         if cls.__name__ in names and module.startswith(module_prefix):
             return True
     return False
+
+
+def loaded(module):
+    """The library if the user imported it (never imported here)."""
+    return sys.modules.get(module)
+
+
+# --- an engine's table in the list ---------------------------------------------------------
 
 
 class EngineInspector(Inspector):
@@ -405,98 +293,3 @@ def _resolve(t, mro):
 
 
 RESOLVERS.insert(0, _resolve)
-
-
-# --- counts kept --------------------------------------------------------------------------
-
-
-class Counts:
-    """Counts by (value identity, type, view, execution): paging a view counts once.
-    Each count holds the value it counted (at most :data:`COUNTS_KEPT` plans, small
-    objects), so that another value given the same id once the first is gone never
-    reads its count."""
-
-    def __init__(self):
-        self.kept = {}
-
-    def get(self, key, value):
-        found = self.kept.get(key)
-        if found is None or found[0] is not value:
-            return None
-        return found[1]
-
-    def put(self, key, value, n):
-        while len(self.kept) >= COUNTS_KEPT:
-            self.kept.pop(next(iter(self.kept)))
-        self.kept[key] = (value, n)
-
-
-COUNTS = Counts()
-
-
-def sort_keys(view, columns):
-    """The view's sort keys as [(position, descending)], a column's first key only."""
-    out, seen = [], set()
-    for key in view.sort:
-        position = columns.find(key.column)
-        if position not in seen:
-            seen.add(position)
-            out.append((position, key.desc))
-    return out
-
-
-def count_key(value, view, execution_count):
-    return (id(value), type(value), View(filter=view.filter).key, execution_count)
-
-
-# --- profiles from aggregates ------------------------------------------------------------
-
-
-def numbers_from(low, high, mean, std, quantiles, bins_counts, edges):
-    """A number column's statistics (``statistics.numbers_out``) from an engine's
-    aggregates: ``quantiles`` at :data:`PERCENTS`; ``bins_counts`` per edge interval."""
-    qs = [finite(q) for q in quantiles]
-    median = qs[2]
-    others = [qs[0], qs[1], qs[3], qs[4]]
-    assert len(others) == len(QUANTILES)
-    return numbers_out(low, high, mean, median, std, others, histogram(edges, bins_counts))
-
-
-def bins_of(n, quantiles, low, high):
-    """The histogram's edges for ``n`` finite values (Freedman–Diaconis, Sturges), as
-    the in-memory profiles make them; None without a range."""
-    if not n or low is None or high is None:
-        return None
-    q25, q75 = quantiles[1], quantiles[3]
-    if q25 is None or q75 is None:
-        q25 = q75 = 0.0
-    bins = bins_for(n, float(q25), float(q75), float(low), float(high))
-    return edges_for(low, high, bins)
-
-
-def strings_from(distinct, empty, top, present, texts):
-    return strings_out(distinct, empty, top, present, 1.0, texts)
-
-
-def number(x):
-    """An aggregate's number as a Python int or float (a Decimal as float), None when it
-    is none."""
-    if x is None or type(x) in (int, float):
-        return x
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
-
-
-def dates_from(low, high, median):
-    return {"min": iso(low), "max": iso(high), "median": iso(median)}
-
-
-def new_texts(limit):
-    return Texts(limit)
-
-
-def loaded(module):
-    """The library if the user imported it (never imported here)."""
-    return sys.modules.get(module)

@@ -8,12 +8,12 @@ What runs, and what comes back:
   frame made from pandas once dask has divided it into partitions (its partitions'
   lengths are then the expression's literal; dividing a large frame takes seconds, so
   the list leaves it to the first window).
-* **The filter** is pandas-style: one ``windows.filters`` expression tree
-  (``t["x"].notnull() & (t["x"] > 3)``), evaluated lazily on the dask Series for the
-  rows and rendered for the code, so the two cannot disagree.  Every filter operator
-  builds lazily in dask (``str.contains``, ``isin``, ``between``, comparisons); one that
-  dask cannot build for a column (a period compared with text) is refused (a 400 with
-  dask's reason).
+* **The filter** is pandas': one ``windows.filters`` expression tree of
+  ``pandas.pandas_condition`` (``t["x"].notnull() & (t["x"] > 3)``), evaluated lazily on
+  the dask Series for the rows and rendered for the code, so the two cannot disagree.
+  Every filter operator builds lazily in dask (``str.contains``, ``isin``, ``between``,
+  comparisons); one that dask cannot build for a column (a period compared with text) is
+  refused (a 400 with dask's reason).
 * **A window** (dask has no offset): the view's partition lengths — known, or one pass
   of ``map_partitions(len)`` over the view's index that brings back one int per
   partition, kept per value, plan and filter (:data:`LENGTHS`) — place rows ``[offset,
@@ -62,17 +62,19 @@ import time
 
 from .. import guard
 from ..protocol import View
+from ..windows.columns import sort_keys
 from ..windows.expressions import AND, Attr, Binary, Call, Imports, Invert, Ref, literal
-from ..windows.families import BadFilter, pandas_column
+from ..windows.families import BadFilter
 from ..windows.filters import expression
-from ..windows.sources import label_literal
-from . import base
-from .base import EngineTable, Refused, register
+from . import aggregates, base, engine
+from .base import Refused, register
+from .engine import EngineTable
+from .pandas import label_literal, pandas_column, pandas_condition
 
 #: Rows a sorted window may reach (``offset + limit``): past it, a sort needs a shuffle.
 TOP_ROWS = 10_000
 #: Partition lengths kept (by value, plan and filter), so that paging counts once.
-LENGTHS = base.Counts()
+LENGTHS = engine.Counts()
 #: Expression nodes walked for the files a frame reads, and files named.
 WALK_NODES = 10_000
 FILES_SHOWN = 5
@@ -82,7 +84,7 @@ LINE_CHARS = 72
 _DASK_NAMES = {"notna": "notnull"}
 _PROFILE_FAMILY = {"integer": "number", "float": "number", "string": "string",
                    "boolean": "boolean", "datetime": "datetime"}
-_QUANTILES = [p / 100.0 for p in base.PERCENTS]
+_QUANTILES = [p / 100.0 for p in aggregates.PERCENTS]
 #: Families a sort's first key may have (``sort_values`` splits the rows by its quantiles).
 _FIRST_KEYS = ("integer", "float", "boolean", "datetime", "timedelta")
 
@@ -165,7 +167,7 @@ class DaskTable(EngineTable):
             series = None if frame is None else frame[label]
             return Ref(text, series), self.family(position)
 
-        return _for_dask(expression(view.filter, resolve, "pandas"))
+        return _for_dask(expression(view.filter, resolve, pandas_condition))
 
     def _filtered(self, view, columns, ms):
         """The view's rows, lazily (its filter applied); a filter that does not fit is
@@ -187,7 +189,7 @@ class DaskTable(EngineTable):
         columns named by text, the first one holding numbers, booleans or times (dask
         splits the sort by the first key's quantiles, which fail on text with missing
         values)."""
-        keys = base.sort_keys(view, columns)
+        keys = sort_keys(view, columns)
         names = self.raw_names()
         for position, _desc in keys:
             if type(names[position]) is not str:
@@ -287,14 +289,14 @@ class DaskTable(EngineTable):
         present, nulls, finite_n, low, high, mean, std, qs = found
         qs = [_number(q) for q in qs.tolist()] if finite_n else [None] * len(_QUANTILES)
         low, high = (_number(low), _number(high)) if finite_n else (None, None)
-        edges = base.bins_of(int(finite_n), qs, low, high)
+        edges = aggregates.bins_of(int(finite_n), qs, low, high)
         counts = None
         if edges is not None:
             bins = finite.reduction(_bin_counts, _summed, meta=pd.Series(dtype="int64"),
                                     chunk_kwargs={"edges": edges})
             counts = [int(c) for c in self.run(ms, self._compute, ms, bins)[0].tolist()]
-        entry.update(base.numbers_from(low, high, _number(mean), _number(std), qs, counts,
-                                       edges))
+        entry.update(aggregates.numbers_from(low, high, _number(mean), _number(std), qs,
+                                             counts, edges))
         entry["approximate"] = bool(finite_n)
         return present, nulls
 
@@ -308,8 +310,8 @@ class DaskTable(EngineTable):
         best = []
         if top:
             best = list(zip(found[4].index.tolist(), found[4].iloc[:, 0].tolist()))
-        entry.update(base.strings_from(round(float(distinct)), int(empty), best,
-                                       int(present), texts))
+        entry.update(aggregates.strings_from(round(float(distinct)), int(empty), best,
+                                             int(present), texts))
         entry["approximate"] = bool(present)
         return present, nulls
 
@@ -324,7 +326,7 @@ class DaskTable(EngineTable):
         present, nulls, low, high, median = self._aggregate(ms, s, s.min(), s.max(), middle)
         if tz is not None and median == median:  # dask's quantile drops the zone
             median = median.tz_localize("UTC").tz_convert(tz)
-        entry.update(base.dates_from(low, high, median))
+        entry.update(aggregates.dates_from(low, high, median))
         entry["approximate"] = bool(present)
         return present, nulls
 

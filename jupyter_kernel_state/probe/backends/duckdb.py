@@ -17,10 +17,12 @@ same SQL, as relational API calls (``duckdb``) or one ``SELECT`` over the relati
 
 import re
 
+from ..windows.columns import sort_keys
 from ..windows.expressions import text_literal
 from ..windows.families import Column
-from . import base, sql
-from .base import EngineTable, register
+from . import aggregates, base, sql
+from .base import register
+from .engine import EngineTable
 
 _INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
              "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "DECIMAL")
@@ -88,7 +90,7 @@ class DuckDBTable(EngineTable):
         dtype = str(self.value.types[position])
         family, nan = _family(dtype)
         tz = "UTC" if "TIME ZONE" in dtype.upper() else None
-        column = Column(self.schema()[position][0], dtype, family, "engine", tz=tz)
+        column = Column(self.schema()[position][0], dtype, family, tz=tz)
         return sql.SqlColumn(sql.identifier(name), column, nan)
 
     def location(self):
@@ -116,7 +118,7 @@ class DuckDBTable(EngineTable):
         return sql.where(view.filter, lambda c: self._sql_column(columns.find(c)))
 
     def _order(self, view, columns):
-        keys = base.sort_keys(view, columns)
+        keys = sort_keys(view, columns)
         if not keys:
             return None
         return sql.order_by(keys, self._sql_column)
@@ -167,12 +169,12 @@ class DuckDBTable(EngineTable):
             total, present, nans, low, high, mean, std, qs, finite_n = row
             qs = list(qs) if qs is not None else [None] * 5
             qs = [None if q is None else float(q) for q in qs]
-            edges = base.bins_of(finite_n, qs, low, high)
+            edges = aggregates.bins_of(finite_n, qs, low, high)
             counts = None
             if edges is not None:
                 counts = self._bins(ms, rel, value, edges)
-            entry.update(base.numbers_from(base.number(low), base.number(high), mean, std, qs,
-                                           counts, edges))
+            entry.update(aggregates.numbers_from(aggregates.number(low), aggregates.number(high),
+                                                 mean, std, qs, counts, edges))
             entry["approximate"] = finite_n > 0
         elif family in ("string",):
             row = self._one(ms, rel, "{}, approx_count_distinct({c}), "
@@ -183,7 +185,7 @@ class DuckDBTable(EngineTable):
                 best = self.run(ms, lambda: rel.filter(c + " IS NOT NULL").aggregate(
                     "{c} AS v, count(*) AS n".format(c=c), c).order("n DESC, v").limit(top)
                     .fetchall())
-            entry.update(base.strings_from(distinct, empty, best, present, texts))
+            entry.update(aggregates.strings_from(distinct, empty, best, present, texts))
             entry["approximate"] = present > 0
         elif family == "boolean":
             total, present, nans, true = self._one(
@@ -193,7 +195,7 @@ class DuckDBTable(EngineTable):
         elif family == "datetime":
             total, present, nans, low, high, median = self._one(
                 ms, rel, "{}, min({c}), max({c}), approx_quantile({c}, 0.5)".format(head, c=c))
-            entry.update(base.dates_from(low, high, median))
+            entry.update(aggregates.dates_from(low, high, median))
             entry["approximate"] = present > 0
         else:
             total, present, nans = self._one(ms, rel, head)

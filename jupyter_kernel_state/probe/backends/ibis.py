@@ -29,6 +29,7 @@ import threading
 import time
 
 from ..protocol import Condition
+from ..windows.columns import sort_keys
 from ..windows.expressions import (
     AND,
     Binary,
@@ -41,9 +42,10 @@ from ..windows.expressions import (
     method,
 )
 from ..windows.families import Column
-from ..windows.filters import _test
-from . import base
-from .base import EngineTable, register
+from ..windows.filters import condition_test
+from . import aggregates, base
+from .base import register
+from .engine import EngineTable
 
 #: A filter longer than this is written one condition a line.
 LINE_CHARS = 72
@@ -137,7 +139,7 @@ class IbisTable(EngineTable):
         name, dtype = self._ibis_schema()[position]
         family, nan = self._typed_family(dtype)
         tz = getattr(dtype, "timezone", None) if family == "datetime" else None
-        column = Column(self.schema()[position][0], str(dtype), family, "engine", tz=tz)
+        column = Column(self.schema()[position][0], str(dtype), family, tz=tz)
         return IbisColumn(Index(table, Lit(name)), column, nan)
 
     def location(self):
@@ -224,7 +226,7 @@ class IbisTable(EngineTable):
         column is sorted with NaN (the largest number to SQL) as null, so that the
         next key orders every missing value alike."""
         keys = []
-        for position, desc in base.sort_keys(view, columns):
+        for position, desc in sort_keys(view, columns):
             col = self._column(table, position)
             key = col.ref
             if col.nan:
@@ -300,17 +302,17 @@ class IbisTable(EngineTable):
                    "mean": c.mean(where=finite), "std": c.std(where=finite),
                    "finite": c.count(where=finite)}
             if quantile is not None:
-                out["qs"] = getattr(c, quantile)([p / 100 for p in base.PERCENTS],
+                out["qs"] = getattr(c, quantile)([p / 100 for p in aggregates.PERCENTS],
                                                  where=finite)
             return out
 
         found = aggregate(metrics)
-        qs = found.get("qs") or [None] * len(base.PERCENTS)
+        qs = found.get("qs") or [None] * len(aggregates.PERCENTS)
         qs = [None if q is None else float(q) for q in qs]
-        low, high = base.number(found["low"]), base.number(found["high"])
-        edges = base.bins_of(found["finite"], qs, low, high)
+        low, high = aggregates.number(found["low"]), aggregates.number(found["high"])
+        edges = aggregates.bins_of(found["finite"], qs, low, high)
         bins = None if edges is None else self._bins(ms, rel, name, nan, edges)
-        entry = base.numbers_from(low, high, found["mean"], found["std"], qs, bins, edges)
+        entry = aggregates.numbers_from(low, high, found["mean"], found["std"], qs, bins, edges)
         entry["approximate"] = approximate and found["finite"] > 0
         return entry, found
 
@@ -378,8 +380,8 @@ class IbisTable(EngineTable):
             return [(r["v"], r["n"]) for r in ordered.to_pyarrow().to_pylist()]
 
         pairs = self.run(ms, best) if top else []
-        entry = base.strings_from(found["distinct"], found["empty"], pairs, found["present"],
-                                  texts)
+        entry = aggregates.strings_from(found["distinct"], found["empty"], pairs,
+                                        found["present"], texts)
         entry["approximate"] = approximate and found["present"] > 0
         return entry, found
 
@@ -388,7 +390,7 @@ class IbisTable(EngineTable):
     @property
     def watchdog(self):
         """A watchdog thread cancels at the guard's time when the table runs on DuckDB,
-        which looks at Python signals too rarely (``base.EngineTable.run``)."""
+        which looks at Python signals too rarely (``engine.EngineTable.run``)."""
         return self._interruptible() is not None
 
     def run(self, ms, fn, *args):
@@ -469,7 +471,7 @@ def _expression(node, resolve):
     present = [method(ref, "notnull")] + ([Invert(method(ref, "isnan"))] if col.nan else [])
     if node.op == "notnull":
         return both(*present)
-    return both(*present, _test(node, ref, col.column, _IBIS))
+    return both(*present, condition_test(node, ref, col.column, _IBIS))
 
 
 def _ibis_text(ref, column, c):
@@ -506,7 +508,7 @@ def _booleans(aggregate):
 
 def _dates(aggregate):
     found = aggregate(lambda c: {"low": c.min(), "high": c.max(), "median": c.approx_median()})
-    entry = base.dates_from(found["low"], found["high"], found["median"])
+    entry = aggregates.dates_from(found["low"], found["high"], found["median"])
     entry["approximate"] = found["present"] > 0
     return entry, found
 

@@ -4,7 +4,7 @@ one aggregate row at a time.
 The view is one chain of polars calls — ``t.filter(mask).sort([...], descending=[...],
 nulls_last=True, maintain_order=True).select([...])`` — built as a tree of
 ``windows.expressions`` nodes by the in-memory polars table's own pieces
-(``windows.sources.PolarsTable``: the filter tree of ``windows.filters``, a float
+(``polars.PolarsTable``: the filter tree of ``polars.polars_condition``, a float
 column's NaN sorted as null, so last): the ``code`` op renders that tree, a window
 evaluates it on the real LazyFrame, so the rows shown are those the code keeps.  A
 window adds ``.slice(offset, limit)`` (polars plans a sort followed by a slice as a
@@ -49,10 +49,10 @@ import threading
 
 from .. import guard
 from ..windows.expressions import AND, Attr, Binary, Call, Imports, Ref, method
-from ..windows.families import polars_column
-from ..windows.sources import PolarsTable
-from . import base
-from .base import EngineTable, register
+from . import aggregates, base
+from .base import register
+from .engine import EngineTable
+from .polars import PolarsTable, polars_column
 
 #: The main thread waits for a query in waits of this long (each one the guard can end).
 WAIT_S = 0.05
@@ -79,7 +79,7 @@ _PROFILE_FAMILY = {"integer": "number", "float": "number", "decimal": "number",
 
 
 class _Frame:
-    """What ``sources.PolarsTable`` reads of a frame: its column names and dtypes."""
+    """What ``polars.PolarsTable`` reads of a frame: its column names and dtypes."""
 
     def __init__(self, names, dtypes):
         self.columns, self.dtypes = names, dtypes
@@ -233,7 +233,7 @@ class PolarsLazyTable(EngineTable):
         elif family == "datetime":
             row = self._one(ms, viewed, head, c.min().alias("low"), c.max().alias("high"),
                             c.median().alias("median"))
-            entry.update(base.dates_from(row["low"], row["high"], row["median"]))
+            entry.update(aggregates.dates_from(row["low"], row["high"], row["median"]))
             entry["approximate"] = False
         else:
             row = self._one(ms, viewed, head)
@@ -257,9 +257,9 @@ class PolarsLazyTable(EngineTable):
                         v.count().alias("finite"), *_quantiles(pl, v))
         qs = _quantiles_of(row)
         low, high = row["low"], row["high"]
-        edges = base.bins_of(row["finite"], qs, low, high)
+        edges = aggregates.bins_of(row["finite"], qs, low, high)
         counts = None if edges is None else self._bins(ms, viewed, c, edges)
-        entry.update(base.numbers_from(low, high, row["mean"], row["std"], qs, counts, edges))
+        entry.update(aggregates.numbers_from(low, high, row["mean"], row["std"], qs, counts, edges))
         entry["approximate"] = False
         return row
 
@@ -298,8 +298,8 @@ class PolarsLazyTable(EngineTable):
 
             found = self._collect(ms, plan)
             best = list(zip(found.get_column("v").to_list(), found.get_column("n").to_list()))
-        entry.update(base.strings_from(row["distinct"], int(row["empty"] or 0), best, present,
-                                       texts))
+        entry.update(aggregates.strings_from(row["distinct"], int(row["empty"] or 0), best,
+                                             present, texts))
         entry["approximate"] = present > 0
         return row
 
@@ -394,19 +394,20 @@ def _argument(node, imports):
 
 
 def _quantiles(pl, v):
-    """The quantiles at ``base.PERCENTS`` (``linear``): one expression in polars 2 (one
+    """The quantiles at ``aggregates.PERCENTS`` (``linear``): one expression in polars 2 (one
     pass over the values, some 2.5 times faster than five), else one each."""
-    fractions = [p / 100.0 for p in base.PERCENTS]
+    fractions = [p / 100.0 for p in aggregates.PERCENTS]
     if _major(pl) >= 2:
         return [v.quantile(fractions, "linear").alias("quantiles")]
-    return [v.quantile(q, "linear").alias("q%d" % p) for q, p in zip(fractions, base.PERCENTS)]
+    return [v.quantile(q, "linear").alias("q%d" % p)
+            for q, p in zip(fractions, aggregates.PERCENTS)]
 
 
 def _quantiles_of(row):
     listed = row.get("quantiles", False)
     if listed is False:
-        listed = [row["q%d" % p] for p in base.PERCENTS]
-    listed = list(listed or [None] * len(base.PERCENTS))
+        listed = [row["q%d" % p] for p in aggregates.PERCENTS]
+    listed = list(listed or [None] * len(aggregates.PERCENTS))
     return [None if q is None else float(q) for q in listed]
 
 

@@ -64,6 +64,7 @@ import weakref
 from .. import guard
 from ..protocol import CASE_OPS, LIST_OPS, RANGE_OPS, Condition, View
 from ..windows import filters
+from ..windows.columns import sort_keys
 from ..windows.expressions import (
     Binary,
     Imports,
@@ -75,8 +76,9 @@ from ..windows.expressions import (
     text_literal,
 )
 from ..windows.families import BadFilter, Column, typed
-from . import base
-from .base import EngineError, EngineTable, Refused, register
+from . import aggregates, base
+from .base import EngineError, Refused, register
+from .engine import EngineTable
 
 #: Rows a window may reach with Spark's own offset (in its driver): past it, an unsorted
 #: view is paged by partition and a sorted one refused.
@@ -169,7 +171,7 @@ class SparkTable(EngineTable):
         else:
             family = _FAMILIES.get(kind, "other")
         label, dtype = self.schema()[position]
-        column = Column(label, dtype, family, "engine")
+        column = Column(label, dtype, family)
         return _SparkColumn(self._functions(), name, column, kind in _FLOATS)
 
     def location(self):
@@ -211,7 +213,7 @@ class SparkTable(EngineTable):
 
     def _sort(self, view, columns):
         keys = []
-        for position, desc in base.sort_keys(view, columns):
+        for position, desc in sort_keys(view, columns):
             keys.append(self._column(position).sort_key(desc))
         return keys
 
@@ -276,17 +278,17 @@ class SparkTable(EngineTable):
         if family == "number":
             total, present, nans, low, high, mean, std, qs, finite_n = self._query(
                 ms, reader.numbers)
-            qs = [base.number(q) for q in (qs or [None] * len(base.PERCENTS))]
-            low, high = base.number(low), base.number(high)
-            edges = base.bins_of(finite_n, qs, low, high)
+            qs = [aggregates.number(q) for q in (qs or [None] * len(aggregates.PERCENTS))]
+            low, high = aggregates.number(low), aggregates.number(high)
+            edges = aggregates.bins_of(finite_n, qs, low, high)
             counts = None if edges is None else self._query(ms, reader.bins, edges)
-            entry.update(base.numbers_from(low, high, base.number(mean), base.number(std), qs,
-                                           counts, edges))
+            entry.update(aggregates.numbers_from(low, high, aggregates.number(mean),
+                                                 aggregates.number(std), qs, counts, edges))
             entry["approximate"] = finite_n > 0
         elif family == "string":
             total, present, nans, distinct, empty = self._query(ms, reader.strings)
             best = self._query(ms, reader.top, top) if top else []
-            entry.update(base.strings_from(distinct, empty, best, present, texts))
+            entry.update(aggregates.strings_from(distinct, empty, best, present, texts))
             entry["approximate"] = present > 0
         elif family == "boolean":
             total, present, nans, true = self._query(ms, reader.booleans)
@@ -294,7 +296,7 @@ class SparkTable(EngineTable):
             entry["approximate"] = False
         elif family == "datetime":
             total, present, nans, low, high, median = self._query(ms, reader.dates)
-            entry.update(base.dates_from(low, high, median))
+            entry.update(aggregates.dates_from(low, high, median))
             entry["approximate"] = present > 0
         else:
             total, present, nans = self._query(ms, reader.counts)
@@ -592,7 +594,7 @@ class _Profile:
 
     def numbers(self):
         F, v = self.F, self.value()
-        percents = [p / 100.0 for p in base.PERCENTS]
+        percents = [p / 100.0 for p in aggregates.PERCENTS]
         return self._one(F.min(v), F.max(v), F.avg(v), F.stddev_samp(v),
                          F.percentile_approx(v, percents), F.count(v))
 

@@ -349,24 +349,6 @@ class PolarsFrameInspector(PandasFrameInspector):
         raise LookupError(key)
 
 
-class PolarsLazyInspector(Inspector):
-    """A LazyFrame is a query plan: nothing is collected, and its schema is not resolved
-    (``collect_schema`` runs the planner, which may read files or call user code)."""
-
-    kind = "dataframe"
-
-    def preview(self, v, limit, depth=0, ctx=None):
-        return cut("LazyFrame (lazy query, not computed)", limit)
-
-    detail_repr = preview
-
-    def fingerprint(self, v):
-        return None
-
-    def children(self, v):
-        return None
-
-
 class PolarsSeriesInspector(PandasSeriesInspector):
     def nbytes(self, v):
         return int(v.estimated_size())
@@ -393,4 +375,3 @@ PANDAS_SERIES = PandasSeriesInspector()
 PANDAS_INDEX = PandasIndexInspector()
 POLARS_FRAME = PolarsFrameInspector()
 POLARS_SERIES = PolarsSeriesInspector()
-POLARS_LAZY = PolarsLazyInspector()

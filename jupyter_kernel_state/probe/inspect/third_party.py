@@ -25,7 +25,6 @@ from .tables import (
     PANDAS_INDEX,
     PANDAS_SERIES,
     POLARS_FRAME,
-    POLARS_LAZY,
     POLARS_SERIES,
     PREVIEW_COLUMNS,
     label_text,
@@ -163,7 +162,7 @@ def _resolve(t, m):
         if module is None or not hasattr(module, loaded):
             continue
         for attribute, insp in kinds:
-            cls = getattr(module, attribute, None)  # polars before LazyFrame has none
+            cls = getattr(module, attribute, None)  # a type this version lacks: none
             if cls is not None and cls in m:
                 return insp
     return None
@@ -184,12 +183,12 @@ DATA_ARRAY = DataArrayInspector()
 DATASET = DatasetInspector()
 #: The libraries after numpy: the module's name, an attribute it has once its import is
 #: done, then its types (by attribute) and their inspectors: the first of them in a
-#: type's MRO is its inspector.
+#: type's MRO is its inspector.  (A polars LazyFrame, like every engine's table, is
+#: resolved before these: ``backends.base.EngineInspector``.)
 _LIBRARY_TYPES = (
     ("pandas", "Index", (("DataFrame", PANDAS_FRAME), ("Series", PANDAS_SERIES),
                          ("Index", PANDAS_INDEX), ("Timestamp", DATE))),
-    ("polars", "Series", (("DataFrame", POLARS_FRAME), ("Series", POLARS_SERIES),
-                          ("LazyFrame", POLARS_LAZY))),
+    ("polars", "Series", (("DataFrame", POLARS_FRAME), ("Series", POLARS_SERIES))),
     ("torch", "Tensor", (("Tensor", TENSOR),)),
     ("xarray", "Dataset", (("DataArray", DATA_ARRAY), ("Dataset", DATASET))),
 )

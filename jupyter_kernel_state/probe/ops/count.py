@@ -12,10 +12,7 @@ refused as ``unprocessable`` (it says how long it was given).
 import time
 
 from ..inspect.base import type_name
-from ..windows.adapt import adapter_for
-from ..windows.order import kept_rows
-from . import engines
-from .table import TableWords, read_table
+from .table import TableWords, ms_since, read_table
 
 _WORDS = TableWords("Counting", "Count of", "counting rows",
                     not_tabular=("rows show", "counts are of"))
@@ -24,17 +21,13 @@ _WORDS = TableWords("Counting", "Count of", "counting rows",
 def take(state, fields, ns, hidden, tracker):
     """The ``count`` op: ``{"count": {"name", "rows", "filtered", "cost_ms", "engine"}}``."""
     return read_table(fields, ns, hidden, "count",
-                      lambda session, value: _in_memory(session, value, fields), _WORDS,
-                      lambda session, table, value: engines.count(
-                          state, session, table, value, fields))
+                      lambda session, value, table: _count(state, value, table, fields),
+                      _WORDS)
 
 
-def _in_memory(session, value, fields):
+def _count(state, value, table, fields):
     started = time.perf_counter()
-    adapter = adapter_for(value, session)
-    view = fields["view"]
-    rows = kept_rows(session, adapter, view, adapter.columns_total(), fields["count_ms"])
-    n = adapter.total_rows() if rows is None else len(rows)
-    return {"name": fields["name"], "rows": n, "filtered": view.filter is not None,
-            "cost_ms": int((time.perf_counter() - started) * 1000), "engine": None,
-            "type": type_name(type(value))}
+    n = table.read_count(state, fields)
+    cost = ms_since(started)
+    return {"name": fields["name"], "rows": n, "filtered": fields["view"].filter is not None,
+            "cost_ms": cost, "engine": table.info(n, cost), "type": type_name(type(value))}

@@ -9,18 +9,21 @@ statistics come from a fixed-seed sample of that many), ``time_guard_ms`` (each 
 the value), ``filter_ms`` (the filter), ``column_ms`` (each column's statistics),
 ``budget_ms`` (the whole call).
 
+A table in memory is profiled column by column with its own library, each column under
+``column_ms`` (past it, listed with its ``error``); an engine's table by one aggregate
+query per column, which past ``column_ms`` is cancelled and computed again on the
+view's first ``sample_rows`` rows (flagged ``sampled``, ``approximate``).
+
 Refusals as for ``rows``: ``not_found``, ``bad_request`` (not a table, no such column, a
 filter value of the wrong type), ``lazy`` (profiling would compute or consume the value),
 ``unprocessable`` (reading the value raised or ran out of time, or no time guard).
 """
 
+import time
+
 from ..inspect.base import type_name
-from ..windows.adapt import adapter_for
-from ..windows.order import kept_rows
-from ..windows.profiles import Profiler, sample_positions
 from ..windows.statistics import Texts
-from . import engines
-from .table import TableWords, asked_columns, read_table
+from .table import TableWords, asked_columns, ms_since, read_table
 
 _WORDS = TableWords("Reading", "Profile of", "profiling",
                     not_tabular=("rows show", "profiles show"),
@@ -30,36 +33,34 @@ _WORDS = TableWords("Reading", "Profile of", "profiling",
 def take(state, fields, ns, hidden, tracker):
     """The ``profile`` op: ``{"profile": TableProfile}`` or a refusal."""
     return read_table(fields, ns, hidden, "profile",
-                      lambda session, value: _profile(session, value, fields), _WORDS,
-                      lambda session, table, value: engines.profile(
-                          state, session, table, value, fields))
+                      lambda session, value, table: _profile(state, value, table, fields),
+                      _WORDS)
 
 
-def _profile(session, value, fields):
-    adapter = adapter_for(value, session)
-    total = adapter.total_rows()
-    columns_total = adapter.columns_total()
-    positions = asked_columns(fields, columns_total)
+def _profile(state, value, table, fields):
     view = fields["view"]
-    rows = kept_rows(session, adapter, view, columns_total, fields["filter_ms"])
-    kept = total if rows is None else len(rows)
-    limit = fields["sample_rows"]
-    sample = sample_positions(kept, limit) if kept > limit else None
+    columns_total = table.columns_total()
+    positions = asked_columns(fields, columns_total)
+    labels = table.column_labels(positions)
     texts = Texts(fields["value_chars"])
-    profiler = Profiler(session, adapter, rows, sample, fields["top"], texts,
-                        fields["column_ms"])
-    columns, cut = profiler.profile(positions, adapter.column_labels(positions))
-    return {
+    started = time.perf_counter()
+    profiled = table.read_profile(state, fields, positions, labels, texts)
+    reply = {
         "name": fields["name"],
         "type": type_name(type(value)),
-        "kind": adapter.kind,
-        "total_rows": total,
-        "filtered_rows": None if rows is None else kept,
+        "kind": table.kind,
+        "total_rows": profiled.total,
+        "filtered_rows": profiled.filtered,
         "columns_total": columns_total,
-        "columns": columns,
-        "columns_cut": cut,
-        "sampled": sample is not None,
-        "sample_rows": None if sample is None else limit,
+        "columns": profiled.columns,
+        "columns_cut": profiled.cut,
+        "sampled": profiled.sampled,
+        "sample_rows": fields["sample_rows"] if profiled.sampled else None,
         "values_truncated": texts.truncated,
         "view": dict(view.to_json(), columns=positions),
     }
+    counted = profiled.total if view.filter is None else profiled.filtered
+    engine = table.info(counted, ms_since(started))
+    if engine is not None:
+        reply["engine"] = engine
+    return reply

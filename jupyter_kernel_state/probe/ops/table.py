@@ -1,14 +1,18 @@
-"""What the table ops (``rows``, ``profile``, ``code``) share: the variable looked up and
-refused alike, the read run within the call's time guard and budget, its failures said
-as refusals in each op's own words; the column positions a window or a profile asks for.
+"""What the table ops (``rows``, ``count``, ``profile``, ``code``) share: the variable
+looked up and refused alike, its table found (``backends.base.backend_for``: every
+library registered, in memory and in engines), the read run within the call's time
+guard and budget, its failures said as refusals in each op's own words; the column
+positions a window or a profile asks for.
 """
 
+import time
+
 from .. import guard
-from ..backends.base import Cancelled, EngineError, Refused, table_for
+from ..backends import dask, duckdb, ibis, numpy, pandas, polars, polars_lazy, records, spark  # noqa: F401 (register the tables)
+from ..backends.base import Cancelled, EngineError, Lazy, NotTabular, Refused, backend_for
 from ..inspect.base import MISSING, type_name
 from ..namespace.visibility import is_hidden, lookup
 from ..protocol import refusal
-from ..windows.adapters import Lazy, NotTabular
 from ..windows.columns import NoSuchColumn, checked_positions
 from ..windows.families import BadFilter
 
@@ -28,11 +32,10 @@ class TableWords:
         self.bad_request = (NoSuchColumn, BadFilter, Refused, *bad_request)
 
 
-def read_table(fields, ns, hidden, key, read, words, engine=None):
-    """``{key: read(session, value)}`` for the variable ``fields["name"]``, read within
-    the call's ``time_guard_ms`` and ``budget_ms``; else the refusal that says why.  An
-    engine's table (``backends``) is read by ``engine(session, table, value)`` instead
-    when given."""
+def read_table(fields, ns, hidden, key, read, words):
+    """``{key: read(session, value, table)}`` for the variable ``fields["name"]`` and its
+    table (``backends.base.TableBackend``), read within the call's ``time_guard_ms`` and
+    ``budget_ms``; else the refusal that says why."""
     name = fields["name"]
     value = lookup(ns, name)
     if value is MISSING or is_hidden(name, value, hidden):
@@ -40,10 +43,7 @@ def read_table(fields, ns, hidden, key, read, words, engine=None):
     what = "{} ({})".format(name, type_name(type(value)))
     with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
         try:
-            table = None if engine is None else table_for(value, session)
-            if table is not None:
-                return {key: engine(session, table, value)}
-            return {key: read(session, value)}
+            return {key: read(session, value, backend_for(value, session))}
         except words.bad_request as exc:
             return refusal("bad_request", str(exc))
         except NotTabular as exc:
@@ -79,3 +79,8 @@ def asked_columns(fields, total):
     start, stop, width = fields["column_start"], fields["column_stop"], fields["max_columns"]
     stop = min(start + width if stop is None else stop, start + width, total)
     return list(range(start, max(start, stop)))
+
+
+def ms_since(started):
+    """Milliseconds since ``started`` (``time.perf_counter``), as an int."""
+    return int((time.perf_counter() - started) * 1000)

@@ -1,5 +1,5 @@
 """The columns a view names (sort keys, filter conditions), found once by name or
-position before any of the table's code runs for the view."""
+position before any of the table's code runs for the view; its sort keys as positions."""
 
 from ..protocol import Condition
 
@@ -14,13 +14,13 @@ class NoSuchColumn(Exception):
 class ViewColumns:
     """Positions and names (as the explorer lists them) of the columns a view names."""
 
-    def __init__(self, adapter, view, columns_total):
+    def __init__(self, table, view, columns_total):
         self.positions = {}
         for wanted in named_columns(view):
             if wanted not in self.positions:
-                self.positions[wanted] = find_column(adapter, wanted, columns_total)
+                self.positions[wanted] = find_column(table, wanted, columns_total)
         listed = sorted(set(self.positions.values()))
-        labels = adapter.column_labels(listed) if listed else []
+        labels = table.column_labels(listed) if listed else []
         self.names = {p: name for p, (name, _dtype) in zip(listed, labels)}
 
     def find(self, wanted):
@@ -28,6 +28,18 @@ class ViewColumns:
 
     def name(self, position):
         return self.names[position]
+
+
+def sort_keys(view, columns):
+    """The view's sort keys as [(position, descending)], a column's first key only;
+    ``columns`` (:class:`ViewColumns`) has found them."""
+    out, seen = [], set()
+    for key in view.sort:
+        position = columns.find(key.column)
+        if position not in seen:
+            seen.add(position)
+            out.append((position, key.desc))
+    return out
 
 
 def named_columns(view):
@@ -43,13 +55,13 @@ def named_columns(view):
     return out
 
 
-def find_column(adapter, wanted, columns_total):
+def find_column(table, wanted, columns_total):
     """The position of column ``wanted``: a position, or a name as the columns list it."""
     if type(wanted) is int:
         if wanted < columns_total:
             return wanted
         raise out_of_range(wanted, columns_total)
-    for position, text in enumerate(adapter.column_names(min(columns_total, MAX_NAME_SCAN))):
+    for position, text in enumerate(table.column_names(min(columns_total, MAX_NAME_SCAN))):
         if text == wanted:
             return position
     raise NoSuchColumn("No column named {!r}".format(wanted[:100]))

@@ -158,6 +158,20 @@ class Invert(Node):
         return operator.invert(self.item.evaluate())
 
 
+class ListOf(Lit):
+    """A list of nodes, rendered ``[a, b]`` and evaluated to the list of their values."""
+
+    def __init__(self, items):
+        super().__init__(None)
+        self.items = items
+
+    def render(self, imports):
+        return "[" + ", ".join(item.render(imports) for item in self.items) + "]"
+
+    def evaluate(self):
+        return [item.evaluate() for item in self.items]
+
+
 def method(target, name, *args, **kwargs):
     """``target.name(*args, **kwargs)``, each argument a node or a literal's value."""
     return Call(Attr(target, name), [_node(a) for a in args],

@@ -1,9 +1,12 @@
-"""A view's filter as an expression of the column's own library, or as plain Python.
+"""A view's filter as one expression of the column's own library, or as plain Python.
 
 The filter (``protocol.Condition`` or ``protocol.Tree``) becomes one expression
-(``expressions``): pandas (``sales["price"].notna() & (sales["price"] > 10.0)``) or
-polars (``pl.col("price").is_not_null() & (pl.col("price") > 10.0)``), evaluated for the
-explorer's rows and rendered for the ``code`` op — one tree for both.  Values are read
+(``expressions``) — pandas ``sales["price"].notna() & (sales["price"] > 10.0)``, polars
+``pl.col("price").is_not_null() & (pl.col("price") > 10.0)`` — evaluated for the
+explorer's rows and rendered for the ``code`` op: one tree for both.  The tree and the
+tests every library shares are here (:func:`expression`, :func:`condition_test`); each
+library's backend gives its condition (how it tests a missing value) and its dialect
+(its methods for a range and a list, a column as text, a text search).  Values are read
 as their column's type (``families.typed``).  Missing values match only ``isnull``:
 every other condition, negated ones included, is written ``<column is present> &
 <test>``, so a null, NaN, NaT or None row is never kept by it (SQL's rule, explicit in
@@ -12,61 +15,28 @@ filtered value by value with the same rules (:func:`plain_mask`).
 """
 
 import re
-import sys
 
 from ..protocol import CASE_OPS, LIST_OPS, RANGE_OPS, Condition
-from .expressions import Attr, Binary, Call, Invert, Lit, Ref, both, compare, method
+from .expressions import Binary, Invert, compare, method
 from .families import BadFilter, typed
 
 SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 ORDERING = ("lt", "le", "gt", "ge", "between", "not_between")
 
 
-def expression(node, resolve, library):
+def expression(node, resolve, condition):
     """The filter ``node`` as one expression: ``resolve(column)`` gives the column's
-    node (``sales["price"]``, ``pl.col("price")``) and its ``families.Column``."""
+    node (``sales["price"]``, ``pl.col("price")``) and its ``families.Column``;
+    ``condition(c, ref, column)`` is one condition in the library's expressions
+    (``backends.pandas.pandas_condition``)."""
     if type(node) is not Condition:
-        joined = [expression(n, resolve, library) for n in node.nodes]
+        joined = [expression(n, resolve, condition) for n in node.nodes]
         return Binary("&" if node.join == "and" else "|", joined) if len(joined) > 1 else joined[0]
     ref, column = resolve(node.column)
-    condition = _pandas if library == "pandas" else _polars
     return condition(node, ref, column)
 
 
-# --- pandas ------------------------------------------------------------------------------
-
-
-def _pandas(c, ref, column):
-    if c.op == "isnull":
-        return method(ref, "isna")
-    if c.op == "notnull":
-        return method(ref, "notna")
-    return both(method(ref, "notna"), _test(c, ref, column, _PANDAS))
-
-
-def _pandas_text(ref, column, c):
-    if _is_text(column):
-        return ref
-    return method(ref, "astype", Ref("str", str))
-
-
-def _pandas_search(c, text):
-    s = Attr(text, "str")
-    if c.op == "regex":
-        _check_python_regex(c)
-        return method(s, "contains", c.value, case=c.case, regex=True, na=False)
-    if c.op in ("contains", "not_contains"):
-        return method(s, "contains", c.value, case=c.case, regex=False, na=False)
-    name = "startswith" if c.op == "starts_with" else "endswith"
-    if c.case:
-        return method(s, name, c.value, na=False)
-    return method(Attr(method(s, "lower"), "str"), name, c.value.lower(), na=False)
-
-
-_PANDAS = {"between": "between", "in": "isin", "text": _pandas_text, "search": _pandas_search}
-
-
-def _check_python_regex(c):
+def check_python_regex(c):
     """A pattern Python's ``re`` compiles, without a repetition of repetitions: ``re``
     cannot be interrupted while it matches, so a pattern like ``(a+)+$``, which can take
     exponential time, would hold the kernel beyond any time guard."""
@@ -119,79 +89,31 @@ def _nested_repeat(items, looping):
     return False
 
 
-# --- polars ------------------------------------------------------------------------------
+# --- the tests every library shares ------------------------------------------------------
 
 
-def _polars(c, ref, column):
-    floats = column.family == "float"
-    if c.op == "isnull":
-        missing = method(ref, "is_null")
-        return Binary("|", (missing, method(ref, "is_nan"))) if floats else missing
-    present = [method(ref, "is_not_null")] + ([method(ref, "is_not_nan")] if floats else [])
-    if c.op == "notnull":
-        return both(*present)
-    return both(*present, _test(c, ref, column, _POLARS))
-
-
-def _polars_text(ref, column, c):
-    if column.family == "string":
-        return ref
-    return method(ref, "cast", Ref("pl.String", sys.modules["polars"].String, "pl"))
-
-
-def _polars_search(c, text):
-    s = Attr(text, "str")
-    if c.op == "regex":
-        pattern = c.value if c.case else "(?i)" + c.value
-        _check_rust_regex(c, pattern)
-        return method(s, "contains", pattern)
-    if not c.case:
-        s = Attr(method(s, "to_lowercase"), "str")
-    value = c.value if c.case else c.value.lower()
-    if c.op in ("contains", "not_contains"):
-        return method(s, "contains", value, literal=True)
-    return method(s, "starts_with" if c.op == "starts_with" else "ends_with", value)
-
-
-_POLARS = {"between": "is_between", "in": "is_in", "text": _polars_text,
-           "search": _polars_search}
-
-
-def _check_rust_regex(c, pattern):
-    """polars reads patterns with Rust's regex crate: ask it about this one."""
-    pl = sys.modules["polars"]
-    try:
-        pl.select(pl.lit("").str.contains(pattern))
-    except Exception as exc:
-        first = (str(exc).strip().splitlines() or ["invalid"])[-1].strip()
-        for line in str(exc).splitlines():
-            if line.strip().startswith("error:"):
-                first = line.strip()[len("error:"):].strip()
-        raise BadFilter("filter regex {!r} is not a valid polars (Rust) regular expression: "
-                        "{}".format(c.value[:60], first[:200])) from None
-
-
-# --- the tests both libraries share ------------------------------------------------------
-
-
-def _test(c, ref, column, library):
-    """The condition on the rows where the column is present."""
+def condition_test(c, ref, column, dialect):
+    """The condition on the rows where the column is present, in a library's expressions:
+    ``dialect`` names its methods for a range (``between``) and a list (``in``), and gives
+    a column as text (``text(ref, column, c)``), a text search (``search(c, text)``) and
+    optionally a range's bound as it wants it (``bound(value)``)."""
     op = c.op
     if op in SYMBOLS:
         return compare(SYMBOLS[op], ref, _value(c, column, c.value))
     if op in RANGE_OPS:
-        low, high = (_bound(library, _value(c, column, v)) for v in c.value)
-        test = method(ref, library["between"], low, high)
+        bound = dialect.get("bound", _as_is)
+        low, high = (bound(_value(c, column, v)) for v in c.value)
+        test = method(ref, dialect["between"], low, high)
         return Invert(test) if op == "not_between" else test
     if op in LIST_OPS:
         items = [_value(c, column, v) for v in c.value]
-        test = method(ref, library["in"], items)
+        test = method(ref, dialect["in"], items)
         return Invert(test) if op == "not_in" else test
     if op in CASE_OPS:
-        test = library["search"](c, library["text"](ref, column, c))
+        test = dialect["search"](c, dialect["text"](ref, column, c))
         return Invert(test) if op == "not_contains" else test
     if op in ("empty", "not_empty"):
-        if not _is_text(column):
+        if not is_text(column):
             raise column.refuse(op, "it applies to text columns")
         return compare("==" if op == "empty" else "!=", ref, "")
     if column.family != "boolean":
@@ -199,16 +121,12 @@ def _test(c, ref, column, library):
     return compare("==", ref, op == "is_true")
 
 
-def _bound(library, value):
-    """A range's bound: for polars, text as ``pl.lit("a")`` (``is_between`` reads a plain
-    string as a column's name)."""
-    if library is _POLARS and type(value) is str:
-        pl = sys.modules["polars"]
-        return Call(Attr(Ref("pl", pl, "pl"), "lit"), [Lit(value)])
+def _as_is(value):
     return value
 
 
-def _is_text(column):
+def is_text(column):
+    """Whether the column holds text (a category column: of text categories)."""
     return column.family == "string" or (
         column.family == "category" and column.inner.family == "string")
 
@@ -261,7 +179,7 @@ def _plain_test(c, column):
         found = _plain_search(c)
         return found if op != "not_contains" else (lambda x: not found(x))
     if op in ("empty", "not_empty"):
-        if not _is_text(column):
+        if not is_text(column):
             raise column.refuse(op, "it applies to text columns")
         return (lambda x: x == "") if op == "empty" else (lambda x: x != "")
     if column.family != "boolean":
@@ -273,7 +191,7 @@ def _plain_test(c, column):
 def _plain_search(c):
     value, case = c.value, c.case
     if c.op == "regex":
-        _check_python_regex(c)
+        check_python_regex(c)
         pattern = re.compile(value, 0 if case else re.IGNORECASE)
         return lambda x: pattern.search(_text(x)) is not None
     if not case:

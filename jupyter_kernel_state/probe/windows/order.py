@@ -27,22 +27,22 @@ class RowOrders:
         return order
 
 
-def view_rows(adapter, columns, view):
+def view_rows(table, columns, view):
     """``(positions, kept)``: the row positions in ``view``'s order (None: every row in
     the value's own order) and how many rows its filter keeps (None without one);
     ``columns`` (``ViewColumns``) has found the columns it names."""
     if not view.sort and view.filter is None:
         return None, None
-    return adapter.table(columns).rows(view)
+    return table.table(columns).rows(view)
 
 
-def kept_rows(session, adapter, view, columns_total, filter_ms):
+def kept_rows(session, table, view, columns_total, filter_ms):
     """The row positions ``view``'s filter keeps, in the value's own order (None without
     a filter), under the time guard ``filter_ms``: the rows whose statistics a profile
     gives (a sort changes none)."""
     if view.filter is None:
         return None
     only = View(filter=view.filter)
-    columns = ViewColumns(adapter, only, columns_total)
-    positions, _kept = session.run_within(filter_ms, view_rows, adapter, columns, only)
+    columns = ViewColumns(table, only, columns_total)
+    positions, _kept = session.run_within(filter_ms, view_rows, table, columns, only)
     return positions

@@ -1,6 +1,7 @@
-"""A table's columns profiled one at a time (the ``profile`` op): each column's
-statistics with its own library (``column_stats``), under its own time guard, on the rows a
-filter keeps, from a fixed-seed sample of them past ``sample_rows``.
+"""A table's columns profiled one at a time (the ``profile`` op of a table in memory):
+each column's statistics with its own library (its backend's ``stats_column``), under its
+own time guard, on the rows a filter keeps, from a fixed-seed sample of them past
+``sample_rows``.
 
 A column that raises or runs out of its time is listed with its ``error``; the columns
 the call's budget does not reach are counted (``columns_cut``), never half listed.
@@ -16,7 +17,6 @@ import random
 import sys
 
 from .. import guard
-from .column_stats import column_for
 
 #: The seed of every sample: the same rows for every column, call after call.
 SAMPLE_SEED = 0
@@ -35,12 +35,13 @@ def sample_positions(n, k):
 
 
 class Profiler:
-    """Profiles the columns of one adapter (``windows.adapters``) on ``rows`` (positions
-    a filter keeps, None: all), ``sample`` (positions among those, None: all)."""
+    """Profiles the columns of one table in memory (``backends.memory.MemoryTable``) on
+    ``rows`` (positions a filter keeps, None: all), ``sample`` (positions among those,
+    None: all)."""
 
-    def __init__(self, session, adapter, rows, sample, top, texts, column_ms):
+    def __init__(self, session, table, rows, sample, top, texts, column_ms):
         self.session = session
-        self.adapter = adapter
+        self.table = table
         self.rows = rows
         self.sample = sample
         self.top = top
@@ -72,7 +73,7 @@ class Profiler:
 
     def _column(self, position, entry):
         """Fills ``entry`` step by step: what is known stays when a later step fails."""
-        whole = column_for(self.adapter.column_values(position))
+        whole = self.table.stats_column(position)
         picked = self._picked()
         data = whole if picked is None else whole.take(picked)
         family = data.family()

@@ -1,7 +1,10 @@
-"""The arithmetic of a column profile that needs no library (the ``profile`` op), and the
-profile of a plain list's column (a list of records, a numpy object array).
+"""The arithmetic of a column profile that needs no library (the ``profile`` op), the
+profile of a plain list's column (a list of records, a numpy object array), and the
+same arithmetic over numpy arrays (numpy given by the caller, never imported) for the
+columns numpy holds (pandas', numpy's).
 
-The library-backed columns (``column_stats``) share the definitions written here:
+Each backend's columns (``backends.pandas.PandasColumn``, ``backends.polars``,
+``backends.numpy``, the engines' aggregates) share the definitions written here:
 
 * quantiles by linear interpolation (numpy's default ``linear`` method, pandas' and
   polars' ``"linear"``), the median being the 50 % quantile;
@@ -20,9 +23,11 @@ import math
 
 from ..inspect.display import cut
 
-#: Bins of a histogram at most; quantiles (percent) besides the median.
+#: Bins of a histogram at most; quantiles (percent) besides the median; all the
+#: quantiles read, the median among them, in order.
 MAX_BINS = 50
 QUANTILES = (5, 25, 75, 95)
+PERCENTS = (5, 25, 50, 75, 95)
 
 
 class Texts:
@@ -148,6 +153,41 @@ def no_numbers():
                        histogram(None, None))
 
 
+def numpy_numbers(np, a, scale):
+    """The statistics of a numpy number array (NaN and ±inf left out), from one sort: the
+    quantiles are read at their positions, the histogram's counts found by bisection; an
+    overflow (a std past the float range) is a missing statistic, whatever ``np.seterr``
+    says."""
+    with np.errstate(all="ignore"):
+        return _numpy_numbers(np, a, scale)
+
+
+def _numpy_numbers(np, a, scale):
+    f = a.astype(np.float64, copy=False)
+    ordered = np.sort(f)  # NaN sorts last
+    start = int(np.searchsorted(ordered, -np.inf, "right"))
+    stop = int(np.searchsorted(ordered, np.inf, "left"))
+    ordered = ordered[start:stop]
+    n = int(ordered.size)
+    if not n:
+        return no_numbers()
+    if n < f.size:
+        keep = np.isfinite(f)
+        f, a = f[keep], a[keep]
+    if a.dtype.kind in "iu":  # exact, however large
+        low, high = a.min().item(), a.max().item()
+    else:
+        low, high = float(ordered[0]), float(ordered[-1])
+    qs = [quantile(ordered, p / 100.0) for p in PERCENTS]
+    bins = bins_for(n, qs[1], qs[3], float(ordered[0]), float(ordered[-1]))
+    edges = edges_for(ordered[0], ordered[-1], bins)
+    counts = None
+    if edges is not None:
+        counts = counts_from(np.searchsorted(ordered, edges[:-1], "left").tolist(), n)
+    return numbers_out(low, high, f.mean(), qs[2], f.std(ddof=1) if n > 1 else None,
+                       qs[:2] + qs[3:], histogram(edges, counts, scale))
+
+
 # --- values by count ------------------------------------------------------------------
 
 
@@ -156,12 +196,52 @@ def ranked(counts, k):
     return heapq.nsmallest(k, range(len(counts)), key=lambda i: (-counts[i], i))
 
 
+def numpy_ranked(np, counts, k):
+    """The positions of the ``k`` largest counts (a numpy array), ties first come first."""
+    d = int(counts.size)
+    k = min(k, d)
+    if k <= 0:
+        return []
+    threshold = np.partition(counts, d - k)[d - k]
+    candidates = np.flatnonzero(counts >= threshold)
+    order = candidates[np.argsort(-counts[candidates], kind="stable")]
+    return order[:k].tolist()
+
+
 def strings_out(distinct, empty, top, present, scale, texts):
     """``top``: (value, count) pairs, most frequent first; ``present``: non-null values
     counted (the column's, for a sample: ``scale`` brings counts to its size)."""
     listed = [{"value": texts.value(v), "count": round(c * scale)} for v, c in top]
     return {"distinct": int(distinct), "empty": round(empty * scale), "top": listed,
             "other": max(0, int(present) - sum(e["count"] for e in listed))}
+
+
+def booleans_out(true, present, scale):
+    true = round(int(true) * scale)
+    return {"true": true, "false": max(0, int(present) - true)}
+
+
+def no_dates():
+    return {"min": None, "max": None, "median": None}
+
+
+def series_dates_out(present):
+    """A pandas or polars series' present dates: its own min, max and median."""
+    if not len(present):
+        return no_dates()
+    return {"min": iso(present.min()), "max": iso(present.max()),
+            "median": iso(present.median())}
+
+
+class SeriesColumn:
+    """A library's Series (``s``) profiled with the library's own methods: the base of
+    ``backends.pandas.PandasColumn`` and ``backends.polars.PolarsColumn``."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def __len__(self):
+        return len(self.s)
 
 
 # --- a plain list's column ------------------------------------------------------------
@@ -174,7 +254,15 @@ def missing(x):
 
 class PlainColumn:
     """A column as a Python list (records, numpy object arrays): statistics with the
-    standard library, value by value."""
+    standard library, value by value.
+
+    Every column a profile reads offers its methods (a library's own columns too:
+    ``backends.pandas.PandasColumn``, ``backends.polars.PolarsColumn``,
+    ``backends.numpy.NumpyColumn``): ``take`` (the rows at some positions), ``nulls``
+    (missing values: null, None, NaN, NaT, ``pd.NA``), ``cheap_nulls`` and ``nulls_at``,
+    ``family`` (what the values are: ``number``, ``string``, ``category``, ``boolean``,
+    ``datetime``, ``other``) and the statistics of each family.  Numbers are read as
+    float64; ±inf is left out of every statistic of a number column (``count`` has it)."""
 
     def __init__(self, values):
         self.values = values
@@ -256,13 +344,12 @@ class PlainColumn:
         return strings_out(len(keys), empty, best, present, scale, texts)
 
     def booleans(self, present, scale, texts):
-        true = round(sum(1 for x in self.values if x is True) * scale)
-        return {"true": true, "false": max(0, int(present) - true)}
+        return booleans_out(sum(1 for x in self.values if x is True), present, scale)
 
     def datetimes(self, scale, texts):
         data = sorted(self.present())
         if not data:
-            return {"min": None, "max": None, "median": None}
+            return no_dates()
         n = len(data)
         mid = data[n // 2]
         if n % 2 == 0:  # halfway between the middle two (dates: from their midnights)

@@ -317,11 +317,11 @@ def test_a_count_kept_is_never_read_for_another_value_of_the_same_id() -> None:
     """Counts are kept by the value's id; an id is reused once its value is gone (a
     240-row table's count was read for a billion-row relation): each count holds its value
     and answers only for it."""
-    from jupyter_kernel_state.probe.backends import base
+    from jupyter_kernel_state.probe.backends import engine
     from jupyter_kernel_state.probe.protocol import EMPTY_VIEW
 
     first, second = object(), object()
-    key = base.count_key(first, EMPTY_VIEW, 7)
-    base.COUNTS.put(key, first, 240)
-    assert base.COUNTS.get(key, first) == 240
-    assert base.COUNTS.get(key, second) is None
+    key = engine.count_key(first, EMPTY_VIEW, 7)
+    engine.COUNTS.put(key, first, 240)
+    assert engine.COUNTS.get(key, first) == 240
+    assert engine.COUNTS.get(key, second) is None

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from jupyter_kernel_state.probe import entry, guard, summarize
-from jupyter_kernel_state.probe.backends.base import new_texts
+from jupyter_kernel_state.probe.backends.aggregates import new_texts
 from jupyter_kernel_state.probe.backends.ibis import IbisTable
 from jupyter_kernel_state.probe.protocol import View
 from jupyter_kernel_state.probe.windows.columns import ViewColumns

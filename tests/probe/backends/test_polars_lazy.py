@@ -22,6 +22,8 @@ import pytest
 
 from jupyter_kernel_state.probe import entry, summarize
 from jupyter_kernel_state.probe.backends import polars_lazy
+from jupyter_kernel_state.probe.backends.base import EngineInspector, engine_class
+from jupyter_kernel_state.probe.inspect.base import inspector_for
 
 from .independent import keeps, ordered
 from .independent import present as _present
@@ -73,6 +75,19 @@ def call(value: Any, **request: Any) -> dict[str, Any]:
 
 
 # --- the list and the detail: nothing computed ---------------------------------------------
+
+
+class _MyLazyFrame(pl.LazyFrame):
+    """A user's subclass: still polars' LazyFrame, so still the engine's."""
+
+
+@pytest.mark.parametrize("t", [pl.LazyFrame, _MyLazyFrame], ids=["LazyFrame", "subclass"])
+def test_every_lazyframe_is_the_engines_in_the_list_and_the_ops(t: type) -> None:
+    """The engine's inspector is resolved before any other (``backends.base`` puts its
+    resolver first), and the ops' registry tries the engines first: nothing else needs to
+    know a LazyFrame."""
+    assert type(inspector_for(t)) is EngineInspector
+    assert engine_class(t) is polars_lazy.PolarsLazyTable
 
 
 def test_the_list_entry_reads_the_schema_from_the_plan(lf: pl.LazyFrame) -> None:

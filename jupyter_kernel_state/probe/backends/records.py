@@ -1,18 +1,27 @@
-"""A list or tuple of records as rows × columns, for the ``rows`` op."""
+"""Lists and tuples of records held in memory as rows × columns: dicts (columns = their
+keys), lists or tuples (columns = positions), or plain values (one column).
+
+Only the window is read (``value[i:j]``); a view's sort and filter see the list through
+pandas when the user imported it (``pd.DataFrame(records)``, ``pd.Series(values)``), else
+value by value (``windows.sources.PlainTable``), as are a column's statistics.
+"""
 
 import datetime
-import sys
 
 from ..inspect.tables import label_text
-from .adapters import LABEL_CHARS, Adapter, take_rows, transpose
-from .sources import PandasTable, PlainTable
+from ..windows.sources import PlainTable
+from ..windows.statistics import PlainColumn
+from .base import loaded, register
+from .memory import LABEL_CHARS, MemoryTable, take_rows, transpose
+from .pandas import PandasTable
 
 #: Records read to find a list of records' columns, and the most columns kept from them.
 RECORD_SCAN = 200
 MAX_RECORD_KEYS = 10_000
 
 
-class RecordList(Adapter):
+@register
+class RecordList(MemoryTable):
     """A list or tuple of dicts (columns = their keys), of lists/tuples (positions), or of
     plain values (one column)."""
 
@@ -33,6 +42,10 @@ class RecordList(Adapter):
             self.mode, self.keys = "seq", list(range(max(len(r) for r in head)))
         else:
             self.mode, self.keys = "value", [None]
+
+    @classmethod
+    def accepts(cls, value):
+        return isinstance(value, (list, tuple))  # a subclass's own methods run under the guard
 
     def total_rows(self):
         return int(self.run(len, self.value))
@@ -58,10 +71,13 @@ class RecordList(Adapter):
     def column_values(self, position):
         return [self._cell(r, position) for r in self.value]
 
+    def stats_column(self, position):
+        return PlainColumn(self.column_values(position))
+
     def table(self, columns):
         """pandas' view of the list (``pd.DataFrame(records)``, ``pd.Series(values)``)
         when the user imported pandas, else value by value."""
-        pd = sys.modules.get("pandas")
+        pd = loaded("pandas")
         if pd is None:
             return PlainTable(self, columns)
         if self.mode == "value":

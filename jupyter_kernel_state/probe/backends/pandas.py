@@ -1,0 +1,466 @@
+"""pandas tables in memory (DataFrame, Series): everything the table ops know of pandas.
+
+* the tables (:class:`PandasFrame`, :class:`PandasSeries`): their shape and labels, and
+  a window read with ``iloc`` (only the rows and columns asked for), its cells by dtype;
+* a column's family (:func:`pandas_column`: an object column's values inferred) and a
+  filter value read as pandas reads times (its Timestamps and Timedeltas);
+* a filter as pandas expressions (:func:`pandas_condition`:
+  ``sales["price"].notna() & (sales["price"] > 10.0)``), a view's rows in pandas' stable
+  sort, missing values last, and the code of the view (:class:`PandasTable`, which numpy
+  arrays and lists of records use too when the user imported pandas);
+* a column's statistics (:class:`PandasColumn`, on numpy where pandas holds numpy data).
+
+Nothing is imported: pandas comes from ``sys.modules``.  Every read of the value goes
+through the time guard.
+"""
+
+import itertools
+import sys
+
+from ..inspect.tables import PANDAS_FRAME, PANDAS_SERIES, label_text
+from ..windows.cells import dtype_is_date
+from ..windows.code import NoCode, Steps, wrapped
+from ..windows.expressions import Attr, Imports, ListOf, Lit, Ref, both, method
+from ..windows.families import EXPECTED_TIME, READERS, Column
+from ..windows.filters import check_python_regex, condition_test, expression, is_text
+from ..windows.sources import Table
+from ..windows.statistics import (
+    PlainColumn,
+    SeriesColumn,
+    booleans_out,
+    numpy_numbers,
+    numpy_ranked,
+    series_dates_out,
+    strings_out,
+)
+from .base import register
+from .memory import LABEL_CHARS, MemoryTable, OneColumn, transpose
+
+#: Column labels listed in a pandas ``sort_values``/selection; beyond, positions.
+MAX_LISTED_LABELS = 50
+
+# --- the tables ---------------------------------------------------------------------------
+
+
+@register
+class PandasFrame(MemoryTable):
+    kind = "dataframe"
+    inspector = PANDAS_FRAME
+
+    def total_rows(self):
+        return int(self.run(lambda v: v.shape[0], self.value))
+
+    def columns_total(self):
+        return int(self.run(lambda v: v.shape[1], self.value))
+
+    def shape(self):
+        return [self.total_rows(), self.columns_total()]
+
+    def column_names(self, n):
+        labels = self.run(lambda v: list(itertools.islice(v.columns, n)), self.value)
+        return [label_text(c, LABEL_CHARS) for c in labels]
+
+    def column_labels(self, positions):
+        v = self.value
+        positions = list(positions)
+        labels = self.run(lambda: [v.columns[i] for i in positions])
+        dtypes = self.run(lambda: (lambda all_: [all_.iloc[i] for i in positions])(v.dtypes))
+        return [(label_text(c, LABEL_CHARS), str(d)) for c, d in zip(labels, dtypes)]
+
+    @property
+    def index_name(self):
+        name = self.value.index.name
+        return None if name is None else label_text(name, LABEL_CHARS)
+
+    def column_values(self, position):
+        return self.value.iloc[:, position]
+
+    def stats_column(self, position):
+        values = self.column_values(position)
+        module = (getattr(type(values), "__module__", "") or "").split(".")[0]
+        if module != "pandas":  # another library's Series (geopandas'): value by value
+            return PlainColumn(list(values))
+        return PandasColumn(values)
+
+    def table(self, columns):
+        return PandasTable(self, columns, self.value, series=False)
+
+    def window(self, rows, positions, cells):
+        positions = list(positions)
+        sub = self.run(lambda v: v.iloc[rows, positions], self.value)
+        index = cells.column(self.run(lambda: sub.index.tolist()),
+                             dtype_is_date(getattr(sub.index, "dtype", None)))
+        columns = [_series_cells(self.run(lambda j=j: sub.iloc[:, j]), cells)
+                   for j in range(len(positions))]
+        return index, transpose(columns, len(index))
+
+
+@register
+class PandasSeries(OneColumn, PandasFrame):
+    kind = "series"
+    inspector = PANDAS_SERIES
+
+    def column_labels(self, positions):
+        v = self.value
+        name = v.name
+        return [("value" if name is None else label_text(name, LABEL_CHARS), str(v.dtype))]
+
+    def total_rows(self):
+        return int(self.run(len, self.value))
+
+    def column_values(self, position):
+        return self.value
+
+    def table(self, columns):
+        return PandasTable(self, columns, self.value, series=True)
+
+    def window(self, rows, positions, cells):
+        sub = self.run(lambda v: v.iloc[rows], self.value)
+        index = cells.column(self.run(lambda: sub.index.tolist()),
+                             dtype_is_date(getattr(sub.index, "dtype", None)))
+        return index, [[x] for x in _series_cells(sub, cells)]
+
+
+def _series_cells(col, cells):
+    dtype = col.dtype
+    kind = getattr(dtype, "kind", "O")
+    if kind == "f" and getattr(dtype, "itemsize", 8) < 8:
+        values = list(col.to_numpy())  # numpy scalars: float32 prints as 0.1, not 0.1000000015
+    else:
+        values = col.tolist()
+    if kind in "biuf" and type(dtype).__module__.startswith("numpy"):  # plain numbers; NaN: missing
+        return cells.numbers(values)
+    return cells.column(values, dtype_is_date(dtype))
+
+
+# --- a column's family, and filter values read as pandas reads them ------------------------
+
+
+def pandas_column(name, s):
+    """The ``families.Column`` of pandas Series ``s`` (an object column's values
+    inferred)."""
+    dtype = s.dtype
+    text = str(dtype)
+    if type(dtype).__name__ == "CategoricalDtype":
+        pd = sys.modules["pandas"]
+        inner = pandas_column(name, pd.Series(dtype.categories))
+        return _column(name, text, "category", inner=inner, ordered=bool(dtype.ordered),
+                       categories=dtype.categories)
+    kind = getattr(dtype, "kind", "O")
+    if type(dtype).__name__ == "StringDtype":
+        return _column(name, text, "string")
+    family = {"b": "boolean", "i": "integer", "u": "integer", "f": "float",
+              "M": "datetime", "m": "timedelta", "U": "string", "S": "other"}.get(kind)
+    if family is not None:
+        return _column(name, text, family, tz=getattr(dtype, "tz", None))
+    if kind != "O":
+        return _column(name, text, "other")
+    infer = sys.modules["pandas"].api.types.infer_dtype
+    inferred = infer(s, skipna=True)
+    family = {"string": "string", "empty": "string", "integer": "integer",
+              "floating": "float", "mixed-integer-float": "float", "boolean": "boolean",
+              "datetime": "pydatetime", "date": "date"}.get(inferred, "other")
+    return _column(name, text, family)
+
+
+def _column(name, dtype, family, **how):
+    return Column(name, dtype, family, readers=PANDAS_READERS, **how)
+
+
+def _timestamp(column, value):
+    """A pandas Timestamp, in the column's time zone when it has one."""
+    pd = sys.modules["pandas"]
+    if type(value) is not str:
+        raise column.misfit(value, EXPECTED_TIME)
+    try:
+        stamp = pd.Timestamp(value.strip())
+    except (ValueError, TypeError, OverflowError):
+        raise column.misfit(value, EXPECTED_TIME) from None
+    if stamp is pd.NaT:
+        raise column.misfit(value, EXPECTED_TIME)
+    tz = column.tz
+    if tz is None:
+        if stamp.tzinfo is not None:
+            raise column.misfit(value, "a time without a time zone")
+        return stamp
+    try:
+        return stamp.tz_localize(tz) if stamp.tzinfo is None else stamp.tz_convert(tz)
+    except (ValueError, TypeError, OverflowError):  # a time that does not exist there
+        raise column.misfit(value, "a time that exists in " + str(tz)) from None
+
+
+def _timedelta(column, value):
+    pd = sys.modules["pandas"]
+    try:
+        delta = pd.Timedelta(value.strip()) if type(value) is str else None
+    except (ValueError, TypeError, OverflowError):
+        delta = None
+    if delta is None or delta is pd.NaT:
+        raise column.misfit(value, "a duration like '1 days 02:00:00'")
+    return delta
+
+
+#: A pandas column's filter values: its times as pandas Timestamps and Timedeltas.
+PANDAS_READERS = dict(READERS, datetime=_timestamp, timedelta=_timedelta)
+
+
+# --- a filter as pandas expressions --------------------------------------------------------
+
+
+def pandas_condition(c, ref, column):
+    """Condition ``c`` on the column ``ref`` (a Series' node) as a pandas expression:
+    missing values (``isna``: None, NaN, NaT, ``pd.NA``) match only ``isnull``."""
+    if c.op == "isnull":
+        return method(ref, "isna")
+    if c.op == "notnull":
+        return method(ref, "notna")
+    return both(method(ref, "notna"), condition_test(c, ref, column, _PANDAS))
+
+
+def _pandas_text(ref, column, c):
+    if is_text(column):
+        return ref
+    return method(ref, "astype", Ref("str", str))
+
+
+def _pandas_search(c, text):
+    s = Attr(text, "str")
+    if c.op == "regex":
+        check_python_regex(c)
+        return method(s, "contains", c.value, case=c.case, regex=True, na=False)
+    if c.op in ("contains", "not_contains"):
+        return method(s, "contains", c.value, case=c.case, regex=False, na=False)
+    name = "startswith" if c.op == "starts_with" else "endswith"
+    if c.case:
+        return method(s, name, c.value, na=False)
+    return method(Attr(method(s, "lower"), "str"), name, c.value.lower(), na=False)
+
+
+_PANDAS = {"between": "between", "in": "isin", "text": _pandas_text, "search": _pandas_search}
+
+
+# --- the view: its rows and its code -------------------------------------------------------
+
+
+class PandasTable(Table):
+    """A pandas DataFrame or Series (``frame``) whose rows are the explorer's rows.
+
+    ``setup``: how the code builds it from the variable (``pd.DataFrame``) when the value
+    is not a pandas object itself (None: it is; False: no code is written for it);
+    ``width``: the columns the explorer shows (a frame built from records may have
+    more)."""
+
+    library = "pandas"
+
+    def __init__(self, table, columns, frame, series, setup=None, width=None):
+        super().__init__(table, columns)
+        self.frame, self.series, self.setup, self.width = frame, series, setup, width
+        self.base = Ref("t", frame)
+        self.unique = series or bool(frame.columns.is_unique)
+
+    def bind(self, text):
+        """Name the table ``text`` in the expressions built from now on."""
+        self.base = Ref(text, self.frame)
+        return self
+
+    def label(self, position):
+        """The column's label as a literal (``"price"``, ``0``), or None for one that
+        is no plain literal or not unique (then the code uses ``.iloc``)."""
+        if not self.unique:
+            return None
+        return label_literal(self.frame.columns[position])
+
+    def column(self, position):
+        if self.series:
+            return self.base, self.frame
+        values = self.frame.iloc[:, position]
+        label = self.label(position)
+        if label is None:
+            ref = Ref("{}.iloc[:, {}]".format(self.base.text, position), values)
+        else:
+            ref = Ref("{}[{}]".format(self.base.text, label.render(Imports())), values)
+        return ref, values
+
+    def resolve(self, wanted):
+        position = self.columns.find(wanted)
+        ref, values = self.column(position)
+        return ref, pandas_column(self.columns.name(position), values)
+
+    def mask(self, view):
+        """The filter's expression (``sales[mask]`` keeps its rows), or None."""
+        if view.filter is None:
+            return None
+        return expression(view.filter, self.resolve, pandas_condition)
+
+    def rows(self, view):
+        np = sys.modules["numpy"]
+        mask = self.mask(view)
+        kept = None
+        if mask is not None:
+            kept = np.flatnonzero(np.asarray(mask.evaluate().to_numpy(dtype=bool)))
+        keys = self.keys(view)
+        if not keys:
+            return kept, None if kept is None else len(kept)
+        if self.series:
+            sub = self.frame if kept is None else self.frame.iloc[kept]
+        else:
+            sub = self.frame.iloc[:, [p for p, _ in keys]]
+            sub = sub if kept is None else sub.iloc[kept]
+            sub = sub.set_axis(list(range(len(keys))), axis=1)
+        ranked = self.sort(sub.reset_index(drop=True), list(range(len(keys))), keys)
+        local = ranked.index.to_numpy()
+        return (local if kept is None else kept[local]), None if kept is None else len(kept)
+
+    def sort(self, target, labels, keys):
+        """``target.sort_values(...)``: the library's stable sort, missing values last."""
+        return self.sort_node(Ref("t", target), Lit(list(labels)), keys).evaluate()
+
+    def sort_node(self, base, by, keys):
+        """``base.sort_values(by, ascending=[...], kind="stable", na_position="last")``
+        (a Series: no ``by``)."""
+        options = {"kind": "stable", "na_position": "last"}
+        if self.series:
+            return method(base, "sort_values", ascending=not keys[0][1], **options)
+        return method(base, "sort_values", by, ascending=[not desc for _, desc in keys],
+                      **options)
+
+    def code(self, view, name, selected):
+        """``t_view = t[mask]``, ``.sort_values(...)``, ``[["a", "b"]]`` (from
+        ``pd.DataFrame(t)`` for a value pandas does not hold)."""
+        steps = Steps(name)
+        if self.setup:
+            steps.imports.add("pd")
+            steps.bind("{}({})".format(self.setup, name))
+        self.bind(steps.current)
+        mask = self.mask(view)
+        if mask is not None:
+            steps.bind("{}[{}]".format(steps.current, wrapped(mask, steps.imports)))
+        keys = self.keys(view)
+        if keys:
+            by = None
+            if not self.series:
+                labels = [self.label(p) for p, _ in keys]
+                if None in labels:
+                    raise NoCode("column {} has no label a sort can name (not unique, or no "
+                                 "plain value): rename it first".format(
+                                     self.columns.name(keys[labels.index(None)][0])))
+                by = ListOf(labels)
+            steps.bind(self.sort_node(Ref(steps.current, None), by, keys).render(steps.imports))
+        shown = self._shown(selected)
+        if shown is not None:
+            steps.bind(steps.current + shown)
+        return steps.text()
+
+    def _shown(self, selected):
+        """``[["a", "b"]]`` or ``.iloc[:, [0, 3]]``: the columns shown, when not all."""
+        if self.series:
+            return None
+        width = int(self.frame.shape[1])
+        shown = list(range(self.width if self.width is not None else width))
+        if selected is not None:
+            shown = list(selected)
+        if shown == list(range(width)):
+            return None
+        labels = [self.label(p) for p in shown]
+        if None not in labels and len(labels) <= MAX_LISTED_LABELS:
+            return "[" + ListOf(labels).render(Imports()) + "]"
+        if shown == list(range(shown[0] if shown else 0, (shown[-1] + 1) if shown else 0)):
+            return ".iloc[:, {}:{}]".format(shown[0], shown[-1] + 1) if shown else ".iloc[:, []]"
+        return ".iloc[:, {}]".format(shown)
+
+
+def label_literal(label):
+    """A pandas column label as a literal node, or None when it is not a plain one
+    (text, an integer, a tuple of those)."""
+    t = type(label)
+    if t is str or t is int:
+        return Lit(label)
+    module = (getattr(t, "__module__", "") or "").split(".")[0]
+    if module == "numpy" and getattr(getattr(label, "dtype", None), "kind", "") in ("i", "u"):
+        return Lit(int(label))
+    if t is tuple and label and all(type(x) in (str, int) for x in label):
+        return _Tuple(label)
+    return None
+
+
+class _Tuple(Lit):
+    """A tuple label: ``("a", 1)`` (``df[("a", 1)]`` reads a MultiIndex column)."""
+
+    def render(self, imports):
+        items = [Lit(x).render(imports) for x in self.value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def evaluate(self):
+        return self.value
+
+
+# --- a column's statistics -----------------------------------------------------------------
+
+
+class PandasColumn(SeriesColumn):
+    """A pandas Series' statistics (``windows.statistics.PlainColumn`` lists the
+    methods)."""
+
+    def take(self, positions):
+        return PandasColumn(self.s.take(positions))
+
+    def nulls(self):
+        return int(self.s.isna().sum())
+
+    def cheap_nulls(self):
+        """Missing values found without a pass in Python (not object or python strings)."""
+        np = sys.modules["numpy"]
+        dtype = self.s.dtype
+        if isinstance(dtype, np.dtype):
+            return dtype.kind != "O"
+        return getattr(dtype, "storage", None) != "python"
+
+    def nulls_at(self, rows):
+        mask = self.s.isna().to_numpy()
+        return int(mask.sum() if rows is None else mask[rows].sum())
+
+    def family(self):
+        pd = sys.modules["pandas"]
+        np = sys.modules["numpy"]
+        types = pd.api.types
+        dtype = self.s.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            return "category"
+        if isinstance(dtype, np.dtype) and dtype.kind == "O":
+            inferred = types.infer_dtype(self.s, skipna=True)
+            return {"string": "string", "boolean": "boolean"}.get(inferred, "other")
+        if types.is_bool_dtype(dtype):
+            return "boolean"
+        if types.is_datetime64_any_dtype(dtype):
+            return "datetime"
+        if types.is_numeric_dtype(dtype) and not types.is_complex_dtype(dtype):
+            return "number"
+        if types.is_string_dtype(dtype):
+            return "string"
+        return "other"
+
+    def numbers(self, scale, texts):
+        np = sys.modules["numpy"]
+        dtype = self.s.dtype
+        if isinstance(dtype, np.dtype):
+            a = self.s.to_numpy()  # NaN, the only missing value, is left out by the sort
+        else:  # nullable and arrow dtypes: their numpy type, the nulls dropped
+            a = self.s.dropna().to_numpy(dtype=getattr(dtype, "numpy_dtype", np.float64))
+        return numpy_numbers(np, a, scale)
+
+    def strings(self, top, present, scale, texts):
+        pd = sys.modules["pandas"]
+        np = sys.modules["numpy"]
+        # codes in the order values first appear (categories too: only those used); -1
+        # for a missing value
+        codes, uniques = pd.factorize(self.s)
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        empty = int(counts[np.asarray(uniques == "", dtype=bool)].sum())
+        best = [(uniques[i], int(counts[i])) for i in numpy_ranked(np, counts, top)]
+        return strings_out(len(uniques), empty, best, present, scale, texts)
+
+    def booleans(self, present, scale, texts):
+        return booleans_out(self.s.dropna().astype(bool).sum(), present, scale)
+
+    def datetimes(self, scale, texts):
+        return series_dates_out(self.s.dropna())

@@ -1,0 +1,385 @@
+"""polars tables in memory (eager DataFrame, Series): everything the table ops know of
+polars (its LazyFrames are an engine's: ``polars_lazy``, which builds its views with the
+pieces here).
+
+* the tables (:class:`PolarsFrame`, :class:`PolarsSeries`): their shape and names, and
+  a window read with ``slice`` (only the rows and columns asked for);
+* a column's family (:func:`polars_column`);
+* a filter as polars expressions (:func:`polars_condition`:
+  ``pl.col("price").is_not_null() & (pl.col("price") > 10.0)``, a float column's NaN
+  missing too), a view's rows in polars' stable sort, missing values last, and the code
+  of the view (:class:`PolarsTable`);
+* a column's statistics (:class:`PolarsColumn`).
+
+Nothing is imported: polars comes from ``sys.modules``.  Every read of the value goes
+through the time guard.
+"""
+
+import sys
+
+from ..inspect.tables import POLARS_FRAME, POLARS_SERIES, label_text
+from ..windows.cells import dtype_is_date
+from ..windows.code import Steps, wrapped
+from ..windows.expressions import (
+    Attr,
+    Binary,
+    Call,
+    ListOf,
+    Lit,
+    Ref,
+    both,
+    literal,
+    method,
+)
+from ..windows.families import BadFilter, Column
+from ..windows.filters import condition_test, expression
+from ..windows.sources import Table
+from ..windows.statistics import (
+    PERCENTS,
+    SeriesColumn,
+    bins_for,
+    booleans_out,
+    counts_from,
+    edges_for,
+    histogram,
+    no_numbers,
+    numbers_out,
+    series_dates_out,
+    strings_out,
+)
+from .base import register
+from .memory import LABEL_CHARS, MemoryTable, OneColumn, transpose
+
+# --- the tables ---------------------------------------------------------------------------
+
+
+@register
+class PolarsFrame(MemoryTable):
+    kind = "dataframe"
+    inspector = POLARS_FRAME
+
+    def total_rows(self):
+        return int(self.run(lambda v: v.height, self.value))
+
+    def columns_total(self):
+        return int(self.run(lambda v: v.width, self.value))
+
+    def shape(self):
+        return [self.total_rows(), self.columns_total()]
+
+    def column_names(self, n):
+        return [label_text(c, LABEL_CHARS) for c in self.run(lambda v: v.columns[:n], self.value)]
+
+    def column_labels(self, positions):
+        v = self.value
+        names = self.run(lambda: v.columns)
+        dtypes = self.run(lambda: v.dtypes)
+        return [(label_text(names[i], LABEL_CHARS), str(dtypes[i])) for i in positions]
+
+    def column_values(self, position):
+        return self.value.to_series(position)
+
+    def stats_column(self, position):
+        return PolarsColumn(self.column_values(position))
+
+    def table(self, columns):
+        return PolarsTable(self, columns, self.value, series=False)
+
+    def _rows(self, rows):
+        if type(rows) is slice:
+            return self.run(lambda v: v.slice(rows.start, rows.stop - rows.start), self.value)
+        return self.run(lambda v: v[list(rows)], self.value)
+
+    def window(self, rows, positions, cells):
+        sub = self._rows(rows)
+        n = sub.height
+        start = rows.start if type(rows) is slice else None
+        index = [str(start + i) for i in range(n)] if start is not None else [str(i) for i in rows]
+        columns = []
+        for p in positions:
+            col = self.run(lambda p=p: sub.to_series(p))
+            columns.append(cells.column(self.run(col.to_list), dtype_is_date(col.dtype)))
+        return index, transpose(columns, n)
+
+
+@register
+class PolarsSeries(OneColumn, PolarsFrame):
+    kind = "series"
+    inspector = POLARS_SERIES
+
+    def total_rows(self):
+        return int(self.run(len, self.value))
+
+    def column_labels(self, positions):
+        v = self.value
+        return [(label_text(v.name, LABEL_CHARS) or "value", str(v.dtype))]
+
+    def column_values(self, position):
+        return self.value
+
+    def table(self, columns):
+        return PolarsTable(self, columns, self.value.to_frame(), series=True)
+
+    def window(self, rows, positions, cells):
+        v = self.value
+        if type(rows) is slice:
+            sub = self.run(lambda: v.slice(rows.start, rows.stop - rows.start))
+            index = [str(rows.start + i) for i in range(len(sub))]
+        else:
+            sub = self.run(lambda: v[list(rows)])
+            index = [str(i) for i in rows]
+        return index, [[x] for x in cells.column(self.run(sub.to_list), dtype_is_date(v.dtype))]
+
+
+# --- a column's family ---------------------------------------------------------------------
+
+_FAMILIES = {"Boolean": "boolean", "String": "string", "Utf8": "string",
+             "Categorical": "category", "Enum": "category", "Date": "date",
+             "Datetime": "datetime"}
+
+
+def polars_column(name, dtype):
+    """The ``families.Column`` of a polars column of ``dtype``."""
+    base = type(dtype).__name__
+    if base in ("DataTypeClass", "type"):  # a dtype class rather than an instance
+        base = getattr(dtype, "__name__", base)
+    if base.startswith(("Int", "UInt")):
+        family = "integer"
+    elif base.startswith("Float"):
+        family = "float"
+    else:
+        family = _FAMILIES.get(base, "other")
+    inner = Column(name, "String", "string") if family == "category" else None
+    return Column(name, str(dtype), family, tz=getattr(dtype, "time_zone", None), inner=inner)
+
+
+# --- a filter as polars expressions --------------------------------------------------------
+
+
+def polars_condition(c, ref, column):
+    """Condition ``c`` on the column ``ref`` (``pl.col(...)``) as a polars expression:
+    missing values (null, and NaN in a float column) match only ``isnull``."""
+    floats = column.family == "float"
+    if c.op == "isnull":
+        missing = method(ref, "is_null")
+        return Binary("|", (missing, method(ref, "is_nan"))) if floats else missing
+    present = [method(ref, "is_not_null")] + ([method(ref, "is_not_nan")] if floats else [])
+    if c.op == "notnull":
+        return both(*present)
+    return both(*present, condition_test(c, ref, column, _POLARS))
+
+
+def _polars_text(ref, column, c):
+    if column.family == "string":
+        return ref
+    return method(ref, "cast", Ref("pl.String", sys.modules["polars"].String, "pl"))
+
+
+def _polars_search(c, text):
+    s = Attr(text, "str")
+    if c.op == "regex":
+        pattern = c.value if c.case else "(?i)" + c.value
+        _check_rust_regex(c, pattern)
+        return method(s, "contains", pattern)
+    if not c.case:
+        s = Attr(method(s, "to_lowercase"), "str")
+    value = c.value if c.case else c.value.lower()
+    if c.op in ("contains", "not_contains"):
+        return method(s, "contains", value, literal=True)
+    return method(s, "starts_with" if c.op == "starts_with" else "ends_with", value)
+
+
+def _polars_bound(value):
+    """A range's bound: text as ``pl.lit("a")`` (``is_between`` reads a plain string as
+    a column's name)."""
+    if type(value) is str:
+        pl = sys.modules["polars"]
+        return Call(Attr(Ref("pl", pl, "pl"), "lit"), [Lit(value)])
+    return value
+
+
+_POLARS = {"between": "is_between", "in": "is_in", "text": _polars_text,
+           "search": _polars_search, "bound": _polars_bound}
+
+
+def _check_rust_regex(c, pattern):
+    """polars reads patterns with Rust's regex crate: ask it about this one."""
+    pl = sys.modules["polars"]
+    try:
+        pl.select(pl.lit("").str.contains(pattern))
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or ["invalid"])[-1].strip()
+        for line in str(exc).splitlines():
+            if line.strip().startswith("error:"):
+                first = line.strip()[len("error:"):].strip()
+        raise BadFilter("filter regex {!r} is not a valid polars (Rust) regular expression: "
+                        "{}".format(c.value[:60], first[:200])) from None
+
+
+# --- the view: its rows and its code -------------------------------------------------------
+
+
+class PolarsTable(Table):
+    """A polars DataFrame (a Series as its one-column frame: ``series``); ``frame`` may be
+    anything with polars' ``columns`` and ``dtypes`` (a LazyFrame's schema)."""
+
+    library = "polars"
+
+    def __init__(self, table, columns, frame, series):
+        super().__init__(table, columns)
+        self.frame, self.series = frame, series
+        self.pl = sys.modules["polars"]
+        self.names = frame.columns
+        self.dtypes = frame.dtypes
+
+    def pl_ref(self):
+        return Ref("pl", self.pl, "pl")
+
+    def column(self, position):
+        return Call(Attr(self.pl_ref(), "col"), [Lit(self.names[position])])
+
+    def resolve(self, wanted):
+        position = self.columns.find(wanted)
+        return self.column(position), polars_column(self.names[position], self.dtypes[position])
+
+    def mask(self, view):
+        if view.filter is None:
+            return None
+        return expression(view.filter, self.resolve, polars_condition)
+
+    def sort_keys(self, keys):
+        """The sort's expressions: a float column's NaN as null, so that it sorts last."""
+        out = []
+        for position, _desc in keys:
+            ref = self.column(position)
+            if polars_column("", self.dtypes[position]).family == "float":
+                ref = method(ref, "fill_nan", None)
+            out.append(ref)
+        return out
+
+    def sort_node(self, base, keys):
+        """``base.sort([...], descending=[...], nulls_last=True, maintain_order=True)``."""
+        return method(base, "sort", ListOf(self.sort_keys(keys)),
+                      descending=[desc for _, desc in keys], nulls_last=True,
+                      maintain_order=True)
+
+    def rows(self, view):
+        index = "__row"
+        while index in self.names:
+            index += "_"
+        base = Ref("t", self.frame.with_row_index(index))
+        mask = self.mask(view)
+        node = base if mask is None else method(base, "filter", mask)
+        keys = self.keys(view)
+        if keys:
+            node = self.sort_node(node, keys)
+        positions = node.evaluate().get_column(index)
+        np = sys.modules.get("numpy")
+        positions = positions.to_numpy() if np is not None else positions.to_list()
+        return positions, None if mask is None else len(positions)
+
+    def code(self, view, name, selected):
+        """``t_view = t.filter(mask)``, ``.sort(...)``, ``.select([...])`` (a Series
+        through ``to_frame()`` and back)."""
+        steps = Steps(name)
+        steps.imports.add("pl")
+        if self.series:
+            steps.bind("{}.to_frame()".format(name))
+        mask = self.mask(view)
+        if mask is not None:
+            steps.bind("{}.filter({})".format(steps.current, wrapped(mask, steps.imports)))
+        keys = self.keys(view)
+        if keys:
+            steps.bind(self.sort_node(Ref(steps.current, None), keys).render(steps.imports))
+        if selected is not None and not self.series and list(selected) != list(
+                range(len(self.names))):
+            names = [self.names[p] for p in selected]
+            steps.bind("{}.select({})".format(steps.current, literal(names, steps.imports)))
+        if self.series:
+            steps.bind("{}.to_series()".format(steps.current))
+        return steps.text()
+
+
+# --- a column's statistics -----------------------------------------------------------------
+
+#: polars dtypes (their name before any parameters) by profile family.
+_PROFILE_FAMILIES = {
+    "boolean": ("Boolean",),
+    "number": ("Int8", "Int16", "Int32", "Int64", "Int128", "UInt8", "UInt16", "UInt32",
+               "UInt64", "UInt128", "Float16", "Float32", "Float64", "Decimal"),
+    "string": ("String", "Utf8"),
+    "category": ("Categorical", "Enum"),
+    "datetime": ("Date", "Datetime"),
+}
+_PROFILE_FAMILY = {name: family for family, names in _PROFILE_FAMILIES.items() for name in names}
+
+
+class PolarsColumn(SeriesColumn):
+    """A polars Series' statistics (``windows.statistics.PlainColumn`` lists the
+    methods)."""
+
+    def _base(self):
+        return str(self.s.dtype).split("(")[0]
+
+    def take(self, positions):
+        s = self.s
+        gather = getattr(s, "gather", None) or s.take
+        return PolarsColumn(gather(positions))
+
+    def nulls(self):
+        n = self.s.null_count()
+        if self._base().startswith("Float"):
+            n += int(self.s.is_nan().sum() or 0)
+        return int(n)
+
+    def cheap_nulls(self):
+        return True
+
+    def nulls_at(self, rows):
+        return self.nulls() if rows is None else self.take(rows).nulls()
+
+    def family(self):
+        return _PROFILE_FAMILY.get(self._base(), "other")
+
+    def numbers(self, scale, texts):
+        pl = sys.modules["polars"]
+        present = self.s.drop_nulls()
+        base = self._base()
+        if base == "Decimal" or base == "Float16":
+            present = present.cast(pl.Float64)
+        if base.startswith("Float"):
+            present = present.filter(present.is_finite())
+        n = len(present)
+        if not n:
+            return no_numbers()
+        floats = present.cast(pl.Float64)
+        ordered = floats.sort()
+        qs = [ordered.quantile(p / 100.0, "linear") for p in PERCENTS]
+        low, high = present.min(), present.max()
+        bins = bins_for(n, qs[1], qs[3], float(low), float(high))
+        edges = edges_for(low, high, bins)
+        counts = None
+        if edges is not None:
+            lefts = pl.Series(edges[:-1], dtype=pl.Float64)
+            counts = counts_from(ordered.search_sorted(lefts, "left").to_list(), n)
+        return numbers_out(low, high, floats.mean(), qs[2], floats.std() if n > 1 else None,
+                           qs[:2] + qs[3:], histogram(edges, counts, scale))
+
+    def strings(self, top, present, scale, texts):
+        pl = sys.modules["polars"]
+        s = self.s.drop_nulls()
+        if self.family() == "category":
+            s = s.cast(pl.Utf8)
+        frame = s.to_frame("v")
+        group_by = getattr(frame, "group_by", None) or frame.groupby
+        size = pl.len() if hasattr(pl, "len") else pl.count()
+        counted = group_by("v", maintain_order=True).agg(size.alias("n"))
+        best = counted.sort("n", descending=True, maintain_order=True).head(top).rows()
+        empty = int((s == "").sum() or 0)
+        return strings_out(counted.height, empty, best, present, scale, texts)
+
+    def booleans(self, present, scale, texts):
+        return booleans_out(self.s.drop_nulls().sum() or 0, present, scale)
+
+    def datetimes(self, scale, texts):
+        return series_dates_out(self.s.drop_nulls())
