@@ -1,11 +1,14 @@
 """Tables in an engine through REST end to end, against the engine's own equivalent query
 run in the same kernel and the kernel's floor, in one run.
 
-    python benchmarks/engine_cases.py [--reps N] [--rows 10000000] [--engines duckdb,polars,spark]
+    python benchmarks/engine_cases.py [--reps N] [--rows 10000000]
+        [--engines duckdb,polars,spark,ibis,dask]
 
 For each engine a user's cell makes a 20-column table that is never collected: a DuckDB
 relation over ``range(rows)``, a polars ``scan_parquet`` of a generated Parquet file,
-a Spark DataFrame over ``spark.range(rows)`` (a ``local[2]`` session in the kernel).
+a Spark DataFrame over ``spark.range(rows)`` (a ``local[2]`` session in the kernel), an
+Ibis table over a DuckDB view of ``range(rows)``, a dask ``read_parquet`` of the same
+kind of Parquet file as polars'.
 What a caller waits for is the client's wall time of the REST request on a real
 jupyter_server whose caches keep one answer, each repetition asking another query
 (another offset, sort column or filter bound), so the probe and the engine run every
@@ -82,6 +85,29 @@ table = _spark.range({rows}).select(
     *[((F.col("id") * k) % 1000003).cast("double").alias(f"c{{k}}") for k in range(3, {width})])
 """
 
+_IBIS = """
+import ibis
+_con = ibis.duckdb.connect()
+_more = ", ".join(f"(range * {{k}} % 1000003)::DOUBLE AS c{{k}}" for k in range(3, {width}))
+_con.con.execute("CREATE VIEW big AS SELECT range AS c0, range * 2.5 AS c1, "
+                 "'r' || (range % 7)::VARCHAR AS c2, " + _more + " FROM range({rows})")
+table = _con.table("big")
+"""
+#: dask over the same Parquet file as polars (written by this cell), its partitions' lengths
+#: read once here: the engine's own window is then one partition's slice, as ours is.
+_DASK = _POLARS.replace("table = pl.scan_parquet(_path)", """
+import dask, dask.dataframe as dd
+table = dd.read_parquet(_path)
+_lens = list(table.map_partitions(len).compute())
+
+
+def _window(off, n=100):
+    for part, size in enumerate(_lens):
+        if off < size:
+            return table.partitions[part].compute().iloc[off:off + n]
+        off -= size
+""")
+
 #: Per engine: the setup cell and the engine's own query for each case (``{off}``,
 #: ``{col}``, ``{low}`` filled per repetition).
 ENGINES: dict[str, dict[str, str]] = {
@@ -134,6 +160,37 @@ ENGINES: dict[str, dict[str, str]] = {
                          "table.groupBy('c2').count().orderBy(F.desc('count')).limit(10)"
                          ".collect()].__len__()"),
         "count": "table.filter(F.col('c0') >= {low}).count()",
+    },
+    "ibis": {
+        "setup": _IBIS,
+        "window": "table.limit(100, offset={off}).to_pyarrow().num_rows",
+        "sort": "table.order_by(ibis.desc('c{col}')).limit(100).to_pyarrow().num_rows",
+        "filter": ("[table.filter((table.c2 == 'r3') & (table.c1 >= {low})).limit(100)"
+                   ".to_pyarrow().num_rows, table.filter((table.c2 == 'r3') & "
+                   "(table.c1 >= {low})).count().execute()].__len__()"),
+        "profile number": ("table.aggregate(n=table.c{col}.count(), lo=table.c{col}.min(), "
+                           "hi=table.c{col}.max(), mean=table.c{col}.mean(), "
+                           "std=table.c{col}.std(), **{{f'q{{q}}': table.c{col}"
+                           ".approx_quantile(q) for q in (0.05, 0.25, 0.5, 0.75, 0.95)}})"
+                           ".to_pyarrow().num_rows"),
+        "profile text": ("[table.aggregate(n=table.c2.count(), d=table.c2.approx_nunique())"
+                         ".to_pyarrow(), table.c2.value_counts().order_by(ibis.desc("
+                         "'c2_count')).limit(10).to_pyarrow()].__len__()"),
+        "count": "table.filter(table.c0 >= {low}).count().execute()",
+    },
+    "dask": {
+        "setup": _DASK,
+        "window": "len(_window({off}))",
+        "sort": "len(table.nlargest(100, 'c{col}').compute())",
+        "filter": ("[len(table[(table.c2 == 'r3') & (table.c1 >= {low})].head(100, "
+                   "npartitions=-1)), len(table[(table.c2 == 'r3') & (table.c1 >= {low})])]"
+                   ".__len__()"),
+        "profile number": ("len(dask.compute(table.c{col}.count(), table.c{col}.min(), "
+                           "table.c{col}.max(), table.c{col}.mean(), table.c{col}.std(), "
+                           "table.c{col}.quantile([0.05, 0.25, 0.5, 0.75, 0.95])))"),
+        "profile text": ("len(dask.compute(table.c2.count(), table.c2.nunique_approx(), "
+                         "table.c2.value_counts().nlargest(10)))"),
+        "count": "len(table[table.c0 >= {low}])",
     },
 }
 
