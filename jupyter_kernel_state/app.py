@@ -10,7 +10,7 @@ from traitlets import Float, Int, Unicode, default
 
 from . import mcp_tools
 from .probe import protocol
-from .routes import build_handlers
+from .rest.handlers import build_handlers
 from .service import KernelStateService, Limits
 from .service.annotations import AnnotationStore
 from .service.history import HistoryLimits
@@ -67,45 +67,47 @@ class KernelStateApp(ExtensionApp):
         help="Presented variables (JSON) kept server-wide to serve unchanged ones again; "
              "past it the cache starts over.")
     rows_max_rows = Int(
-        _D.rows_max_rows, min=1, max=100_000, config=True,
+        _D.rows_max_rows, min=1, max=protocol.MAX_ROWS, config=True,
         help="Most rows in one data explorer window (variables/{name}/rows).")
     rows_max_columns = Int(
-        _D.rows_max_columns, min=1, max=10_000, config=True,
+        _D.rows_max_columns, min=1, max=protocol.MAX_COLUMNS, config=True,
         help="Most columns in one data explorer window.")
     rows_cell_chars = Int(
-        _D.rows_cell_chars, min=10, max=10_000, config=True,
+        _D.rows_cell_chars, min=protocol.MIN_CELL_CHARS, max=protocol.MAX_CELL_CHARS,
+        config=True,
         help="Characters of one cell's text in a window; longer cells are cut and counted.")
     rows_read_ms = Int(
-        _D.rows_read_ms, min=1, max=60_000, config=True,
+        _D.rows_read_ms, min=1, max=protocol.MAX_MS, config=True,
         help="Time guard (ms) for each read of a table while building a window.")
     rows_sort_ms = Int(
-        _D.rows_sort_ms, min=1, max=60_000, config=True,
+        _D.rows_sort_ms, min=1, max=protocol.MAX_MS, config=True,
         help="Time guard (ms) for sorting a table in the kernel; keep it under probe_timeout.")
     rows_cache_size = Int(
         _D.rows_cache_size, min=1, config=True,
         help="Data explorer windows kept per kernel.")
     rows_count_ms = Int(
-        _D.rows_count_ms, min=1, max=60_000, config=True,
+        _D.rows_count_ms, min=1, max=protocol.MAX_MS, config=True,
         help="Time guard (ms) for the row count a window of an engine's table (a DuckDB "
         "relation, a polars LazyFrame, Spark, Ibis, dask) asks its engine for; past it the "
         "count is cancelled in the engine and the window says not counted (total_rows null).")
     engine_count_ms = Int(
-        _D.engine_count_ms, min=1, max=60_000, config=True,
+        _D.engine_count_ms, min=1, max=protocol.MAX_MS, config=True,
         help="Time guard (ms) for counting an engine table's rows (variables/{name}/count, "
         "MCP's count_rows); past it the count is cancelled in the engine (422). Like every "
         "guard it stops at 80 % of probe_timeout: raise probe_timeout with it for longer "
         "counts.")
     profile_max_columns = Int(
-        _D.profile_max_columns, min=1, max=10_000, config=True,
+        _D.profile_max_columns, min=1, max=protocol.MAX_COLUMNS, config=True,
         help="Most columns in one profile (variables/{name}/profile); MCP's describe_table "
         "asks at most 50.")
     profile_column_ms = Int(
-        _D.profile_column_ms, min=1, max=60_000, config=True,
+        _D.profile_column_ms, min=1, max=protocol.MAX_MS, config=True,
         help="Time guard (ms) for one column's statistics in the kernel; a column past it "
         "is listed with an error, and the columns the request's time does not reach are "
         "counted in columns_cut.")
     profile_sample_rows = Int(
-        _D.profile_sample_rows, min=1_000, max=100_000_000, config=True,
+        _D.profile_sample_rows, min=protocol.MIN_SAMPLE_ROWS, max=protocol.MAX_SAMPLE_ROWS,
+        config=True,
         help="Rows past which a profile's statistics come from a fixed-seed sample of this "
         "many rows (count and null_count stay exact; the columns say approximate).")
     profile_cache_size = Int(

@@ -35,6 +35,7 @@ from .cli_views import (
     cmd_variables,
 )
 from .client import (
+    DETAILS,
     KernelStateClient,
     KernelStateClientError,
     discover_server,
@@ -44,17 +45,21 @@ from .client import (
     runtime_files,
     same_server,
 )
+from .errors import InvalidRequest
+from .rest import ROUTES
+from .service.limits import Limits
 
-SORT_KEYS = ("name", "type", "size", "changed", "memory")
-DETAILS = ("names", "schema", "full")
+SORT = ROUTES["variables"].param("sort")
 
 
 def _sort(text: str) -> str:
-    key, _, order = text.partition(":")
-    if key not in SORT_KEYS or order not in ("", "asc", "desc"):
+    """A snapshot's order, read as the server reads it (the route table's ``sort``)."""
+    try:
+        return str(SORT.read(text, Limits()))
+    except InvalidRequest:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: one of {', '.join(SORT_KEYS)}, optionally with :asc or :desc")
-    return text
+            f"{text!r}: one of {', '.join(SORT.choices)}, optionally with :asc or :desc"
+        ) from None
 
 
 MCP_FORMATS = ("json", "claude", "codex", "stdio")
@@ -237,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "its max_page_size, 10,000); the footer gives the exact total")
     p.add_argument("--offset", type=int, metavar="N",
                    help="first variable of the page, from 0 (default 0)")
-    p.add_argument("--sort", type=_sort, metavar="{name,type,size,changed,memory}[:asc|:desc]",
+    p.add_argument("--sort", type=_sort, metavar="{" + ",".join(SORT.choices) + "}[:asc|:desc]",
                    help="sort key, optionally reversed, e.g. memory:desc (default: name); "
                    "size, memory and changed list the largest or latest first")
     p.add_argument("--filter", metavar="PATTERN",

@@ -32,14 +32,18 @@ from pathlib import Path
 from typing import Any
 
 from .probe.protocol import with_defaults
+from .rest.table import NAMESPACE, ROUTES
 
 #: Seconds before a request is abandoned.
 TIMEOUT_S = 30.0
 #: Bytes read from one response at most (images are capped lower by the server).
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024
-API = "api/kernel-state/"
-DETAILS = ("names", "schema", "full")
-PROMPT_FORMATS = ("json", "text")
+#: A query longer than this goes in a JSON body (routes that take one): proxies and
+#: servers cut long request lines (jupyter_server's at 64 KiB).
+MAX_QUERY_CHARS = 8_000
+API = NAMESPACE + "/"
+DETAILS = ROUTES["variables"].param("detail").choices
+PROMPT_FORMATS = ROUTES["prompt"].param("format").choices
 
 
 class KernelStateClientError(Exception):
@@ -77,20 +81,6 @@ class Response:
     def json(self) -> Any:
         """The body as JSON."""
         return json.loads(self.body)
-
-
-def _columns(columns: str | range | Iterable[int] | None) -> str | None:
-    """``columns`` as the route takes it: ``"start:stop"`` or ``"0,3,7"``."""
-    if columns is None or isinstance(columns, str):
-        return columns
-    if isinstance(columns, range) and columns.step == 1:
-        return f"{columns.start}:{columns.stop}"
-    return ",".join(str(int(c)) for c in columns)
-
-
-def _filter(value: str | Mapping[str, Any] | None) -> str | None:
-    """A filter as the routes take it: JSON text (a dict is encoded)."""
-    return json.dumps(value) if isinstance(value, Mapping) else value
 
 
 def _quote(part: str) -> str:
@@ -269,24 +259,28 @@ class KernelStateClient:
     # --- transport --------------------------------------------------------------------
 
     def request(self, method: str, path: str,
-                params: Mapping[str, Any] | None = None) -> Response:
+                params: Mapping[str, Any] | None = None, *,
+                body: Mapping[str, Any] | None = None) -> Response:
         """``method`` on ``api/kernel-state/<path>`` with the query ``params`` (None values
-        left out, booleans as ``true``/``false``)."""
+        left out, booleans as ``true``/``false``) and ``body`` as JSON."""
         query = urllib.parse.urlencode({
             k: ("true" if v else "false") if isinstance(v, bool) else v
             for k, v in (params or {}).items() if v is not None})
         url = self.base + path + (f"?{query}" if query else "")
-        request = urllib.request.Request(url, method=method)
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(url, data=data, method=method)
         request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
         if self.token:
             request.add_header("Authorization", f"token {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                body = response.read(MAX_RESPONSE_BYTES + 1)
-                if len(body) > MAX_RESPONSE_BYTES:
+                answer = response.read(MAX_RESPONSE_BYTES + 1)
+                if len(answer) > MAX_RESPONSE_BYTES:
                     raise KernelStateClientError(
                         f"response larger than {MAX_RESPONSE_BYTES:,} bytes", url=url)
-                return Response(response.status, body,
+                return Response(response.status, answer,
                                 response.headers.get("Content-Type", ""),
                                 dict(response.headers.items()))
         except urllib.error.HTTPError as e:
@@ -324,14 +318,25 @@ class KernelStateClient:
         """The JSON payload of ``GET api/kernel-state/<path>``."""
         return self.request("GET", path, params).json()
 
-    def _variable_path(self, kernel_id: str, name: str, *rest: str) -> str:
-        return "/".join(("kernels", _quote(kernel_id), "variables", _quote(name), *rest))
+    def call(self, route: str, **values: Any) -> Response:
+        """The route ``route`` of the route table (``rest/table.py``) with ``values``: its
+        path's segments quoted, its parameters written as the route reads them (None left
+        out); a large view goes in a JSON body (``POST``) when too long for a URL."""
+        spec = ROUTES[route]
+        path = spec.path.format(**{p.name: _quote(values[p.name])
+                                   for p in spec.params if p.where == "path"})
+        params = {p.name: p.kind.encode(values.get(p.name)) for p in spec.query_params}
+        if spec.large and len(urllib.parse.urlencode(
+                {k: v for k, v in params.items() if v is not None})) > MAX_QUERY_CHARS:
+            body = {k: v for k, v in params.items() if v is not None}
+            return self.request("POST", path, body=body)
+        return self.request(spec.method, path, params)
 
     # --- routes -----------------------------------------------------------------------
 
     def kernels(self) -> list[dict[str, Any]]:
         """The running kernels (``KernelSummary`` dicts, each with its notebook ``path``)."""
-        return list(self.get("kernels")["kernels"])
+        return list(self.call("kernels").json()["kernels"])
 
     def find_kernel(self, which: str | None = None) -> dict[str, Any]:
         """The running kernel (``KernelSummary``) whose id, unique id prefix or notebook
@@ -353,13 +358,10 @@ class KernelStateClient:
         ``filter``: a name pattern; ``include``: private, modules, callables, classes."""
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {', '.join(DETAILS)}")
-        if include is not None and not isinstance(include, str):
-            include = ",".join(include)
-        snapshot = dict(self.get(f"kernels/{_quote(kernel_id)}/variables", {
-            "detail": None if detail == "full" else detail, "limit": limit,
-            "offset": offset, "sort": sort, "filter": filter, "include": include,
-            "since": since,
-        }))
+        snapshot = dict(self.call(
+            "variables", kernel_id=kernel_id, detail=None if detail == "full" else detail,
+            limit=limit, offset=offset, sort=sort, filter=filter, include=include,
+            since=since).json())
         if detail == "full":  # the list travels lean: each variable made whole
             for variable in snapshot.get("variables") or ():
                 with_defaults(variable)
@@ -370,11 +372,9 @@ class KernelStateClient:
                  max_chars: int | None = None) -> dict[str, Any]:
         """One variable in detail (``VariableDetail``), or a child reached by the access
         keys in ``path``. Likely secrets come masked unless ``reveal``."""
-        return dict(self.get(self._variable_path(kernel_id, name), {
-            "reveal": True if reveal else None,
-            "path": None if path is None else json.dumps(list(path)),
-            "max_chars": max_chars,
-        }))
+        return dict(self.call("variable", kernel_id=kernel_id, name=name,
+                              reveal=True if reveal else None, path=path,
+                              max_chars=max_chars).json())
 
     def rows(self, kernel_id: str, name: str, offset: int = 0, limit: int = 100,
              columns: str | range | Iterable[int] | None = None,
@@ -385,22 +385,18 @@ class KernelStateClient:
         by ``sort`` (``"price:desc"``), of the rows ``filter`` keeps (a condition or an
         and/or tree, as a dict or its JSON). An engine's table (a DuckDB relation, a polars
         LazyFrame …) may answer ``total_rows`` None: not counted (:meth:`count`)."""
-        return dict(self.get(self._variable_path(kernel_id, name, "rows"), {
-            "offset": offset, "limit": limit, "columns": _columns(columns), "sort": sort,
-            "filter": _filter(filter),
-        }))
+        return dict(self.call("rows", kernel_id=kernel_id, name=name, offset=offset,
+                              limit=limit, columns=columns, sort=sort, filter=filter).json())
 
     def count(self, kernel_id: str, name: str,
               filter: str | Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The rows of a table, or those ``filter`` keeps (``CountResult``): counted by its
         engine for an engine's table, which cancels it past ``engine_count_ms`` (422)."""
-        return dict(self.request("POST", self._variable_path(kernel_id, name, "count"),
-                                 {"filter": _filter(filter)}).json())
+        return dict(self.call("count", kernel_id=kernel_id, name=name, filter=filter).json())
 
     def timeline(self, kernel_id: str, name: str, limit: int | None = None) -> dict[str, Any]:
         """When ``name`` was bound, changed or removed, and how (oldest first)."""
-        return dict(self.get(self._variable_path(kernel_id, name, "timeline"),
-                             {"limit": limit}))
+        return dict(self.call("timeline", kernel_id=kernel_id, name=name, limit=limit).json())
 
     def prompt(self, kernel_id: str, budget: int | None = None, format: str = "json", *,
                since: int | None = None, history: int | None = None,
@@ -409,26 +405,23 @@ class KernelStateClient:
         the ``PromptResult`` dict (``format="json"``) or the text itself (``"text"``)."""
         if format not in PROMPT_FORMATS:
             raise ValueError("format must be json or text")
-        response = self.request("GET", f"kernels/{_quote(kernel_id)}/prompt", {
-            "budget": budget, "format": format, "since": since, "history": history,
-            "images": images,
-        })
+        response = self.call("prompt", kernel_id=kernel_id, budget=budget, format=format,
+                             since=since, history=history, images=images)
         return response.json() if format == "json" else response.body.decode("utf-8")
 
     def images(self, kernel_id: str, since: int | None = None,
                limit: int | None = None) -> dict[str, Any]:
         """The images the kernel produced after the ``since`` cursor (``ImageList``)."""
-        return dict(self.get(f"kernels/{_quote(kernel_id)}/images",
-                             {"since": since, "limit": limit}))
+        return dict(self.call("images", kernel_id=kernel_id, since=since, limit=limit).json())
 
     def image(self, kernel_id: str, image_id: str) -> bytes:
         """The bytes of one image."""
-        return self.request("GET", f"kernels/{_quote(kernel_id)}/images/{_quote(image_id)}").body
+        return self.call("image", kernel_id=kernel_id, image_id=image_id).body
 
     def history(self, kernel_id: str, limit: int | None = None) -> dict[str, Any]:
         """The kernel's last steps (cells run, their outputs, the names they changed)."""
-        return dict(self.get(f"kernels/{_quote(kernel_id)}/history", {"limit": limit}))
+        return dict(self.call("history", kernel_id=kernel_id, limit=limit).json())
 
     def delete_variable(self, kernel_id: str, name: str) -> None:
         """Delete ``name`` from the kernel's namespace (404 missing, 409 kernel busy)."""
-        self.request("DELETE", self._variable_path(kernel_id, name))
+        self.call("delete_variable", kernel_id=kernel_id, name=name)

@@ -18,17 +18,8 @@ from typing import Any
 
 from . import mcp_auth
 from .errors import KernelStateError, NotFound
-from .service import (
-    CountOptions,
-    DetailOptions,
-    ImagesOptions,
-    KernelStateService,
-    ProfileOptions,
-    PromptOptions,
-    RowsOptions,
-    SnapshotOptions,
-    TimelineOptions,
-)
+from .rest import ROUTES, parse
+from .service import KernelStateService
 
 # Images one get_images call returns at most (each can be up to the per-image cap).
 MAX_IMAGES_PER_CALL = 10
@@ -159,9 +150,9 @@ async def list_variables(
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     kid = kernel["kernel_id"]
-    options = await _run(SnapshotOptions.create, service.limits, include=include, limit=limit,
-                         offset=offset, sort=sort, filter=filter, detail=detail,
-                         changed_in=changed_in)
+    options = await _run(parse, "variables", {
+        "include": include, "limit": limit, "offset": offset, "sort": sort, "filter": filter,
+        "detail": detail, "changed_in": changed_in}, service.limits)
     snapshot = await _run(service.snapshot, kid, options, kernel=kernel)
     if options.detail == "full":
         variables = [_compact(v) for v in snapshot["variables"] if not v["hidden_from_prompt"]]
@@ -210,8 +201,8 @@ async def inspect_variable(
     properties are listed and `attributes_omitted` counts what was left out."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
-    options = await _run(DetailOptions.create, service.limits, name, path=path,
-                         max_chars=max_chars)
+    options = await _run(parse, "variable", {"name": name, "path": path,
+                                             "max_chars": max_chars}, service.limits)
     await _visible(service, kernel, name)
     detail = await _run(service.detail, kernel["kernel_id"], options, kernel=kernel)
     if detail.get("likely_secret"):
@@ -263,10 +254,9 @@ async def get_rows(
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     listed = columns if columns is not None else f"0:{MAX_COLUMNS_PER_CALL}"
-    options = await _run(
-        RowsOptions.create, service.limits, name, offset=offset,
-        limit=max(1, min(limit, MAX_ROWS_PER_CALL)), columns=listed,
-        sort=json.dumps(sort) if isinstance(sort, list) else sort, filter=_filter_text(filter))
+    options = await _run(parse, "rows", {
+        "name": name, "offset": offset, "limit": max(1, min(limit, MAX_ROWS_PER_CALL)),
+        "columns": listed, "sort": sort, "filter": filter}, service.limits)
     _at_most_columns(options, MAX_COLUMNS_PER_CALL)
     await _visible(service, kernel, name)
     window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
@@ -303,9 +293,8 @@ async def describe_table(
     kernel = await _kernel(service, kernel_id)
     width = min(MAX_PROFILE_COLUMNS_PER_CALL, service.limits.profile_max_columns)
     listed = columns if columns is not None else f"0:{width}"
-    options = await _run(
-        ProfileOptions.create, service.limits, name, columns=listed,
-        filter=_filter_text(filter))
+    options = await _run(parse, "profile", {"name": name, "columns": listed, "filter": filter},
+                         service.limits)
     _at_most_columns(options, width)
     await _visible(service, kernel, name)
     profile = await _run(service.profile, kernel["kernel_id"], options, kernel=kernel)
@@ -333,8 +322,7 @@ async def count_rows(
     "value": ...} or a tree {"and": [...]} / {"or": [...]}; without it, every row."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
-    options = await _run(CountOptions.create, service.limits, name,
-                         filter=_filter_text(filter))
+    options = await _run(parse, "count", {"name": name, "filter": filter}, service.limits)
     await _visible(service, kernel, name)
     counted = await _run(service.count, kernel["kernel_id"], options, kernel=kernel)
     out = {**kernel, **{k: v for k, v in counted.items() if k not in ("epoch", "generation")}}
@@ -382,11 +370,6 @@ def _profile_note(name: str, profile: dict[str, Any]) -> str:
         parts.append("the rows the filter keeps were not counted: count_rows with the same "
                      "filter counts them")
     return "; ".join(parts)
-
-
-def _filter_text(filter: dict[str, Any] | None) -> str | None:
-    """A tool's filter as the query takes it: JSON text (models send the object)."""
-    return json.dumps(filter) if isinstance(filter, dict) else filter
 
 
 def _at_most_columns(options: Any, most: int) -> None:
@@ -456,7 +439,7 @@ async def variable_timeline(
     Entries are oldest first (the last `limit`, at most 100)."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
-    options = await _run(TimelineOptions.create, service.limits, name, limit=limit)
+    options = await _run(parse, "timeline", {"name": name, "limit": limit}, service.limits)
     await _visible(service, kernel, name)
     timeline = await _run(service.timeline, kernel["kernel_id"], options, kernel=kernel)
     return {**kernel, **timeline}
@@ -482,8 +465,9 @@ async def get_images(
     kernel = await _kernel(service, kernel_id)
     kid = kernel["kernel_id"]
     cursor = since if since is not None else _image_cursors.get(kid, 0)
-    options = await _run(ImagesOptions.create, service.limits, since=cursor,
-                         limit=min(limit, MAX_IMAGES_PER_CALL))
+    options = await _run(parse, "images", {"since": cursor,
+                                           "limit": min(limit, MAX_IMAGES_PER_CALL)},
+                         service.limits)
     listing = await _run(service.images, kid, options)
     _image_cursors[kid] = listing["next_since"]
     content: list[Any] = [TextContent(type="text", text=json.dumps({
@@ -517,7 +501,7 @@ def _cells(images: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 async def kernel_state_prompt(
     kernel_id: str | None = None,
-    budget: int = 6000,
+    budget: int = ROUTES["prompt"].param("budget").default,
     since: int | None = None,
     history: int = 0,
     images: bool = True,
@@ -529,8 +513,9 @@ async def kernel_state_prompt(
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     header = f"[{_named(kernel)}]\n"
-    options = await _run(PromptOptions.create, service.limits, budget=budget, since=since,
-                         history=history, images=images)
+    options = await _run(parse, "prompt", {"budget": budget, "since": since,
+                                           "history": history, "images": images},
+                         service.limits)
     # The header counts against the budget (a path is cut at MAX_PATH_CHARS).
     options = replace(options, budget=max(1, options.budget - len(header)))
     result = await _run(service.prompt, kernel["kernel_id"], options, kernel=kernel)

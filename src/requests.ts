@@ -3,29 +3,11 @@
  * followed one unless a `kernelId` is given — bound to the server settings. The
  * service (`service.ts`) extends it with following the kernel; views, models and other
  * extensions reach the server only through these methods, and they only through
- * `restapi.ts`.
+ * `restapi.ts`'s one `request()`.
  */
 import { ServerConnection } from '@jupyterlab/services';
 
-import {
-  deleteAnnotation,
-  deleteVariable,
-  getCode,
-  getHistory,
-  getImage,
-  getProfile,
-  getPrompt,
-  getRows,
-  getSnapshot,
-  getTimeline,
-  getVariable,
-  getVariableBriefs,
-  listImages,
-  listKernels,
-  postCount,
-  putAnnotation,
-  SnapshotCache
-} from './restapi';
+import { request, SnapshotCache } from './restapi';
 import {
   AccessKey,
   IAnnotation,
@@ -64,23 +46,29 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
   readonly serverSettings: ServerConnection.ISettings;
 
   /**
+   * The one ETag cache of the snapshot requests (pages asked here, and the list's).
+   */
+  protected readonly snapshots = new SnapshotCache();
+
+  /**
    * The followed kernel: the default target of every request.
    */
   abstract get kernelId(): string | null;
 
   async kernels(): Promise<IKernelList> {
-    return listKernels(this.serverSettings);
+    return request('kernels', {}, this.serverSettings);
   }
 
   async variables(
     query: ISnapshotQuery = {},
     kernelId?: string
   ): Promise<ISnapshot> {
-    return getSnapshot(
-      this.target(kernelId),
-      query,
+    const kernel_id = this.target(kernelId);
+    return request(
+      'variables',
+      { kernel_id, query },
       this.serverSettings,
-      this._pages
+      this.snapshots
     );
   }
 
@@ -88,7 +76,14 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: IBriefQuery,
     kernelId?: string
   ): Promise<IBriefSnapshot> {
-    return getVariableBriefs(this.target(kernelId), query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    // detail=names|schema: the entries come brief, as they are
+    const brief = await request(
+      'variables',
+      { kernel_id, query },
+      this.serverSettings
+    );
+    return brief as unknown as IBriefSnapshot;
   }
 
   async inspect(
@@ -104,7 +99,8 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: IDetailQuery = {},
     kernelId?: string
   ): Promise<IVariableDetail> {
-    return getVariable(this.target(kernelId), name, query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('variable', { kernel_id, name, query }, this.serverSettings);
   }
 
   async rows(
@@ -112,7 +108,8 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: IRowsQuery = {},
     kernelId?: string
   ): Promise<IRowsWindow> {
-    return getRows(this.target(kernelId), name, query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('rows', { kernel_id, name, query }, this.serverSettings);
   }
 
   async profile(
@@ -120,7 +117,8 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: IProfileQuery = {},
     kernelId?: string
   ): Promise<ITableProfile> {
-    return getProfile(this.target(kernelId), name, query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('profile', { kernel_id, name, query }, this.serverSettings);
   }
 
   async count(
@@ -128,7 +126,8 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: ICountQuery = {},
     kernelId?: string
   ): Promise<ICountResult> {
-    return postCount(this.target(kernelId), name, query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('count', { kernel_id, name, query }, this.serverSettings);
   }
 
   async code(
@@ -136,7 +135,8 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     query: ICodeQuery = {},
     kernelId?: string
   ): Promise<IViewCode> {
-    return getCode(this.target(kernelId), name, query, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('code', { kernel_id, name, query }, this.serverSettings);
   }
 
   async timeline(
@@ -144,11 +144,14 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     limit?: number,
     kernelId?: string
   ): Promise<ITimeline> {
-    return getTimeline(this.target(kernelId), name, limit, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    const query = { limit };
+    return request('timeline', { kernel_id, name, query }, this.serverSettings);
   }
 
   async deleteVariable(name: string, kernelId?: string): Promise<void> {
-    return deleteVariable(this.target(kernelId), name, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    return request('delete_variable', { kernel_id, name }, this.serverSettings);
   }
 
   async annotate(
@@ -156,21 +159,21 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     annotation: IAnnotationUpdate,
     kernelId?: string
   ): Promise<IAnnotation> {
-    const target = this.target(kernelId);
-    const note = await putAnnotation(
-      target,
-      name,
-      annotation,
+    const kernel_id = this.target(kernelId);
+    const body = annotation;
+    const note = await request(
+      'annotate',
+      { kernel_id, name, body },
       this.serverSettings
     );
-    this.annotated(target, name);
+    this.annotated(kernel_id, name);
     return note;
   }
 
   async clearAnnotation(name: string, kernelId?: string): Promise<void> {
-    const target = this.target(kernelId);
-    await deleteAnnotation(target, name, this.serverSettings);
-    this.annotated(target, name);
+    const kernel_id = this.target(kernelId);
+    await request('clear_annotation', { kernel_id, name }, this.serverSettings);
+    this.annotated(kernel_id, name);
   }
 
   async images(
@@ -178,26 +181,30 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     limit?: number,
     kernelId?: string
   ): Promise<IImageList> {
-    return listImages(
-      this.target(kernelId),
-      { since, limit },
-      this.serverSettings
-    );
+    const kernel_id = this.target(kernelId);
+    const query = { since, limit };
+    return request('images', { kernel_id, query }, this.serverSettings);
   }
 
   async imageBlob(imageId: string, kernelId?: string): Promise<Blob> {
-    return getImage(this.target(kernelId), imageId, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    const image_id = imageId;
+    return request('image', { kernel_id, image_id }, this.serverSettings);
   }
 
   async history(limit?: number, kernelId?: string): Promise<IHistory> {
-    return getHistory(this.target(kernelId), limit, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    const query = { limit };
+    return request('history', { kernel_id, query }, this.serverSettings);
   }
 
   async prompt(
     options: IPromptQuery = {},
     kernelId?: string
   ): Promise<IPromptResult> {
-    return getPrompt(this.target(kernelId), options, this.serverSettings);
+    const kernel_id = this.target(kernelId);
+    const query = { ...options, format: 'json' as const };
+    return request('prompt', { kernel_id, query }, this.serverSettings);
   }
 
   /**
@@ -215,9 +222,4 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
    * A note on `name` of `kernelId` was stored or removed.
    */
   protected abstract annotated(kernelId: string, name: string): void;
-
-  /**
-   * The ETag cache of `variables()` (the service's own list has another).
-   */
-  private _pages = new SnapshotCache();
 }

@@ -4,7 +4,8 @@
  * `KernelFollower` (which kernel, and which executions are the user's),
  * `RefreshScheduler` (when to ask), `SnapshotLoader` (what to ask: a page, or a delta
  * merged with `applyDelta`) and `KernelStateRequests` (every REST route as a method, on
- * `restapi.ts`: one function per endpoint), which it extends.
+ * `restapi.ts`'s one typed `request()`), which it extends; the loader shares its one
+ * snapshot cache.
  *
  * Refresh rules:
  * - a user execution finished → refresh after a short debounce;
@@ -65,7 +66,8 @@ export class KernelStateService
       model: this._model,
       serverSettings: this.serverSettings,
       options: () => this._options,
-      isCurrent: token => this._scheduler.isCurrent(token)
+      isCurrent: token => this._scheduler.isCurrent(token),
+      cache: this.snapshots
     });
     this._follower.start();
   }

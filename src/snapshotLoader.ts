@@ -22,7 +22,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import { applyDelta, canMerge, countOf } from './delta';
 import { KernelStateModel } from './models/kernel';
 import { markSnapshotData } from './perf';
-import { getSnapshot, retryAfterSeconds, SnapshotCache } from './restapi';
+import { request, retryAfterSeconds, SnapshotCache } from './restapi';
 import { IKernelStateOptions, ISnapshot, ISnapshotQuery } from './tokens';
 
 export class SnapshotLoader {
@@ -31,6 +31,7 @@ export class SnapshotLoader {
     this._settings = options.serverSettings;
     this._options = options.options;
     this._isCurrent = options.isCurrent;
+    this._cache = options.cache ?? new SnapshotCache();
   }
 
   /**
@@ -51,12 +52,11 @@ export class SnapshotLoader {
    * The server's answer to `since=generation&delta=true`, as it is.
    */
   since(kernelId: string, generation: number): Promise<ISnapshot> {
-    return getSnapshot(
-      kernelId,
-      { ...this._query(), since: generation, delta: true },
-      this._settings,
-      this._cache
-    );
+    return this._page(kernelId, {
+      ...this._query(),
+      since: generation,
+      delta: true
+    });
   }
 
   /**
@@ -141,12 +141,7 @@ export class SnapshotLoader {
         }
       }
     }
-    const page = await getSnapshot(
-      kernelId,
-      query,
-      this._settings,
-      this._cache
-    );
+    const page = await this._page(kernelId, query);
     if (current && page.stale) {
       return this._busy(current, page, key);
     }
@@ -209,12 +204,7 @@ export class SnapshotLoader {
     while (offset < end) {
       let page: ISnapshot;
       try {
-        page = await getSnapshot(
-          kernelId,
-          { ...query, offset },
-          this._settings,
-          this._cache
-        );
+        page = await this._page(kernelId, { ...query, offset });
       } catch {
         break; // a busy kernel without that page yet, a network fault: fewer rows
       }
@@ -283,6 +273,19 @@ export class SnapshotLoader {
     }
   }
 
+  /**
+   * One page of the list (through the ETag cache: unchanged, it costs a 304).
+   */
+  private _page(kernelId: string, query: ISnapshotQuery): Promise<ISnapshot> {
+    const kernel_id = kernelId;
+    return request(
+      'variables',
+      { kernel_id, query },
+      this._settings,
+      this._cache
+    );
+  }
+
   private _query(): ISnapshotQuery & { limit: number } {
     const { include, limit, sort, filter } = this._options();
     return { include, limit, sort, filter };
@@ -293,7 +296,7 @@ export class SnapshotLoader {
   private _settings: ServerConnection.ISettings;
   private _options: () => IKernelStateOptions;
   private _isCurrent: (token: number) => boolean;
-  private _cache = new SnapshotCache();
+  private _cache: SnapshotCache;
   private _held: SnapshotLoader.IHeld | null = null;
   private _fullPage = false;
 }
@@ -345,5 +348,9 @@ export namespace SnapshotLoader {
      * Whether the answer of the request with this token still matters.
      */
     isCurrent: (token: number) => boolean;
+    /**
+     * The ETag cache of the pages (the service's one cache; a new one by default).
+     */
+    cache?: SnapshotCache;
   }
 }

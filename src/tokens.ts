@@ -1,6 +1,7 @@
 /**
  * Public types and the service token of jupyter_kernel_state. The REST payload types
- * live in `payloads.ts` (checked against the JSON Schema) and are re-exported here.
+ * and queries, generated from the server's route table and JSON Schema
+ * (`generated/rest.ts`, through `payloads.ts`), are re-exported here.
  */
 import { Token } from '@lumino/coreutils';
 import { IDisposable } from '@lumino/disposable';
@@ -124,9 +125,9 @@ export interface IExecutedArgs {
  * `ServerConnection.ResponseError` carrying the server's message and status (409 a
  * busy kernel or a lazy value, 503 with `Retry-After`, …).
  *
- * Routes land here with their payload types in `payloads.ts` (DESIGN.md §6). A jest
- * test (`serviceRoutes.spec.ts`) fails while a route of `docs/openapi.json` has no
- * method here.
+ * Routes land here with their types generated from the route table
+ * (`generated/rest.ts`, `IRouteMap`). A jest test (`serviceRoutes.spec.ts`) fails while
+ * a route of `docs/openapi.json` has no method here.
  */
 export interface IKernelStateRequests {
   /**

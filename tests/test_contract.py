@@ -1,5 +1,5 @@
-"""The contract stays one: OpenAPI built from the schema, every route documented and
-authenticated."""
+"""The contract stays one: OpenAPI built from the route table and the schema, every route
+documented and authenticated."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from jupyter_kernel_state.routes import build_handlers
-from jupyter_kernel_state.schema.openapi import build_openapi
+from jupyter_kernel_state.rest.handlers import build_handlers
+from jupyter_kernel_state.rest.openapi import build_openapi
 
 from .kernel_utils import start_kernel
 
@@ -25,7 +25,7 @@ def _openapi_path(pattern: str) -> str:
 
 def test_committed_openapi_is_current() -> None:
     assert json.loads(DOCS.read_text()) == build_openapi(), (
-        "run: python -m jupyter_kernel_state.schema.openapi > docs/openapi.json"
+        "run: python -m jupyter_kernel_state.rest.openapi > docs/openapi.json"
     )
 
 

@@ -1,11 +1,13 @@
 """The typed queries: the same request means the same thing from a query string (REST)
-and from typed arguments (MCP tools), and every bad value is a clear InvalidRequest."""
+and from typed arguments (MCP tools) — one ``rest.parse`` — and every bad value is a clear
+InvalidRequest."""
 
 from __future__ import annotations
 
 import pytest
 
 from jupyter_kernel_state.errors import InvalidRequest
+from jupyter_kernel_state.rest import parse
 from jupyter_kernel_state.service import (
     AnnotationUpdate,
     DetailOptions,
@@ -17,14 +19,8 @@ from jupyter_kernel_state.service import (
 )
 from jupyter_kernel_state.service.annotations import parse_annotation
 from jupyter_kernel_state.service.languages import python, r
-from jupyter_kernel_state.service.queries import parse_path
-from jupyter_kernel_state.service.variable_queries import parse_view
 
 LIMITS = Limits()
-
-
-def getter(**values: str):  # type: ignore[no-untyped-def]
-    return values.get
 
 
 @pytest.mark.parametrize(
@@ -44,8 +40,8 @@ def getter(**values: str):  # type: ignore[no-untyped-def]
     ],
 )
 def test_snapshot_from_strings_and_from_typed_arguments_agree(strings, typed, expected):  # type: ignore[no-untyped-def]
-    assert SnapshotOptions.from_query(getter(**strings), LIMITS) == expected
-    assert SnapshotOptions.create(LIMITS, **typed) == expected
+    assert parse("variables", strings, LIMITS) == expected
+    assert parse("variables", typed, LIMITS) == expected
 
 
 @pytest.mark.parametrize(
@@ -64,21 +60,21 @@ def test_snapshot_from_strings_and_from_typed_arguments_agree(strings, typed, ex
 )
 def test_bad_snapshot_values_are_refused(strings, message):  # type: ignore[no-untyped-def]
     with pytest.raises(InvalidRequest, match=message):
-        SnapshotOptions.from_query(getter(**strings), LIMITS)
+        parse("variables", strings, LIMITS)
 
 
 def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
-    assert DetailOptions.from_query("df", getter(path='["k1", "k2"]'), LIMITS) == \
-        DetailOptions.create(LIMITS, "df", path=["k1", "k2"]) == \
+    assert parse("variable", {"name": "df", "path": '["k1", "k2"]'}, LIMITS) == \
+        parse("variable", {"name": "df", "path": ["k1", "k2"]}, LIMITS) == \
         DetailOptions(name="df", path=("k1", "k2"), max_chars=10_000)
-    assert DetailOptions.create(LIMITS, "df", max_chars=10**9).max_chars == 65_536
+    assert parse("variable", {"name": "df", "max_chars": 10**9}, LIMITS).max_chars == 65_536
     for bad, message in [("1x", "not a Python identifier"), ("a-b", "not a Python identifier"),
                          ("_x.y", "or an R name"), ("x" * 257, "1 to 256 characters")]:
         with pytest.raises(InvalidRequest, match=message):
-            DetailOptions.create(LIMITS, bad)
+            parse("variable", {"name": bad}, LIMITS)
     # Names of one language only pass here; the kernel's language checks them again.
-    assert DetailOptions.create(LIMITS, "my.df").name == "my.df"
-    assert DetailOptions.create(LIMITS, "class").name == "class"
+    assert parse("variable", {"name": "my.df"}, LIMITS).name == "my.df"
+    assert parse("variable", {"name": "class"}, LIMITS).name == "class"
     with pytest.raises(InvalidRequest, match="not a Python identifier"):
         python.SUPPORT.check_name("class")
     with pytest.raises(InvalidRequest, match="not an R name"):
@@ -88,24 +84,24 @@ def test_detail_prompt_images_history():  # type: ignore[no-untyped-def]
     for good in ("x", ".x", "my.df", "x_1", ".", "..x"):
         assert r.is_r_name(good)
     with pytest.raises(InvalidRequest, match="JSON array"):
-        DetailOptions.from_query("df", getter(path="{"), LIMITS)
+        parse("variable", {"name": "df", "path": "{"}, LIMITS)
 
-    assert PromptOptions.from_query(getter(budget="2000", images="false", format="json"),
-                                    LIMITS) == \
-        PromptOptions.create(LIMITS, budget=2000, images=False, format="json")
-    assert PromptOptions.create(LIMITS, budget=10**9).budget == 200_000
+    assert parse("prompt", {"budget": "2000", "images": "false", "format": "json"}, LIMITS) == \
+        parse("prompt", {"budget": 2000, "images": False, "format": "json"}, LIMITS) == \
+        PromptOptions(budget=2000, images=False, format="json")
+    assert parse("prompt", {"budget": 10**9}, LIMITS).budget == 200_000
     for strings, message in [({"budget": "199"}, "budget must be ≥ 200"),
-                             ({"format": "xml"}, "format must be text or json"),
+                             ({"format": "xml"}, "format must be one of text, json"),
                              ({"images": "maybe"}, "images must be true or false"),
                              ({"history": "-1"}, "history must be ≥ 0")]:
         with pytest.raises(InvalidRequest, match=message):
-            PromptOptions.from_query(getter(**strings), LIMITS)
+            parse("prompt", strings, LIMITS)
 
     # Everything the store holds: the first keep_first images and the latest max_images.
-    assert ImagesOptions.from_query(getter(), LIMITS) == ImagesOptions(since=0, limit=60)
-    assert ImagesOptions.create(LIMITS, limit=500).limit == 60
-    assert HistoryOptions.from_query(getter(limit="1000"), LIMITS) == HistoryOptions(limit=100)
-    assert HistoryOptions.create(LIMITS) == HistoryOptions(limit=10)
+    assert parse("images", {}, LIMITS) == ImagesOptions(since=0, limit=60)
+    assert parse("images", {"limit": 500}, LIMITS).limit == 60
+    assert parse("history", {"limit": "1000"}, LIMITS) == HistoryOptions(limit=100)
+    assert parse("history", {}, LIMITS) == HistoryOptions(limit=10)
 
 
 @pytest.mark.parametrize(
@@ -143,10 +139,10 @@ def test_annotation_update_rejects(name, body, fragment):  # type: ignore[no-unt
 @pytest.mark.parametrize(
     ("parse", "text"),
     [
-        (lambda t: parse_view(None, t), "[" * 50_000 + "]" * 50_000),
-        (lambda t: parse_view(None, t), '{"and": [' * 5_000 + "]}" * 5_000),
-        (lambda t: parse_view(t, None), "[" * 3_000 + "]" * 3_000),
-        (parse_path, "[" * 100_000 + "]" * 100_000),
+        (lambda t: parse("rows", {"name": "df", "filter": t}, LIMITS), "[" * 50_000 + "]" * 50_000),
+        (lambda t: parse("rows", {"name": "df", "filter": t}, LIMITS), '{"and": [' * 5_000 + "]}" * 5_000),
+        (lambda t: parse("rows", {"name": "df", "sort": t}, LIMITS), "[" * 3_000 + "]" * 3_000),
+        (lambda t: parse("variable", {"name": "df", "path": t}, LIMITS), "[" * 100_000 + "]" * 100_000),
         (parse_annotation, "[" * 100_000 + "]" * 100_000),
     ],
     ids=["filter-brackets", "filter-and-trees", "sort-json", "path", "annotation"],

@@ -1,18 +1,13 @@
 import { ServerConnection } from '@jupyterlab/services';
 
 import {
-  deleteAnnotation,
-  getPrompt,
-  getSnapshot,
-  getImage,
-  getVariable,
-  imageUrl,
-  listImages,
-  listKernels,
-  putAnnotation,
+  MAX_URL_CHARS,
+  request,
+  requestUrl,
   retryAfterSeconds,
   SnapshotCache
 } from '../restapi';
+import { FilterNode, ROUTES } from '../tokens';
 import { makeSnapshot, scriptedSettings, urlOf } from './helpers';
 
 const BASE = 'http://localhost:8888/base/api/kernel-state';
@@ -22,7 +17,7 @@ describe('restapi', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: { kernels: [] } }
     ]);
-    expect(await listKernels(settings)).toEqual({ kernels: [] });
+    expect(await request('kernels', {}, settings)).toEqual({ kernels: [] });
     expect(urlOf(requests[0])).toBe(`${BASE}/kernels`);
     expect(requests[0].method).toBe('GET');
   });
@@ -31,14 +26,17 @@ describe('restapi', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: makeSnapshot() }
     ]);
-    await getSnapshot(
-      'k 1/x',
+    await request(
+      'variables',
       {
-        include: ['modules', 'callables'],
-        limit: 100,
-        offset: 5,
-        sort: 'size',
-        since: 3
+        kernel_id: 'k 1/x',
+        query: {
+          include: ['modules', 'callables'],
+          limit: 100,
+          offset: 5,
+          sort: 'size',
+          since: 3
+        }
       },
       settings
     );
@@ -51,30 +49,59 @@ describe('restapi', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: makeSnapshot() }
     ]);
-    await getSnapshot('k1', { since: 4, delta: true }, settings);
-    await getSnapshot('k1', { since: 4, delta: false }, settings);
+    const kernel_id = 'k1';
+    await request(
+      'variables',
+      { kernel_id, query: { since: 4, delta: true } },
+      settings
+    );
+    await request(
+      'variables',
+      { kernel_id, query: { since: 4, delta: false } },
+      settings
+    );
     expect(urlOf(requests[0])).toBe(
       `${BASE}/kernels/k1/variables?since=4&delta=true`
     );
     expect(urlOf(requests[1])).toBe(`${BASE}/kernels/k1/variables?since=4`);
   });
 
-  it('sends a name filter to the server', async () => {
+  it('sends a name filter, and omits empty query parameters', async () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: makeSnapshot() }
     ]);
-    await getSnapshot('k1', { filter: 'sales*' }, settings);
-    expect(urlOf(requests[0])).toBe(
-      `${BASE}/kernels/k1/variables?filter=sales*`
+    const kernel_id = 'k1';
+    await request(
+      'variables',
+      { kernel_id, query: { filter: 'sales*' } },
+      settings
     );
+    await request(
+      'variables',
+      { kernel_id, query: { include: [], filter: '' } },
+      settings
+    );
+    expect(requests.map(urlOf)).toEqual([
+      `${BASE}/kernels/k1/variables?filter=sales*`,
+      `${BASE}/kernels/k1/variables`
+    ]);
   });
 
-  it('omits empty query parameters', async () => {
-    const { settings, requests } = scriptedSettings([
-      { status: 200, body: makeSnapshot() }
+  it('makes a full snapshot whole, and leaves brief entries as they are', async () => {
+    const lean = { name: 'x', type: 'int', kind: 'number', preview: '1' };
+    const { settings } = scriptedSettings([
+      { status: 200, body: { ...makeSnapshot(), variables: [lean] } }
     ]);
-    await getSnapshot('k1', { include: [] }, settings);
-    expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k1/variables`);
+    const kernel_id = 'k1';
+    const full = await request('variables', { kernel_id }, settings);
+    expect(full.variables[0].qualname).toBe('int');
+    expect(full.variables[0].changes).toEqual([]);
+    const brief = await request(
+      'variables',
+      { kernel_id, query: { detail: 'names' } },
+      settings
+    );
+    expect(brief.variables[0]).toEqual(lean);
   });
 
   it('sends If-None-Match and returns the cached snapshot on 304', async () => {
@@ -84,8 +111,9 @@ describe('restapi', () => {
       { status: 304, headers: { ETag: '"abc"' } }
     ]);
     const cache = new SnapshotCache();
-    const a = await getSnapshot('k1', { limit: 10 }, settings, cache);
-    const b = await getSnapshot('k1', { limit: 10 }, settings, cache);
+    const args = { kernel_id: 'k1', query: { limit: 10 } };
+    const a = await request('variables', args, settings, cache);
+    const b = await request('variables', args, settings, cache);
     expect(requests[0].headers.get('If-None-Match')).toBeNull();
     expect(requests[1].headers.get('If-None-Match')).toBe('"abc"');
     expect(b).toBe(a);
@@ -97,9 +125,11 @@ describe('restapi', () => {
       { status: 200, body: makeSnapshot(), headers: { ETag: '"abc"' } }
     ]);
     const cache = new SnapshotCache();
-    await getSnapshot('k1', { limit: 10 }, settings, cache);
-    await getSnapshot('k1', { limit: 20 }, settings, cache);
-    await getSnapshot('k2', { limit: 10 }, settings, cache);
+    const page = (kernel_id: string, limit: number) =>
+      request('variables', { kernel_id, query: { limit } }, settings, cache);
+    await page('k1', 10);
+    await page('k1', 20);
+    await page('k2', 10);
     expect(requests[1].headers.get('If-None-Match')).toBeNull();
     expect(requests[2].headers.get('If-None-Match')).toBeNull();
     cache.forgetKernel('k1');
@@ -108,9 +138,9 @@ describe('restapi', () => {
 
   it('treats a 304 without a cached body as an error', async () => {
     const { settings } = scriptedSettings([{ status: 304 }]);
-    await expect(getSnapshot('k1', {}, settings)).rejects.toBeInstanceOf(
-      ServerConnection.ResponseError
-    );
+    await expect(
+      request('variables', { kernel_id: 'k1' }, settings)
+    ).rejects.toBeInstanceOf(ServerConnection.ResponseError);
   });
 
   it('maps error bodies to ResponseError with the server message', async () => {
@@ -120,7 +150,9 @@ describe('restapi', () => {
         body: { message: 'Kernel does not exist: nope', reason: null }
       }
     ]);
-    const error = await getSnapshot('nope', {}, settings).catch(e => e);
+    const error = await request('variables', { kernel_id: 'nope' }, settings)
+      .then(() => null)
+      .catch(e => e);
     expect(error).toBeInstanceOf(ServerConnection.ResponseError);
     expect(error.message).toBe('Kernel does not exist: nope');
     expect(error.response.status).toBe(404);
@@ -135,7 +167,9 @@ describe('restapi', () => {
         headers: { 'Retry-After': '2' }
       }
     ]);
-    const error = await getSnapshot('k1', {}, settings).catch(e => e);
+    const error = await request('variables', { kernel_id: 'k1' }, settings)
+      .then(() => null)
+      .catch(e => e);
     expect(retryAfterSeconds(error)).toBe(2);
     expect(retryAfterSeconds(new Error('x'))).toBeNull();
   });
@@ -144,16 +178,25 @@ describe('restapi', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: {} }
     ]);
-    await getVariable('k1', 'df', { path: ['a', 1], max_chars: 500 }, settings);
+    await request(
+      'variable',
+      {
+        kernel_id: 'k1',
+        name: 'df',
+        query: { path: ['a', 1], max_chars: 500 }
+      },
+      settings
+    );
     const url = new URL(urlOf(requests[0]));
     expect(url.pathname).toBe('/base/api/kernel-state/kernels/k1/variables/df');
     expect(url.searchParams.get('path')).toBe('["a",1]');
     expect(url.searchParams.get('max_chars')).toBe('500');
   });
 
-  it('checks exact statuses for later endpoints', async () => {
+  it('checks the exact status of each route', async () => {
     const ok = scriptedSettings([{ status: 204 }]);
-    await deleteAnnotation('k1', 'x', ok.settings);
+    const args = { kernel_id: 'k1', name: 'x' };
+    await request('clear_annotation', args, ok.settings);
     expect(ok.requests[0].method).toBe('DELETE');
     expect(urlOf(ok.requests[0])).toBe(
       `${BASE}/kernels/k1/variables/x/annotation`
@@ -161,11 +204,15 @@ describe('restapi', () => {
 
     const wrong = scriptedSettings([{ status: 200, body: {} }]);
     await expect(
-      deleteAnnotation('k1', 'x', wrong.settings)
+      request('clear_annotation', args, wrong.settings)
     ).rejects.toBeInstanceOf(ServerConnection.ResponseError);
 
     const prompt = scriptedSettings([{ status: 200, body: { text: 't' } }]);
-    await getPrompt('k1', { budget: 100 }, prompt.settings);
+    await request(
+      'prompt',
+      { kernel_id: 'k1', query: { budget: 100, format: 'json' } },
+      prompt.settings
+    );
     expect(urlOf(prompt.requests[0])).toBe(
       `${BASE}/kernels/k1/prompt?budget=100&format=json`
     );
@@ -173,7 +220,11 @@ describe('restapi', () => {
 
   it('lists images since a cursor and fetches their bytes as a typed blob', async () => {
     const list = scriptedSettings([{ status: 200, body: { images: [] } }]);
-    await listImages('k1', { since: 5, limit: 20 }, list.settings);
+    await request(
+      'images',
+      { kernel_id: 'k1', query: { since: 5, limit: 20 } },
+      list.settings
+    );
     expect(urlOf(list.requests[0])).toBe(
       `${BASE}/kernels/k1/images?since=5&limit=20`
     );
@@ -187,13 +238,23 @@ describe('restapi', () => {
       baseUrl: 'http://localhost:8888/base/',
       fetch: fetch as typeof window.fetch
     });
-    const blob = await getImage('k1', 'abc', settings);
+    const kernel_id = 'k1';
+    const blob = await request(
+      'image',
+      { kernel_id, image_id: 'abc' },
+      settings
+    );
     expect(blob.type).toBe('image/svg+xml');
 
-    expect(imageUrl('k1', 'ab/c', true, settings)).toBe(
-      `${BASE}/kernels/k1/images/ab%2Fc?download=1`
-    );
-    expect(imageUrl('k1', 'abc', false, settings)).toBe(
+    const download = { download: true };
+    expect(
+      requestUrl(
+        'image',
+        { kernel_id, image_id: 'ab/c', query: download },
+        settings
+      )
+    ).toBe(`${BASE}/kernels/k1/images/ab%2Fc?download=true`);
+    expect(requestUrl('image', { kernel_id, image_id: 'abc' }, settings)).toBe(
       `${BASE}/kernels/k1/images/abc`
     );
   });
@@ -202,15 +263,39 @@ describe('restapi', () => {
     const { settings, requests } = scriptedSettings([
       { status: 400, body: { message: "Unknown field: 'x'" } }
     ]);
-    const error = await putAnnotation(
-      'k1',
-      'df',
-      { description: 'd' },
+    const error = await request(
+      'annotate',
+      { kernel_id: 'k1', name: 'df', body: { description: 'd' } },
       settings
-    ).catch(e => e);
+    )
+      .then(() => null)
+      .catch(e => e);
     expect(requests[0].method).toBe('PUT');
     expect(JSON.parse(await requests[0].text())).toEqual({ description: 'd' });
     expect(error).toBeInstanceOf(ServerConnection.ResponseError);
     expect(error.message).toBe("Unknown field: 'x'");
+  });
+
+  it('sends a view too long for a URL as a JSON body, by POST', async () => {
+    const { settings, requests } = scriptedSettings([
+      { status: 200, body: {} }
+    ]);
+    const value = Array.from({ length: 1000 }, (_, i) => `v${i}`.repeat(5));
+    const filter: FilterNode = { column: 'b', op: 'in', value };
+    const args = { kernel_id: 'k1', name: 'df' };
+    await request('rows', { ...args, query: { limit: 5, filter } }, settings);
+    await request('rows', { ...args, query: { limit: 5 } }, settings);
+    expect(requests.map(r => r.method)).toEqual(['POST', 'GET']);
+    expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k1/variables/df/rows`);
+    expect(JSON.parse(await requests[0].text())).toEqual({ limit: 5, filter });
+    expect(urlOf(requests[1]).length).toBeLessThan(MAX_URL_CHARS);
+  });
+
+  it('writes each route of the table, and only routes of the table', () => {
+    const methods = new Set(Object.values(ROUTES).map(spec => spec.method));
+    expect([...methods].sort()).toEqual(['DELETE', 'GET', 'POST', 'PUT']);
+    for (const spec of Object.values(ROUTES)) {
+      expect(spec.status).toBe(spec.reply === 'empty' ? 204 : 200);
+    }
   });
 });

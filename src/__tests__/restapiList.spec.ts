@@ -1,18 +1,12 @@
 /**
- * The REST client's functions for the list, the inspector and the explorer: delete,
+ * The REST client's routes for the list, the inspector and the explorer: delete,
  * reveal, brief entries, timeline, rows.
  */
 import { ServerConnection } from '@jupyterlab/services';
 
 import { describeError } from '../explorer/errors';
-import {
-  deleteVariable,
-  getRows,
-  getTimeline,
-  getVariable,
-  getVariableBriefs
-} from '../restapi';
-import { IRowsWindow } from '../tokens';
+import { request } from '../restapi';
+import { IRowsQuery, IRowsWindow } from '../tokens';
 import { makeSnapshot, makeVariable, scriptedSettings, urlOf } from './helpers';
 
 const BASE = 'http://localhost:8888/base/api/kernel-state';
@@ -20,7 +14,11 @@ const BASE = 'http://localhost:8888/base/api/kernel-state';
 describe('restapi for the list', () => {
   it('deletes a variable with DELETE and expects 204', async () => {
     const { settings, requests } = scriptedSettings([{ status: 204 }]);
-    await deleteVariable('k1', 'x y', settings);
+    await request(
+      'delete_variable',
+      { kernel_id: 'k1', name: 'x y' },
+      settings
+    );
     expect(urlOf(requests[0])).toBe(`${BASE}/kernels/k1/variables/x%20y`);
     expect(requests[0].method).toBe('DELETE');
   });
@@ -30,18 +28,19 @@ describe('restapi for the list', () => {
       const { settings } = scriptedSettings([
         { status, body: { message: `no: ${status}` } }
       ]);
-      await expect(deleteVariable('k1', 'x', settings)).rejects.toBeInstanceOf(
-        ServerConnection.ResponseError
-      );
+      await expect(
+        request('delete_variable', { kernel_id: 'k1', name: 'x' }, settings)
+      ).rejects.toBeInstanceOf(ServerConnection.ResponseError);
     }
   });
 
   it('asks reveal=true only when told', async () => {
     const body = { ...makeVariable('k'), repr: "'s'" };
     const { settings, requests } = scriptedSettings([{ status: 200, body }]);
-    await getVariable('k1', 'k', {}, settings);
-    await getVariable('k1', 'k', { reveal: true }, settings);
-    await getVariable('k1', 'k', { reveal: false }, settings);
+    const args = { kernel_id: 'k1', name: 'k' };
+    await request('variable', { ...args, query: {} }, settings);
+    await request('variable', { ...args, query: { reveal: true } }, settings);
+    await request('variable', { ...args, query: { reveal: false } }, settings);
     expect(requests.map(urlOf)).toEqual([
       `${BASE}/kernels/k1/variables/k`,
       `${BASE}/kernels/k1/variables/k?reveal=true`,
@@ -53,9 +52,12 @@ describe('restapi for the list', () => {
     const body = { ...makeSnapshot({ variables: [] }), detail: 'names' };
     const { settings, requests } = scriptedSettings([{ status: 200, body }]);
     expect(
-      await getVariableBriefs(
-        'k1',
-        { detail: 'names', filter: 'sa*', limit: 50, sort: 'name' },
+      await request(
+        'variables',
+        {
+          kernel_id: 'k1',
+          query: { detail: 'names', filter: 'sa*', limit: 50, sort: 'name' }
+        },
         settings
       )
     ).toEqual(body);
@@ -74,7 +76,13 @@ describe('restapi for the list', () => {
       exists: true
     };
     const { settings, requests } = scriptedSettings([{ status: 200, body }]);
-    expect(await getTimeline('k1', 'x', 5, settings)).toEqual(body);
+    expect(
+      await request(
+        'timeline',
+        { kernel_id: 'k1', name: 'x', query: { limit: 5 } },
+        settings
+      )
+    ).toEqual(body);
     expect(urlOf(requests[0])).toBe(
       `${BASE}/kernels/k1/variables/x/timeline?limit=5`
     );
@@ -84,8 +92,7 @@ describe('restapi for the list', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: rowsWindow() }
     ]);
-    const window = await getRows(
-      'k1',
+    const window = await rows(
       'a b/c',
       { offset: 200, limit: 200, columns: '0:100', sort: 'price:desc' },
       settings
@@ -100,8 +107,7 @@ describe('restapi for the list', () => {
     const { settings, requests } = scriptedSettings([
       { status: 200, body: rowsWindow() }
     ]);
-    await getRows(
-      'k1',
+    await rows(
       'df',
       { filter: { column: 'region', op: 'contains', value: 'nor' } },
       settings
@@ -118,7 +124,7 @@ describe('restapi for the list', () => {
     const { settings } = scriptedSettings([
       { status: 409, body: { message: 'polars LazyFrame is lazy' } }
     ]);
-    const error = await getRows('k1', 'lf', {}, settings).catch(e => e);
+    const error = await rows('lf', {}, settings).catch(e => e);
     expect(describeError(error)).toEqual({
       status: 409,
       message: 'polars LazyFrame is lazy',
@@ -126,6 +132,17 @@ describe('restapi for the list', () => {
     });
   });
 });
+
+/**
+ * `rows` of `name` in kernel `k1`.
+ */
+function rows(
+  name: string,
+  query: IRowsQuery,
+  settings: ServerConnection.ISettings
+): Promise<IRowsWindow> {
+  return request('rows', { kernel_id: 'k1', name, query }, settings);
+}
 
 /**
  * A window of 10 rows × 1 column of `df`.

@@ -1,7 +1,8 @@
 /**
  * The service is the frontend's one door to the server: it offers every route of the
  * REST contract (`docs/openapi.json`) as a typed method, on the followed kernel or the
- * one named, through the REST module (`restapi.ts`).
+ * one named, through the REST module's one `request()` (`restapi.ts`); a view too long
+ * for a URL goes by the route's POST with a JSON body.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -9,7 +10,7 @@ import * as path from 'path';
 import { ServerConnection } from '@jupyterlab/services';
 
 import { KernelStateService } from '../service';
-import { IKernelStateRequests } from '../tokens';
+import { FilterNode, IKernelStateRequests } from '../tokens';
 import { FakeKernel, followingService, IRecordingSettings } from './following';
 import {
   IScriptedReply,
@@ -47,6 +48,26 @@ const CALLS: Record<
   history: (service, k) => service.history(3, k),
   prompt: (service, k) => service.prompt({ budget: 500 }, k)
 };
+
+/**
+ * A filter too long for a URL (1,000 values to keep).
+ */
+const LONG: FilterNode = {
+  column: 'b',
+  op: 'in',
+  value: Array.from({ length: 1000 }, (_, i) => `value ${i}`)
+};
+
+/**
+ * The calls whose view (or path) is too long for a URL: each goes by POST.
+ */
+const LARGE_CALLS: ((service: KernelStateService) => Promise<unknown>)[] = [
+  service => service.detail('x', { path: Array(32).fill('k'.repeat(300)) }),
+  service => service.rows('df', { filter: LONG }),
+  service => service.profile('df', { filter: LONG }),
+  service => service.code('df', { filter: LONG }),
+  service => service.count('df', { filter: LONG })
+];
 
 /**
  * A reply fit for any request: 204 to a DELETE, bytes to an image, JSON else.
@@ -135,7 +156,7 @@ describe('the service offers every route', () => {
     const routes = documentedRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(12);
     const { service, requests } = serviceOn('any');
-    for (const call of Object.values(CALLS)) {
+    for (const call of [...Object.values(CALLS), ...LARGE_CALLS]) {
       await call(service);
     }
     await service.variablesSince(3);

@@ -1,0 +1,1502 @@
+/**
+ * The REST API's types and route map, generated from the route table
+ * (`jupyter_kernel_state/rest/table.py`) and the JSON Schema of its replies
+ * (`jupyter_kernel_state/schema/rest-v1.json`) by `jlpm generate:rest`. Do not edit:
+ * change the table or the schema and generate again (a test fails when this file is
+ * not what they give).
+ */
+import type { AccessKey, ITableHead } from '../payloads';
+
+/**
+ * The body of `GET kernels`.
+ */
+export interface IKernelList {
+  kernels: IKernelSummary[];
+}
+
+/**
+ * One row of `GET kernels`.
+ */
+export interface IKernelSummary {
+  kernel_id: string;
+  language: string;
+  execution_state: string;
+  epoch: number;
+  generation: number;
+  execution_count: number | null;
+  variables_total: number | null;
+  images_total: number;
+  /**
+   * When the last user execution ended (ISO 8601); tools use it to pick the
+   * most recently used kernel.
+   */
+  last_execution_at: string | null;
+  /**
+   * The notebook or console the kernel belongs to, as the server's session
+   * names it (relative to the server's root); null for a kernel without a
+   * session.
+   */
+  path: string | null;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables`.
+ */
+export interface ISnapshot {
+  kernel_id: string;
+  language: string;
+  epoch: number;
+  generation: number;
+  execution_count: number | null;
+  stale: boolean;
+  kernel_busy: boolean;
+  taken_at: string;
+  duration_ms: number;
+  /**
+   * The variables of the namespace the request lists (the visible names, with
+   * the `include` groups), exact, whatever `filter` or `changed_in` select.
+   */
+  total: number;
+  /**
+   * The variables `filter` and `changed_in` select (equal to `total` without
+   * them): exact, and what `offset` and `limit` page through. Older servers did
+   * not send it (their `total` counted the matches).
+   */
+  matched?: number;
+  offset: number;
+  limit: number;
+  variables: IVariable[];
+  /**
+   * Names removed since `since` (the generation asked for), newest first; in a
+   * delta also the names still bound that the list no longer shows.
+   */
+  removed: string[];
+  /**
+   * True when this reply holds only what changed since `since` (asked with
+   * `delta=true`): every new or modified entry, not paged, and the removed
+   * names. False for a normal page, also when a delta was asked but could not
+   * be told exactly (a restart since, a generation too old or unknown, more
+   * changes than `limit`): the client then replaces its list.
+   */
+  delta?: boolean;
+  /**
+   * The detail level of the entries (query `detail`, default full).
+   */
+  detail?: 'names' | 'schema' | 'full';
+}
+
+/**
+ * What kind of value a variable holds (the probe's classification).
+ */
+export type VariableKind =
+  | 'number'
+  | 'boolean'
+  | 'none'
+  | 'string'
+  | 'bytes'
+  | 'sequence'
+  | 'mapping'
+  | 'set'
+  | 'array'
+  | 'dataframe'
+  | 'series'
+  | 'index'
+  | 'tensor'
+  | 'callable'
+  | 'class'
+  | 'module'
+  | 'object';
+
+export type VariableChange = 'new' | 'modified' | 'unchanged';
+
+/**
+ * A variable as a snapshot lists it (GET variables): the fields at their
+ * default are left out to keep the wire lean, and a reader puts them back:
+ * qualname (default: the type), size, shape, dtype, nbytes, memory, error,
+ * changed_at, description, constraints, secret_reason (null), truncated,
+ * hidden_from_prompt, likely_secret, masked (false), change ("unchanged"),
+ * changes ([]).
+ */
+export interface IListedVariable {
+  name: string;
+  type: string;
+  /**
+   * Left out of a snapshot's list when equal to type.
+   */
+  qualname?: string;
+  kind: VariableKind | string;
+  size?: number | null;
+  shape?: number[] | null;
+  dtype?: string | null;
+  nbytes?: number | null;
+  preview: string;
+  truncated?: boolean;
+  error?: string | null;
+  change?: VariableChange;
+  changed_at?: number | null;
+  /**
+   * What changed structurally, e.g. `rows 1,000 → 980` (addition; at most 5).
+   */
+  changes?: string[];
+  description?: string | null;
+  constraints?: string | null;
+  hidden_from_prompt?: boolean;
+  /**
+   * The name or value looks like a credential: masked in prompts.
+   */
+  likely_secret?: boolean;
+  /**
+   * Why it looks like a credential (addition).
+   */
+  secret_reason?: string | null;
+  /**
+   * Shallow memory in bytes, cheap: numpy/pandas nbytes (shallow, index
+   * included), else a built-in sys.getsizeof of the object itself (not what it
+   * refers to); null when only user code could tell.
+   */
+  memory?: number | null;
+  /**
+   * The value fields (preview; repr, llm_repr, children previews in a detail)
+   * are masked because the variable is a likely secret; GET
+   * variables/{name}?reveal=true shows them.
+   */
+  masked?: boolean;
+}
+
+/**
+ * A variable with every field (a detail's base; a listed variable with its
+ * defaults put back).
+ */
+export interface IVariable {
+  name: string;
+  type: string;
+  /**
+   * Left out of a snapshot's list when equal to type.
+   */
+  qualname: string;
+  kind: VariableKind | string;
+  size: number | null;
+  shape: number[] | null;
+  dtype: string | null;
+  nbytes: number | null;
+  preview: string;
+  truncated: boolean;
+  error: string | null;
+  change: VariableChange;
+  changed_at: number | null;
+  /**
+   * What changed structurally, e.g. `rows 1,000 → 980` (addition; at most 5).
+   */
+  changes: string[];
+  description: string | null;
+  constraints: string | null;
+  hidden_from_prompt: boolean;
+  /**
+   * The name or value looks like a credential: masked in prompts.
+   */
+  likely_secret: boolean;
+  /**
+   * Why it looks like a credential (addition).
+   */
+  secret_reason: string | null;
+  /**
+   * Shallow memory in bytes, cheap: numpy/pandas nbytes (shallow, index
+   * included), else a built-in sys.getsizeof of the object itself (not what it
+   * refers to); null when only user code could tell.
+   */
+  memory: number | null;
+  /**
+   * The value fields (preview; repr, llm_repr, children previews in a detail)
+   * are masked because the variable is a likely secret; GET
+   * variables/{name}?reveal=true shows them.
+   */
+  masked: boolean;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/variables/{name}`.
+ */
+export interface IVariableDetail extends IVariable {
+  repr: string;
+  repr_truncated: boolean;
+  attributes: IAttribute[];
+  attributes_total: number;
+  children: IChild[];
+  children_total: number;
+  columns?: IColumn[] | null;
+  columns_total?: number | null;
+  head?: ITableHead | null;
+  keys?: string[] | null;
+  keys_total?: number | null;
+  signature?: string | null;
+  doc?: string | null;
+  llm_repr?: string | null;
+  /**
+   * An engine's table (lazy: `columns` is its schema, `head` null): the engine,
+   * its known rows, where its data lives and its plan. Absent or null for every
+   * other value.
+   */
+  engine?: IEngineDetail | null;
+}
+
+export interface IAttribute {
+  name: string;
+  type: string;
+}
+
+export interface IChild {
+  access_key: AccessKey;
+  label: string;
+  type: string;
+  preview: string;
+}
+
+export interface IColumn {
+  name: string;
+  dtype: string;
+}
+
+/**
+ * The stored note (the answer of `PUT .../annotation`).
+ */
+export interface IAnnotation {
+  name: string;
+  description: string | null;
+  constraints: string | null;
+  hidden_from_prompt: boolean;
+  updated_at: string;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/prompt?format=json`.
+ */
+export interface IPromptResult {
+  text: string;
+  chars: number;
+  /**
+   * `ceil(chars / 4)`.
+   */
+  tokens_estimate: number;
+  variables_included: number;
+  variables_omitted: number;
+  /**
+   * Variables marked `hidden_from_prompt`, never named in the text.
+   */
+  variables_hidden: number;
+  /**
+   * Pass back as `since` next time to hear only what changed.
+   */
+  generation: number;
+}
+
+export type ImageMime =
+  'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
+
+/**
+ * One image captured from IOPub (`GET kernels/{kernel_id}/images`).
+ */
+export interface IImage {
+  /**
+   * The first 16 hex digits of the SHA-256 of the bytes.
+   */
+  id: string;
+  /**
+   * The image's ordinal in its kernel: 1 for the first image captured, never
+   * reused (an identical picture shown again, or a display updated, is captured
+   * again with the next number). Also the `since` cursor of the listing.
+   */
+  seq: number;
+  mime: ImageMime | string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  sha256: string;
+  execution_count: number | null;
+  msg_id: string | null;
+  display_id: string | null;
+  created_at: string;
+  /**
+   * The kernel epoch (restarts) when captured; images survive restarts
+   * (addition).
+   */
+  epoch: number;
+  /**
+   * The kernel generation when captured (addition).
+   */
+  generation: number;
+  /**
+   * The code of the cell that displayed the image, cut to `image_code_chars`
+   * (default 2,000); null when unknown (a display updated after its cell was
+   * forgotten, or a kernel that sends no execute_input).
+   */
+  code?: string | null;
+  /**
+   * `code` was cut to `image_code_chars`.
+   */
+  code_truncated?: boolean;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/images`: oldest first.
+ */
+export interface IImageList {
+  images: IImage[];
+  /**
+   * Pass back as `since` to get exactly what is new.
+   */
+  next_since: number;
+  /**
+   * Images the server holds now (addition).
+   */
+  total: number;
+  /**
+   * Images newer than `since` left out by `limit` (addition).
+   */
+  more: number;
+  /**
+   * Images dropped so far past the caps: the store keeps the first `keep_first`
+   * images of the kernel and the latest `keep_last`; a flood drops the ones in
+   * between, oldest first.
+   */
+  dropped: number;
+  /**
+   * Oversized, undecodable or mislabelled images refused so far.
+   */
+  rejected: number;
+  /**
+   * How many of the kernel's first images are kept whatever comes after them
+   * (trait `keep_first_images`).
+   */
+  keep_first?: number;
+  /**
+   * How many of the latest images are kept (trait `max_images`).
+   */
+  keep_last?: number;
+}
+
+/**
+ * The body of `GET kernels/{kernel_id}/history`: oldest first.
+ */
+export interface IHistory {
+  total: number;
+  kept: number;
+  entries: IHistoryEntry[];
+}
+
+export interface IHistoryEntry {
+  execution_count: number | null;
+  code: string;
+  output: string;
+  error: null | { ename: string; evalue: string };
+  success: boolean;
+  duration_ms: number | null;
+  started_at: string | null;
+  image_ids: string[];
+  /**
+   * Images of the step left out of `image_ids` (at most 50 are listed).
+   */
+  images_omitted: number;
+}
+
+/**
+ * A window of a table or array (GET variables/{name}/rows): at most
+ * rows_max_rows rows and rows_max_columns columns, each cell at most
+ * rows_cell_chars characters (null = a missing value). For an engine's table
+ * (`engine` not null) the window is one query in the engine, its labels the
+ * rows' positions in the view, and its counts may be null (not counted within
+ * `rows_count_ms`).
+ */
+export interface IRowsWindow {
+  name: string;
+  /**
+   * `dataframe`, `series`, `array` or `records`.
+   */
+  kind: 'dataframe' | 'series' | 'array' | 'records' | string;
+  type: string;
+  /**
+   * [rows, columns] (rows null: not counted).
+   */
+  shape: (number | null)[];
+  /**
+   * Exact number of rows of the value; null when an engine's count did not
+   * finish within `rows_count_ms` (not counted: POST variables/{name}/count
+   * counts it).
+   */
+  total_rows: number | null;
+  offset: number;
+  limit: number;
+  columns: IRowsColumn[];
+  columns_total: number;
+  index_name: string | null;
+  /**
+   * Row labels of the window (an engine's table: the rows' positions in the
+   * view, as text).
+   */
+  index: (string | null)[];
+  rows: (string | null)[][];
+  /**
+   * The sort keys applied, as text: price:desc,region:asc (null: the value's
+   * own order).
+   */
+  sort: string | null;
+  stale: boolean;
+  kernel_busy: boolean;
+  /**
+   * The kernel's epoch (moves on at each restart).
+   */
+  epoch?: number;
+  generation: number;
+  /**
+   * Execution count at which the variable was last bound or changed.
+   */
+  changed_at: number | null;
+  /**
+   * How many cells were cut to the cell budget.
+   */
+  cells_truncated: number;
+  /**
+   * Cells whose own repr timed out or was not read within the time budget;
+   * their text says which.
+   */
+  cells_unread: number;
+  /**
+   * The filter applied (query `filter`): a condition or an and/or tree, or
+   * null.
+   */
+  filter: FilterNode | null;
+  /**
+   * Exact number of rows the filter keeps (null without a filter, or when an
+   * engine's count did not finish within `rows_count_ms`); offset and limit
+   * page through them.
+   */
+  filtered_rows: number | null;
+  /**
+   * The view applied: sort keys and filter (addition; absent from older
+   * servers).
+   */
+  view?: IView;
+  /**
+   * The engine that computed the window (null: a table in memory).
+   */
+  engine: IEngineInfo | null;
+}
+
+/**
+ * One column of a rows window: its label, its dtype and its position in the
+ * table.
+ */
+export interface IRowsColumn {
+  name: string;
+  /**
+   * Null when the value has no dtype (records).
+   */
+  dtype: string | null;
+  position: number;
+}
+
+/**
+ * The engine: duckdb, polars (a LazyFrame), ibis, spark (classic and Spark
+ * Connect) or dask.
+ */
+export type EngineName = 'duckdb' | 'polars' | 'ibis' | 'spark' | 'dask';
+
+/**
+ * The engine that computed an answer about an engine's table (a DuckDB
+ * relation, a polars LazyFrame, an Ibis table, a Spark or dask DataFrame):
+ * `engine` of RowsWindow, TableProfile and CountResult; null for a table in
+ * memory.
+ */
+export interface IEngineInfo {
+  /**
+   * The engine: duckdb, polars (a LazyFrame), ibis, spark (classic and Spark
+   * Connect) or dask.
+   */
+  name: EngineName | string;
+  /**
+   * The engine's name for people: DuckDB, polars, Ibis (its backend), Spark,
+   * dask.
+   */
+  title: string;
+  /**
+   * Always true: the table is a plan, computed in its engine, never collected
+   * into the kernel.
+   */
+  lazy: boolean;
+  /**
+   * The rows counted: the whole table's, or (with a filter) those the filter
+   * keeps; null when not counted.
+   */
+  rows: number | null;
+  /**
+   * Where the data lives (a database file, scanned paths, a cluster), or null.
+   */
+  location: string | null;
+  /**
+   * Milliseconds the engine's query (the window's, the profile's, the count's)
+   * took.
+   */
+  cost_ms: number | null;
+}
+
+/**
+ * An engine's table in a VariableDetail: what EngineInfo says, read from the
+ * plan without computing anything, and the plan's text.
+ */
+export interface IEngineDetail {
+  /**
+   * The engine: duckdb, polars (a LazyFrame), ibis, spark (classic and Spark
+   * Connect) or dask.
+   */
+  name: EngineName | string;
+  /**
+   * The engine's name for people: DuckDB, polars, Ibis (its backend), Spark,
+   * dask.
+   */
+  title: string;
+  /**
+   * Always true: the table is a plan, computed in its engine, never collected
+   * into the kernel.
+   */
+  lazy: boolean;
+  /**
+   * The rows, when the engine knows them without computing (else null).
+   */
+  rows: number | null;
+  /**
+   * Where the data lives (a database file, scanned paths, a cluster), or null.
+   */
+  location: string | null;
+  /**
+   * The engine's plan as text (EXPLAIN, a logical plan), at most 4,000
+   * characters.
+   */
+  plan: string;
+  plan_truncated: boolean;
+}
+
+/**
+ * The rows of a table that a filter keeps (every row without one), counted in
+ * the kernel (POST variables/{name}/count): by its engine for an engine's
+ * table, under `engine_count_ms`; past it the count is cancelled in the engine
+ * (422).
+ */
+export interface ICountResult {
+  name: string;
+  /**
+   * The value's type name.
+   */
+  type: string;
+  /**
+   * The rows counted.
+   */
+  rows: number;
+  /**
+   * The count is of the rows the filter keeps.
+   */
+  filtered: boolean;
+  /**
+   * Milliseconds the count took (0 when the engine knew it, or it was counted
+   * before for this execution).
+   */
+  cost_ms: number;
+  /**
+   * The engine that counted (null: a table in memory, counted by its own
+   * library).
+   */
+  engine: IEngineInfo | null;
+  /**
+   * A busy kernel: the last count of the same query, from before the running
+   * cell.
+   */
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
+}
+
+export type FilterOp =
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'le'
+  | 'gt'
+  | 'ge'
+  | 'between'
+  | 'not_between'
+  | 'in'
+  | 'not_in'
+  | 'contains'
+  | 'not_contains'
+  | 'starts_with'
+  | 'ends_with'
+  | 'regex'
+  | 'isnull'
+  | 'notnull'
+  | 'empty'
+  | 'not_empty'
+  | 'is_true'
+  | 'is_false';
+
+/**
+ * Rows kept where a column meets a condition. eq ne lt le gt ge: `value` text
+ * or a number or true/false, read as the column's type; between, not_between:
+ * `value` [low, high], both included; in, not_in: `value` a list of 1 to 1,000
+ * items; contains, not_contains, starts_with, ends_with, regex: `value` text
+ * and `case` (default false: case-insensitive; regex in the column library's
+ * dialect); isnull, notnull, empty, not_empty, is_true, is_false: no value.
+ * Missing values (null, NaN, NaT, None) match only isnull: every other
+ * condition, negated ones included, is false on them.
+ */
+export interface IFilterCondition {
+  /**
+   * The column's name as listed, or its position.
+   */
+  column: string | number;
+  op: FilterOp;
+  value?: FilterScalar | FilterScalar[] | null;
+  /**
+   * Text operators only: match case (default false).
+   */
+  case?: boolean;
+}
+
+/**
+ * One value of a condition: text (read as the column's type), a number or a
+ * boolean.
+ */
+export type FilterScalar = string | number | boolean;
+
+/**
+ * A filter: one condition, or {"and": [...]} / {"or": [...]} of nodes, nested;
+ * at most 50 conditions in all and 5 trees deep.
+ */
+export type FilterNode = IFilterCondition | IFilterAll | IFilterAny;
+
+export interface IFilterAll {
+  and: FilterNode[];
+}
+
+export interface IFilterAny {
+  or: FilterNode[];
+}
+
+/**
+ * How rows are chosen: the sort keys (stable, missing values last), the filter,
+ * and (code, profile) the column positions shown (null: every column).
+ */
+export interface IView {
+  sort: { column: string | number; desc: boolean }[];
+  filter: FilterNode | null;
+  columns?: number[] | null;
+}
+
+export type CodeSyntax =
+  | 'pandas'
+  | 'polars'
+  | 'dplyr'
+  | 'polars_lazy'
+  | 'duckdb'
+  | 'sql'
+  | 'ibis'
+  | 'pyspark'
+  | 'dask';
+
+/**
+ * The code of a view (GET variables/{name}/code): run in the kernel where
+ * `name` lives, it binds `{name}_view` to exactly the rows, order and columns
+ * of the view.
+ */
+export interface IViewCode {
+  syntax: CodeSyntax;
+  /**
+   * The code, import lines first (those it needs), ending with a newline.
+   */
+  code: string;
+  name: string;
+  view: IView;
+}
+
+/**
+ * The statistics of some columns of a table or array (GET
+ * variables/{name}/profile), computed in the kernel a column at a time under
+ * the time guard, of the rows the filter keeps.
+ */
+export interface ITableProfile {
+  name: string;
+  type: string;
+  kind: 'dataframe' | 'series' | 'array' | 'records' | string;
+  /**
+   * The value's rows (null: an engine's table not counted yet).
+   */
+  total_rows: number | null;
+  /**
+   * The rows the filter keeps (null without one, or an engine's table not
+   * counted yet).
+   */
+  filtered_rows: number | null;
+  columns_total: number;
+  columns: IColumnProfile[];
+  /**
+   * Columns asked for but not profiled: the request's time ran out before them.
+   */
+  columns_cut: number;
+  /**
+   * Some statistics come from a sample: more rows than `profile_sample_rows` (a
+   * fixed-seed sample), or, for an engine's table, a column whose aggregate was
+   * cancelled past `profile_column_ms`, computed again on the view's first
+   * `sample_rows` rows.
+   */
+  sampled: boolean;
+  sample_rows: number | null;
+  /**
+   * Listed values cut to `rows_cell_chars`.
+   */
+  values_truncated: number;
+  /**
+   * The view applied (filter, columns).
+   */
+  view: IView;
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
+  /**
+   * The engine that computed the statistics (null: a table in memory).
+   */
+  engine: IEngineInfo | null;
+}
+
+export type ColumnFamily =
+  'number' | 'string' | 'category' | 'boolean' | 'datetime' | 'other';
+
+/**
+ * The statistics of one column (GET variables/{name}/profile). Only the fields
+ * of the column's family are present (none of them when `error` says why the
+ * column could not be profiled). Missing values (null, None, NaN, NaT, pd.NA)
+ * are counted in `null_count`, never in a statistic; ±inf is counted in `count`
+ * and left out of every statistic of a number column. In a sampled table in
+ * memory (`approximate`), `count` and `null_count` stay exact and the other
+ * statistics come from the sample, counts scaled to the column's size. An
+ * engine's column is `approximate` when the engine's aggregates are
+ * (approximate quantiles and distinct counts), or when it was computed on the
+ * view's first `sample_rows` rows (then every count is of those rows).
+ */
+export interface IColumnProfile {
+  name: string;
+  position: number;
+  dtype: string | null;
+  family: ColumnFamily;
+  /**
+   * Values present (null only when `error` came first).
+   */
+  count: number | null;
+  null_count: number | null;
+  /**
+   * The statistics come from the table's sample, or from an engine's
+   * approximate aggregates.
+   */
+  approximate: boolean;
+  /**
+   * Why the column could not be profiled (its own code raised, or it ran past
+   * `profile_column_ms`), or null.
+   */
+  error: string | null;
+  /**
+   * Numbers: the smallest finite value (exact for integers); datetimes: ISO
+   * text.
+   */
+  min?: number | string | null;
+  max?: number | string | null;
+  mean?: number | null;
+  /**
+   * The 50 % quantile (linear interpolation); datetimes: ISO text, as the
+   * column's library computes it.
+   */
+  median?: number | string | null;
+  /**
+   * Sample standard deviation (ddof 1; null under 2 values).
+   */
+  std?: number | null;
+  /**
+   * Percent → value, linear interpolation (numpy's default).
+   */
+  quantiles?: Record<string, number | null>;
+  /**
+   * numpy.histogram's equal-width bins over [min, max] (Freedman–Diaconis,
+   * Sturges when the IQR is 0; at most 50): `edges` has one more item than
+   * `counts`; both empty without finite values.
+   */
+  histogram?: { edges: number[]; counts: number[] };
+  /**
+   * Distinct values (of the sample when approximate).
+   */
+  distinct?: number;
+  /**
+   * Empty strings.
+   */
+  empty?: number;
+  /**
+   * The most frequent values, count descending, ties in the order they first
+   * appear; text cut to `rows_cell_chars` (counted in the profile's
+   * `values_truncated`).
+   */
+  top?: IValueCount[];
+  /**
+   * Values present that `top` does not list.
+   */
+  other?: number;
+  true?: number;
+  false?: number;
+}
+
+/**
+ * One value of a column and how often it occurs.
+ */
+export interface IValueCount {
+  value: string | number | boolean | null;
+  count: number;
+}
+
+/**
+ * When a variable was new, modified or removed (GET variables/{name}/timeline),
+ * oldest first.
+ */
+export interface ITimeline {
+  name: string;
+  /**
+   * Entries the probe holds for the name (exact for the executions after
+   * complete_after).
+   */
+  total: number;
+  limit: number;
+  entries: ITimelineEntry[];
+  /**
+   * The timeline is complete for the executions after this one (null: since the
+   * probe was installed); older entries were dropped to keep its memory
+   * bounded.
+   */
+  complete_after: number | null;
+  /**
+   * Whether the name is bound now.
+   */
+  exists: boolean;
+}
+
+/**
+ * One entry of a variable's change timeline.
+ */
+export interface ITimelineEntry {
+  execution_count: number;
+  change: 'new' | 'modified' | 'removed';
+  /**
+   * Structural changes read from fingerprints ("rows 100,000 → 95,991", "column
+   * revenue added").
+   */
+  changes: string[];
+}
+
+/**
+ * A variable at detail=names (name, type, kind) or detail=schema (+ sizes,
+ * shape, dtype, memory, change, and for tables their first 50 columns with
+ * dtypes).
+ */
+export interface IVariableBrief {
+  name: string;
+  type: string;
+  kind: VariableKind | string;
+  size?: number | null;
+  shape?: number[] | null;
+  dtype?: string | null;
+  nbytes?: number | null;
+  memory?: number | null;
+  change?: VariableChange;
+  changed_at?: number | null;
+  likely_secret?: boolean;
+  columns?: IColumn[] | null;
+  columns_total?: number | null;
+  error?: string | null;
+}
+
+/**
+ * Which otherwise hidden groups of names a snapshot includes.
+ */
+export type IncludeGroup = 'private' | 'modules' | 'callables' | 'classes';
+
+/**
+ * What a snapshot can be sorted by.
+ */
+export type SnapshotSortKey = 'name' | 'type' | 'size' | 'changed' | 'memory';
+
+/**
+ * A snapshot's order: a key in its own direction (name and type ascending;
+ * size, memory and changed largest or latest first), or a key with an explicit
+ * direction.
+ */
+export type SnapshotSort =
+  SnapshotSortKey | `${SnapshotSortKey}:asc` | `${SnapshotSortKey}:desc`;
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables`.
+ */
+export interface IVariablesQuery {
+  /**
+   * Comma list of the groups of names shown besides the public ones.
+   */
+  include?: IncludeGroup[];
+  /**
+   * Page size. Default: the server's `page_size` (500). Clamped to the server's
+   * `max_page_size` (10,000).
+   */
+  limit?: number;
+  /**
+   * Page start. Clamped to 4,611,686,018,427,387,904.
+   */
+  offset?: number;
+  /**
+   * Order: name, type (A to Z), size, memory, changed (largest or latest
+   * first), each optionally with `:asc` or `:desc` (`memory:asc`); unknown
+   * values last either way.
+   */
+  sort?: SnapshotSort;
+  /**
+   * Generation to compute `change` against (default: the previous execution).
+   */
+  since?: number;
+  /**
+   * Only names or type names matching this case-insensitive glob (`*` and `?`);
+   * plain text matches anywhere. `matched` counts the matches; `total` stays
+   * the namespace's count.
+   */
+  filter?: string;
+  /**
+   * Only the variables last bound or changed in this execution (an execution
+   * count, as in `changed_at`), whatever the page and sort: `matched` counts
+   * them, `offset` and `limit` page through them. Not with `delta`. Python and
+   * R kernels (501 from a probe that cannot apply it). Clamped to
+   * 4,611,686,018,427,387,904.
+   */
+  changed_in?: number;
+  /**
+   * With `since`: only what changed since that generation — every new or
+   * modified entry (not paged, at most `limit`) and the removed names, with
+   * `delta: true` and the exact `matched`. When that cannot be told exactly (a
+   * restart since, a generation too old or unknown, more changes than `limit`)
+   * the answer is a normal page with `delta: false`.
+   */
+  delta?: boolean;
+  /**
+   * `names` (name, type, kind), `schema` (+ size, shape, dtype, nbytes, memory,
+   * and for tables `columns` with dtypes, at most 50, and `columns_total`) or
+   * `full` (every field).
+   */
+  detail?: 'names' | 'schema' | 'full';
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}`.
+ */
+export interface IDetailQuery {
+  /**
+   * JSON array of `access_key` values from `children`.
+   */
+  path?: AccessKey[];
+  /**
+   * Characters of the repr. Default: the server's `detail_chars` (10,000).
+   * Clamped to the server's `max_detail_chars` (65,536).
+   */
+  max_chars?: number;
+  /**
+   * Show a likely secret's value (`masked: false`). Without it, `preview`,
+   * `repr`, `llm_repr` and children previews of a likely secret are masked,
+   * here and in every other response.
+   */
+  reveal?: boolean;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/rows`.
+ */
+export interface IRowsQuery {
+  /**
+   * First row.
+   */
+  offset?: number;
+  /**
+   * Rows. Clamped to the server's `rows_max_rows` (1,000).
+   */
+  limit?: number;
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `rows_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * Sort keys: `price:desc,region:asc` (comma-separated, each split at its last
+   * colon, `:asc` by default), or a JSON list `[{"column": "a,b", "desc":
+   * true}]` for names with commas or colons; at most 10. Stable; missing values
+   * last in both directions.
+   */
+  sort?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+}
+
+/**
+ * Query of `POST kernels/{kernel_id}/variables/{name}/count`.
+ */
+export interface ICountQuery {
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/code`.
+ */
+export interface ICodeQuery {
+  /**
+   * The columns shown, in order: a range `start:stop` or a list `0,3,7` of
+   * positions; default every column.
+   */
+  columns?: string;
+  /**
+   * Sort keys: `price:desc,region:asc` (comma-separated, each split at its last
+   * colon, `:asc` by default), or a JSON list `[{"column": "a,b", "desc":
+   * true}]` for names with commas or colons; at most 10. Stable; missing values
+   * last in both directions.
+   */
+  sort?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * The code's language; default the value's own library, or its engine's (400
+   * for a syntax that does not fit the value, listing those that do).
+   */
+  syntax?: CodeSyntax;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/profile`.
+ */
+export interface IProfileQuery {
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `profile_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/timeline`.
+ */
+export interface ITimelineQuery {
+  /**
+   * Entries, the latest. Clamped to 100.
+   */
+  limit?: number;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/images`.
+ */
+export interface IImageQuery {
+  /**
+   * Only images with `seq` greater than this.
+   */
+  since?: number;
+  /**
+   * At most this many. Default: the server's `keep_first_images + max_images`
+   * (60). Clamped to the server's `keep_first_images + max_images` (60).
+   */
+  limit?: number;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/images/{image_id}`.
+ */
+export interface IImageBytesQuery {
+  /**
+   * Adds `Content-Disposition: attachment` (any value but 0 or false).
+   */
+  download?: boolean;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/history`.
+ */
+export interface IHistoryQuery {
+  /**
+   * Entries, the latest. Clamped to the server's `history_entries` (100).
+   */
+  limit?: number;
+}
+
+/**
+ * Query of `GET kernels/{kernel_id}/prompt`.
+ */
+export interface IPromptQuery {
+  /**
+   * Characters of the text. Clamped to 200,000.
+   */
+  budget?: number;
+  /**
+   * Generation of the assistant's last look.
+   */
+  since?: number;
+  /**
+   * Recent steps to include. Clamped to the server's `history_entries` (100).
+   */
+  history?: number;
+  /**
+   * Mention images produced since.
+   */
+  images?: boolean;
+  /**
+   * The reply: the text itself, or PromptResult.
+   */
+  format?: 'text' | 'json';
+}
+
+/**
+ * The body of `PUT .../annotation`: what a person says about a variable for the
+ * assistant. The PUT replaces the whole note: a missing field is stored as
+ * null/false.
+ */
+export interface IAnnotationUpdate {
+  description?: string | null;
+  constraints?: string | null;
+  hidden_from_prompt?: boolean;
+}
+
+/**
+ * The maximum length of a description or constraints text.
+ */
+export const ANNOTATION_MAX_CHARS = 2000;
+
+/**
+ * The fields a snapshot's list leaves out when they hold their default (the
+ * lean wire: `ListedVariable` in the schema); `qualname` is left out when it
+ * equals `type`.
+ */
+export const VARIABLE_DEFAULTS: Readonly<
+  Pick<
+    IVariable,
+    | 'size'
+    | 'shape'
+    | 'dtype'
+    | 'nbytes'
+    | 'memory'
+    | 'truncated'
+    | 'error'
+    | 'change'
+    | 'changed_at'
+    | 'changes'
+    | 'description'
+    | 'constraints'
+    | 'hidden_from_prompt'
+    | 'likely_secret'
+    | 'secret_reason'
+    | 'masked'
+  >
+> = {
+  size: null,
+  shape: null,
+  dtype: null,
+  nbytes: null,
+  memory: null,
+  truncated: false,
+  error: null,
+  change: 'unchanged',
+  changed_at: null,
+  changes: [],
+  description: null,
+  constraints: null,
+  hidden_from_prompt: false,
+  likely_secret: false,
+  secret_reason: null,
+  masked: false
+};
+
+/**
+ * A route's path segments, query, reply and body, as the frontend reads them.
+ */
+export interface IRoute<P, Q, R, B = never> {
+  path: P;
+  query: Q;
+  reply: R;
+  body: B;
+}
+
+export type NoSegments = Record<string, never>;
+export type NoQuery = Record<string, never>;
+export type KernelPath = { kernel_id: string };
+export type VariablePath = KernelPath & { name: string };
+export type ImagePath = KernelPath & { image_id: string };
+
+/**
+ * Every route of the REST API by name (`jupyter_kernel_state/rest/table.py`).
+ */
+export interface IRouteMap {
+  /**
+   * Running kernels with their state counters and notebook paths.
+   */
+  kernels: IRoute<NoSegments, NoQuery, IKernelList>;
+  /**
+   * A snapshot of the kernel's variables (one page, exact counts).
+   */
+  variables: IRoute<KernelPath, IVariablesQuery, ISnapshot>;
+  /**
+   * One variable in depth, or one of its children.
+   */
+  variable: IRoute<VariablePath, IDetailQuery, IVariableDetail>;
+  /**
+   * Delete a variable from the kernel's namespace.
+   */
+  delete_variable: IRoute<VariablePath, NoQuery, void>;
+  /**
+   * A window of a table or array (the data explorer).
+   */
+  rows: IRoute<VariablePath, IRowsQuery, IRowsWindow>;
+  /**
+   * Count a table's rows (those a filter keeps), in its engine.
+   */
+  count: IRoute<VariablePath, ICountQuery, ICountResult>;
+  /**
+   * The code of a view: the rows, order and columns the explorer shows.
+   */
+  code: IRoute<VariablePath, ICodeQuery, IViewCode>;
+  /**
+   * The statistics of a table's columns (of the rows a filter keeps).
+   */
+  profile: IRoute<VariablePath, IProfileQuery, ITableProfile>;
+  /**
+   * When a variable was bound, changed or removed, and how.
+   */
+  timeline: IRoute<VariablePath, ITimelineQuery, ITimeline>;
+  /**
+   * Describe a variable, state its constraints, or hide it from assistants.
+   */
+  annotate: IRoute<VariablePath, NoQuery, IAnnotation, IAnnotationUpdate>;
+  /**
+   * Remove a variable's annotation.
+   */
+  clear_annotation: IRoute<VariablePath, NoQuery, void>;
+  /**
+   * Images the kernel produced (captured from IOPub).
+   */
+  images: IRoute<KernelPath, IImageQuery, IImageList>;
+  /**
+   * The bytes of one image.
+   */
+  image: IRoute<ImagePath, IImageBytesQuery, Blob>;
+  /**
+   * Recent user executions rebuilt from IOPub.
+   */
+  history: IRoute<KernelPath, IHistoryQuery, IHistory>;
+  /**
+   * The token-budgeted text an assistant receives.
+   */
+  prompt: IRoute<KernelPath, IPromptQuery, IPromptResult>;
+}
+
+/**
+ * How one route is sent (`ROUTES`).
+ */
+export interface IRouteSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /**
+   * Under `{baseUrl}api/kernel-state/`, with `{segment}`s from the route's
+   * path.
+   */
+  path: string;
+  status: 200 | 204;
+  reply: 'json' | 'snapshot' | 'blob' | 'empty';
+  large: boolean;
+  query: { readonly [name: string]: QueryEncoding };
+}
+
+/**
+ * How a query value is written: a number, text, a comma list, JSON, a boolean,
+ * or a flag (left out when false).
+ */
+export type QueryEncoding =
+  'number' | 'text' | 'list' | 'json' | 'boolean' | 'flag';
+
+/**
+ * How `request()` sends each route: its method and path, the status of success,
+ * how the reply is read and how each query value is written; `large`: the query
+ * may go in a JSON body (POST) when too long for a URL.
+ */
+export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
+  kernels: {
+    method: 'GET',
+    path: 'kernels',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: {}
+  },
+  variables: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables',
+    status: 200,
+    reply: 'snapshot',
+    large: false,
+    query: {
+      include: 'list',
+      limit: 'number',
+      offset: 'number',
+      sort: 'text',
+      since: 'number',
+      filter: 'text',
+      changed_in: 'number',
+      delta: 'flag',
+      detail: 'text'
+    }
+  },
+  variable: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: { path: 'json', max_chars: 'number', reveal: 'flag' }
+  },
+  delete_variable: {
+    method: 'DELETE',
+    path: 'kernels/{kernel_id}/variables/{name}',
+    status: 204,
+    reply: 'empty',
+    large: false,
+    query: {}
+  },
+  rows: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/rows',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      offset: 'number',
+      limit: 'number',
+      columns: 'text',
+      sort: 'text',
+      filter: 'json'
+    }
+  },
+  count: {
+    method: 'POST',
+    path: 'kernels/{kernel_id}/variables/{name}/count',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: { filter: 'json' }
+  },
+  code: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/code',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: { columns: 'text', sort: 'text', filter: 'json', syntax: 'text' }
+  },
+  profile: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/profile',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: { columns: 'text', filter: 'json' }
+  },
+  timeline: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/timeline',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: { limit: 'number' }
+  },
+  annotate: {
+    method: 'PUT',
+    path: 'kernels/{kernel_id}/variables/{name}/annotation',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: {}
+  },
+  clear_annotation: {
+    method: 'DELETE',
+    path: 'kernels/{kernel_id}/variables/{name}/annotation',
+    status: 204,
+    reply: 'empty',
+    large: false,
+    query: {}
+  },
+  images: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/images',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: { since: 'number', limit: 'number' }
+  },
+  image: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/images/{image_id}',
+    status: 200,
+    reply: 'blob',
+    large: false,
+    query: { download: 'flag' }
+  },
+  history: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/history',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: { limit: 'number' }
+  },
+  prompt: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/prompt',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: {
+      budget: 'number',
+      since: 'number',
+      history: 'number',
+      images: 'boolean',
+      format: 'text'
+    }
+  }
+};
