@@ -96,6 +96,13 @@ class KernelStateApp(ExtensionApp):
         "MCP's count_rows); past it the count is cancelled in the engine (422). Like every "
         "guard it stops at 80 % of probe_timeout: raise probe_timeout with it for longer "
         "counts.")
+    max_request_budget_ms = Int(
+        _D.max_request_budget_ms, min=1, max=protocol.MAX_MS, config=True,
+        help="The most time (ms) one request on a table may ask for itself with budget_ms "
+        "(variables/{name}/rows, count, profile, code; MCP's get_rows, describe_table, "
+        "count_rows): every guard of that request is raised to it and its reply awaited "
+        "that long, whatever probe_timeout; more is a 400. A sort of a billion rows in an "
+        "engine takes 20–50 s on 2 cores.")
     profile_max_columns = Int(
         _D.profile_max_columns, min=1, max=protocol.MAX_COLUMNS, config=True,
         help="Most columns in one profile (variables/{name}/profile); MCP's describe_table "
@@ -191,6 +198,7 @@ class KernelStateApp(ExtensionApp):
             rows_cache_size=self.rows_cache_size,
             rows_count_ms=self.rows_count_ms,
             engine_count_ms=self.engine_count_ms,
+            max_request_budget_ms=self.max_request_budget_ms,
             profile_max_columns=self.profile_max_columns,
             profile_column_ms=self.profile_column_ms,
             profile_sample_rows=self.profile_sample_rows,

@@ -228,6 +228,7 @@ async def get_rows(
     columns: str | None = None,
     sort: str | list[dict[str, Any]] | None = None,
     filter: dict[str, Any] | None = None,
+    budget_ms: int | None = None,
 ) -> dict[str, Any]:
     """Read rows of a table (pandas or polars DataFrame, numpy array, list of records, R
     data.frame) without running code in the user's kernel: a window of `limit` rows (at
@@ -250,13 +251,17 @@ async def get_rows(
     isnull, notnull, empty, not_empty, is_true, is_false (no value). Missing values match
     only isnull. Example: {"or": [{"column": "region", "op": "in", "value": ["north",
     "east"]}, {"column": "price", "op": "between", "value": [10, 20]}]}.
-    Cells are text, cut at a bounded length (`cells_truncated` counts the cut ones)."""
+    Cells are text, cut at a bounded length (`cells_truncated` counts the cut ones).
+    budget_ms: time (ms) this call may spend in the kernel when the server's guards are
+    too short (a sort or a profile of a huge engine table was cancelled: the error says
+    so); at most the server's max_request_budget_ms (60,000 by default)."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     listed = columns if columns is not None else f"0:{MAX_COLUMNS_PER_CALL}"
     options = await _run(parse, "rows", {
         "name": name, "offset": offset, "limit": max(1, min(limit, MAX_ROWS_PER_CALL)),
-        "columns": listed, "sort": sort, "filter": filter}, service.limits)
+        "columns": listed, "sort": sort, "filter": filter, "budget_ms": budget_ms},
+        service.limits)
     _at_most_columns(options, MAX_COLUMNS_PER_CALL)
     await _visible(service, kernel, name)
     window = await _run(service.rows, kernel["kernel_id"], options, kernel=kernel)
@@ -271,6 +276,7 @@ async def describe_table(
     kernel_id: str | None = None,
     columns: str | None = None,
     filter: dict[str, Any] | None = None,
+    budget_ms: int | None = None,
 ) -> dict[str, Any]:
     """Describe a table's columns without running code in the user's kernel (pandas or
     polars DataFrame or Series, numpy array, list of records): for each column its dtype,
@@ -288,13 +294,16 @@ async def describe_table(
     `approximate`). `cut` says what the answer leaves out and how to ask for it.
     A lazy table in an engine (DuckDB, polars LazyFrame, Ibis, Spark, dask) is described
     by the engine's own aggregates, never collected; `note` says which engine, what is
-    approximate and what was computed on a sample."""
+    approximate and what was computed on a sample.
+    budget_ms: time (ms) this call may spend in the kernel when the server's guards are
+    too short (a sort or a profile of a huge engine table was cancelled: the error says
+    so); at most the server's max_request_budget_ms (60,000 by default)."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
     width = min(MAX_PROFILE_COLUMNS_PER_CALL, service.limits.profile_max_columns)
     listed = columns if columns is not None else f"0:{width}"
-    options = await _run(parse, "profile", {"name": name, "columns": listed, "filter": filter},
-                         service.limits)
+    options = await _run(parse, "profile", {"name": name, "columns": listed, "filter": filter,
+                                            "budget_ms": budget_ms}, service.limits)
     _at_most_columns(options, width)
     await _visible(service, kernel, name)
     profile = await _run(service.profile, kernel["kernel_id"], options, kernel=kernel)
@@ -310,6 +319,7 @@ async def count_rows(
     name: str,
     kernel_id: str | None = None,
     filter: dict[str, Any] | None = None,
+    budget_ms: int | None = None,
 ) -> dict[str, Any]:
     """Count the rows of a table, or those a filter keeps, without running code in the
     user's kernel: for a lazy table in an engine (DuckDB relation, polars LazyFrame, Ibis
@@ -319,10 +329,14 @@ async def count_rows(
     memory are counted too.
 
     filter: as get_rows takes it: one condition {"column": "<name>", "op": "<op>",
-    "value": ...} or a tree {"and": [...]} / {"or": [...]}; without it, every row."""
+    "value": ...} or a tree {"and": [...]} / {"or": [...]}; without it, every row.
+    budget_ms: time (ms) this call may spend in the kernel when the server's guards are
+    too short (a sort or a profile of a huge engine table was cancelled: the error says
+    so); at most the server's max_request_budget_ms (60,000 by default)."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
-    options = await _run(parse, "count", {"name": name, "filter": filter}, service.limits)
+    options = await _run(parse, "count", {"name": name, "filter": filter,
+                                          "budget_ms": budget_ms}, service.limits)
     await _visible(service, kernel, name)
     counted = await _run(service.count, kernel["kernel_id"], options, kernel=kernel)
     out = {**kernel, **{k: v for k, v in counted.items() if k not in ("epoch", "generation")}}

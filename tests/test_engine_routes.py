@@ -195,6 +195,54 @@ async def test_work_past_a_guard_is_cancelled_and_counts_are_asked_for(
         assert profile["sample_rows"] and profile["sample_rows"] > 0
 
 
+# A relation whose every row costs DuckDB a Python call that sleeps 0.2 ms: its sort takes
+# 4 s or more on any machine (past the sort's 2 s guard), and DuckDB checks for an
+# interrupt between vectors of 2,048 rows (0.4 s apart).
+SLOW = """
+import duckdb, time
+slow_con = duckdb.connect()
+def _slow(x):
+    time.sleep(0.0002)
+    return x
+slow_con.create_function("slow", _slow, ["BIGINT"], "BIGINT", side_effects=True)
+slow = slow_con.sql("select slow(range) as v, range as i from range(20000)")
+del _slow
+"""
+
+
+async def test_a_request_given_more_time_answers_what_the_guards_cancel(
+        jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    assert (await kernel.run(SLOW))["status"] == "ok"
+
+    # At the server's guards: cancelled in DuckDB past the sort's 2 s, and says so.
+    status, message = await _refused(_get(jp_fetch, kernel, "slow", "rows", "RowsWindow",
+                                          sort="v:desc", limit=3))
+    assert status == 422 and "2,000 ms" in message, message
+    await kernel.wait_idle()
+
+    # The same request given 50 s of its own (the reply awaited past probe_timeout,
+    # 10 s here): every guard raised, the sort done in DuckDB.
+    window = await _get(jp_fetch, kernel, "slow", "rows", "RowsWindow", sort="v:desc",
+                        limit=3, budget_ms=50_000)
+    assert [row[0] for row in window["rows"]] == ["19999", "19998", "19997"]
+    assert window["engine"]["name"] == "duckdb"
+    # A profile and a count given time too (the count is the engine's, known at once).
+    profile = await _get(jp_fetch, kernel, "slow", "profile", "TableProfile", columns="0",
+                         budget_ms=50_000)
+    assert profile["columns"][0]["count"] == 20_000 and not profile["columns"][0].get("error")
+    counted = await _count(jp_fetch, kernel, "slow", budget_ms=50_000)
+    assert counted["rows"] == 20_000
+
+    # More than the server allows (max_request_budget_ms, 60 s), or nothing: a 400 naming it.
+    for bad in ("60001", "0", "soon"):
+        status, message = await _refused(_get(jp_fetch, kernel, "slow", "rows",
+                                              "RowsWindow", budget_ms=bad))
+        assert status == 400 and "budget_ms" in message, message
+    # The kernel runs the user's cells at once after all of it.
+    assert (await kernel.run("after = 1", timeout=10))["status"] == "ok"
+
+
 async def test_a_table_in_memory_is_counted_and_says_no_engine(
         jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()

@@ -145,6 +145,16 @@ FILTER_TREE = Param("filter", FILTER, "JSON: one condition "
                     "column and its dtype when it does not fit). Missing values match only "
                     "isnull. `filtered_rows` counts the rows kept.", max=200_000)
 
+#: The time a request on a table gives itself in the kernel (the protocol's whole-call
+#: budget), up to what the server allows; every guard of the request is raised to it.
+BUDGET = field_param("rows", "budget_ms", "Time (ms) this request may spend in the kernel, "
+                     "when the server's guards are too short for it (a sort of a billion rows "
+                     "in an engine): every guard of the request (reads, sort, filter, count, "
+                     "each profile column) is set to it and the reply is awaited that long. "
+                     "Default: the server's guards. A request past it is cancelled as at the "
+                     "defaults (422).", default=None, max=setting("max_request_budget_ms"),
+                     clamp=False)
+
 HISTORY_ENTRIES = Setting("history_entries", lambda limits: limits.history.max_entries)
 #: Everything the image store holds: the first images and the latest ones.
 IMAGES_HELD = Setting("keep_first_images + max_images", lambda limits: (
@@ -279,10 +289,11 @@ _ROUTES = (
             KERNEL_ID, VARIABLE,
             field_param("rows", "offset", "First row."),
             field_param("rows", "limit", "Rows.", max=setting("rows_max_rows"), clamp=True),
-            ROWS_COLUMNS, SORT, FILTER_TREE,
+            ROWS_COLUMNS, SORT, FILTER_TREE, BUDGET,
         ),
         build=lambda v, limits: variable_queries.RowsOptions(
-            name=v["name"], offset=v["offset"], limit=v["limit"], view=view(v), **_columns(v)),
+            name=v["name"], offset=v["offset"], limit=v["limit"], view=view(v),
+            budget_ms=v["budget_ms"], **_columns(v)),
         call=lambda service, kid, query: service.rows(kid, query),
         reply="RowsWindow", large=True,
         errors={409: LAZY, 422: READ_RAISED, 501: NOT_PYTHON, 503: BUSY}),
@@ -297,8 +308,9 @@ _ROUTES = (
         "nothing; a busy kernel gets the last count of the same query with `stale: true`. "
         "Python kernels (R: 501). The filter may come in the query or in a JSON object "
         "body.",
-        params=(KERNEL_ID, VARIABLE, FILTER_TREE),
-        build=lambda v, limits: variable_queries.CountOptions(name=v["name"], view=view(v)),
+        params=(KERNEL_ID, VARIABLE, FILTER_TREE, BUDGET),
+        build=lambda v, limits: variable_queries.CountOptions(
+            name=v["name"], view=view(v), budget_ms=v["budget_ms"]),
         call=lambda service, kid, query: service.count(kid, query),
         reply="CountResult", large=True,
         errors={409: LAZY, 422: "The engine's error (its first line), or the count "
@@ -326,9 +338,11 @@ _ROUTES = (
             field_param("code", "syntax", "The code's language; default the value's own "
                         "library, or its engine's (400 for a syntax that does not fit the "
                         "value, listing those that do)."),
+            BUDGET,
         ),
         build=lambda v, limits: variable_queries.CodeOptions(
-            name=v["name"], view=view(v), syntax=v["syntax"], **_columns(v)),
+            name=v["name"], view=view(v), syntax=v["syntax"], budget_ms=v["budget_ms"],
+            **_columns(v)),
         call=lambda service, kid, query: service.code(kid, query),
         reply="ViewCode", large=True,
         errors={409: "A lazy value that is not an engine's table (a generator, an "
@@ -353,9 +367,9 @@ _ROUTES = (
         params=(KERNEL_ID, VARIABLE,
                 Param("columns", COLUMNS, ROWS_COLUMNS.doc,
                       max=setting("profile_max_columns")),
-                FILTER_TREE),
+                FILTER_TREE, BUDGET),
         build=lambda v, limits: variable_queries.ProfileOptions(
-            name=v["name"], view=view(v), **_columns(v)),
+            name=v["name"], view=view(v), budget_ms=v["budget_ms"], **_columns(v)),
         call=lambda service, kid, query: service.profile(kid, query),
         reply="TableProfile", large=True,
         errors={409: LAZY, 422: "The value's own code raised or ran out of time while it "

@@ -66,6 +66,11 @@ def _with_engine(answer: Answer) -> Answer:
     return {**answer, "engine": answer.get("engine")}
 
 
+#: The guards a request's own ``budget_ms`` sets (each cell's repr keeps its own guard).
+_RAISED_GUARDS = frozenset(("time_guard_ms", "sort_ms", "count_ms", "filter_ms", "column_ms",
+                            "budget_ms"))
+
+
 def _now_iso() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
 
@@ -554,17 +559,27 @@ class KernelState:
         (``sort_ms=None`` leaves the sort's guard out, for an operation without one) and a
         budget inside the reply deadline that leaves the answer room to travel back. An
         engine count's guard (``count_ms``) is cut to that budget, so that a count
-        cancelled says the guard it really had."""
+        cancelled says the guard it really had. A query that brings its own ``budget_ms``
+        (the caller gives it more time, or less) has every guard of the operation set to
+        it — the reads, the sort, the count, each profile column — and its reply awaited
+        that long (``Limits.deadline_for``) when that is longer than ``probe_timeout``."""
         limits = self._limits
         budget = limits.table_budget_ms
         guards: dict[str, Any] = {"time_guard_ms": limits.rows_read_ms,
                                   "sort_ms": limits.rows_sort_ms, "budget_ms": budget}
         guards.update(fields)
+        deadline = None
+        if query.budget_ms is not None:
+            budget = query.budget_ms
+            guards.update({key: budget for key, value in guards.items()
+                           if key in _RAISED_GUARDS and value is not None})
+            # Never shorter than the server's own: less time asked is less time spent.
+            deadline = max(limits.probe_timeout, limits.deadline_for(budget))
         if guards.get("count_ms") is not None:
             guards["count_ms"] = min(guards["count_ms"], budget)
         request = {key: value for key, value in guards.items() if value is not None}
         return await self.probe.call(op, query.name, name=query.name, view=query.view,
-                                     **query.column_fields(), **request)
+                                     deadline=deadline, **query.column_fields(), **request)
 
     def _current(self, answer: Answer, moment: Moment) -> Answer:
         """A window or a profile of the kernel at ``moment``, as served."""

@@ -34,6 +34,9 @@ class Limits:
     # (``variables/{name}/count``); both within the reply deadline (``table_budget_ms``).
     rows_count_ms: int = 1_000
     engine_count_ms: int = 10_000
+    # The most a request may ask for itself (``budget_ms`` on rows, count, profile, code):
+    # every guard of that request raised to it, and its reply awaited that long.
+    max_request_budget_ms: int = 60_000
     # Column profiles (``variables/{name}/profile``): columns per call, each column's time
     # guard, the rows past which statistics come from a fixed-seed sample, answers kept.
     profile_max_columns: int = 100
@@ -54,6 +57,12 @@ class Limits:
         80 % of the reply deadline, leaving the answer room to travel back. Every guard of
         the operation is cut to it (the probe's timer stops at whichever comes first)."""
         return max(1, int(self.probe_timeout * 1000 * 0.8))
+
+    @staticmethod
+    def deadline_for(budget_ms: int) -> float:
+        """The reply deadline (s) of a request given ``budget_ms`` in the kernel: the same
+        20 % beyond it for the answer to travel back as ``table_budget_ms`` leaves."""
+        return budget_ms / 1000 / 0.8
 
     def iopub_message_bytes(self) -> int:
         """The size past which an IOPub message's content is dropped undecoded.

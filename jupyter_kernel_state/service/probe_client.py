@@ -169,8 +169,10 @@ class ProbeClient:
 
     # -- calls -------------------------------------------------------------------------
 
-    async def call(self, op: str, subject: str = "", **fields: Any) -> dict[str, Any]:
-        """One probe operation (``protocol.OPERATIONS[op]``), the caller holding ``lock``.
+    async def call(self, op: str, subject: str = "", *, deadline: float | None = None,
+                   **fields: Any) -> dict[str, Any]:
+        """One probe operation (``protocol.OPERATIONS[op]``), the caller holding ``lock``;
+        its answer awaited ``deadline`` seconds (None: ``probe_timeout``).
 
         A refusal or an interruption is raised as its domain error (``subject`` names what
         was asked about); no answer within the deadline is a 503. Installs the probe first
@@ -183,13 +185,13 @@ class ProbeClient:
         if support.needs_execution_count:  # the probe cannot read it (R): it dates changes
             request["ec"] = self._host.execution_count
         call = support.probe_call(request)
+        timeout = self._limits.probe_timeout if deadline is None else deadline
         for _attempt in range(2):
             try:
-                content, outputs = await self._execute(call)
+                content, outputs = await self._execute(call, timeout)
             except RequestTimeout:
-                raise KernelUnavailable(
-                    f"Kernel did not answer within {self._limits.probe_timeout:g} s",
-                    retry_after=2) from None
+                raise KernelUnavailable(f"Kernel did not answer within {timeout:g} s",
+                                        retry_after=2) from None
             try:
                 reply = support.parse_reply(content, outputs)
             except ProbeMissing:
@@ -204,13 +206,14 @@ class ProbeClient:
         support = await self.support()
         await self._execute(support.install_call())
 
-    async def _execute(self, call: ProbeCall) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def _execute(self, call: ProbeCall, timeout: float | None = None
+                       ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         connection = self._host.connection()
         if connection.waiting_on:  # never queue a second request behind our own
             raise KernelUnavailable(
                 "An earlier inspection is still running in the kernel (no answer within "
                 f"{self._limits.probe_timeout:g} s); try again later", retry_after=2)
-        timeout = self._limits.probe_timeout
+        timeout = self._limits.probe_timeout if timeout is None else timeout
         outputs: list[dict[str, Any]] = []
         try:
             if call.collect_output:

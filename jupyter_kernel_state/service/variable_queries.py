@@ -21,6 +21,9 @@ class TableQuery:
     column_start: int = 0
     column_stop: int | None = 100  # None: to the last column
     view: View = EMPTY_VIEW
+    #: The time (ms) the caller gives this request in the kernel (None: the server's
+    #: guards); at most ``max_request_budget_ms``, checked by the route.
+    budget_ms: int | None = None
 
     def column_fields(self) -> dict[str, Any]:
         """The columns as the probe's request says them (``probe/protocol.py``)."""
@@ -30,7 +33,8 @@ class TableQuery:
 
     @property
     def columns_key(self) -> tuple[object, ...]:
-        return (self.name, self.columns, self.column_start, self.column_stop, self.view.key)
+        return (self.name, self.columns, self.column_start, self.column_stop, self.view.key,
+                self.budget_ms)
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ class CountOptions(TableQuery):
 
     @property
     def key(self) -> tuple[object, ...]:
-        return ("count", self.name, self.view.key)
+        return ("count", self.name, self.view.key, self.budget_ms)
 
 
 @dataclass(frozen=True)

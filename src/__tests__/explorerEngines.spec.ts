@@ -430,6 +430,55 @@ describe("an engine's refusals and errors", () => {
     panel.dispose();
   });
 
+  it('a sort given up for time is asked again with more time of its own', async () => {
+    const table = notCounted(1000);
+    const panel = await open(table);
+    const { model } = panel.content;
+    table.failures.push(
+      responseError(422, 'sorting was cancelled in DuckDB after 2,000 ms')
+    );
+    model.setSort([{ column: 'c1', direction: 'desc' }]);
+    await model.settled();
+    expect(model.sort).toEqual([]);
+    expect(model.canTakeLonger).toBe(true);
+    const more = panel.node.querySelector(
+      '[data-test-id="kernel-state-explorer-more-time"]'
+    ) as HTMLButtonElement;
+    expect(more.hidden).toBe(false);
+    expect(table.queries.every(query => query.budget_ms === undefined)).toBe(
+      true
+    );
+
+    table.queries = [];
+    more.click();
+    await model.settled();
+    // The sort is back, every request of the view gives itself 60 s.
+    expect(model.sort).toEqual([{ column: 'c1', direction: 'desc' }]);
+    expect(table.queries.length).toBeGreaterThan(0);
+    expect(
+      table.queries.every(
+        query => query.budget_ms === 60_000 && query.sort === 'c1:desc'
+      )
+    ).toBe(true);
+    expect(model.canTakeLonger).toBe(false);
+    expect(more.hidden).toBe(true);
+
+    // Another view goes back to the server's guards; an error that is not about time
+    // offers nothing.
+    table.queries = [];
+    model.setSort([{ column: 'c2', direction: 'asc' }]);
+    await model.settled();
+    expect(table.queries.every(query => query.budget_ms === undefined)).toBe(
+      true
+    );
+    table.failures.push(responseError(422, 'c3 does not compare'));
+    model.setSort([{ column: 'c3', direction: 'asc' }]);
+    await model.settled();
+    expect(model.canTakeLonger).toBe(false);
+    expect(more.hidden).toBe(true);
+    panel.dispose();
+  });
+
   it("an engine's error on the first window is said, not a blank grid waiting", async () => {
     const table = notCounted(1000);
     table.failures.push(

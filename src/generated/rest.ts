@@ -1046,6 +1046,15 @@ export interface IRowsQuery {
    * kept.
    */
   filter?: FilterNode;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
 }
 
 /**
@@ -1061,6 +1070,15 @@ export interface ICountQuery {
    * kept.
    */
   filter?: FilterNode;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
 }
 
 /**
@@ -1093,6 +1111,15 @@ export interface ICodeQuery {
    * for a syntax that does not fit the value, listing those that do).
    */
   syntax?: CodeSyntax;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
 }
 
 /**
@@ -1113,6 +1140,15 @@ export interface IProfileQuery {
    * kept.
    */
   filter?: FilterNode;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
 }
 
 /**
@@ -1410,7 +1446,8 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
       limit: 'number',
       columns: 'text',
       sort: 'text',
-      filter: 'json'
+      filter: 'json',
+      budget_ms: 'number'
     }
   },
   count: {
@@ -1419,7 +1456,7 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
     status: 200,
     reply: 'json',
     large: true,
-    query: { filter: 'json' }
+    query: { filter: 'json', budget_ms: 'number' }
   },
   code: {
     method: 'GET',
@@ -1427,7 +1464,13 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
     status: 200,
     reply: 'json',
     large: true,
-    query: { columns: 'text', sort: 'text', filter: 'json', syntax: 'text' }
+    query: {
+      columns: 'text',
+      sort: 'text',
+      filter: 'json',
+      syntax: 'text',
+      budget_ms: 'number'
+    }
   },
   profile: {
     method: 'GET',
@@ -1435,7 +1478,7 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
     status: 200,
     reply: 'json',
     large: true,
-    query: { columns: 'text', filter: 'json' }
+    query: { columns: 'text', filter: 'json', budget_ms: 'number' }
   },
   timeline: {
     method: 'GET',

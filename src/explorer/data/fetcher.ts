@@ -43,6 +43,8 @@ import {
   MAX_IN_FLIGHT,
   MAX_QUEUED,
   MAX_RETRY_DELAY_MS,
+  MORE_TIME_MS,
+  OUT_OF_TIME,
   ROWS_PER_BLOCK,
   RowsCounter,
   RowsFetcher,
@@ -288,7 +290,8 @@ export abstract class RowsLoader extends DataModel {
         limit,
         columns: columnsParam(asked),
         sort: sortParam(this._sort),
-        ...(this._filter ? { filter: this._filter } : {})
+        ...(this._filter ? { filter: this._filter } : {}),
+        ...this._budget()
       },
       asked
     };
@@ -362,6 +365,12 @@ export abstract class RowsLoader extends DataModel {
   protected _giveUp(message: string): void {
     const keys = this._sort;
     const filter = this._filter;
+    // Past its time guard (cancelled in an engine, out of time in memory): the view can
+    // be asked again with more time of its own (`retryWithMoreTime`).
+    const givenUp =
+      this._budgetMs === null && OUT_OF_TIME.test(message)
+        ? { sort: keys, filter }
+        : null;
     if (filter && (this._lastChanged === 'filter' || keys.length === 0)) {
       this._filter = null;
       this._rebase = 'rows';
@@ -380,8 +389,40 @@ export abstract class RowsLoader extends DataModel {
     this._reset();
     this._queryError = error;
     this._filterError = filterError;
+    this._givenUp = givenUp;
     this._want(0, 0);
     this._emitState();
+  }
+
+  /**
+   * Whether the last view given up ran out of time, and can be asked again with more
+   * time of its own (`retryWithMoreTime`).
+   */
+  get canTakeLonger(): boolean {
+    return this._givenUp !== null;
+  }
+
+  /**
+   * Ask the view given up for time again, each of its requests given `ms` in the
+   * kernel (the REST `budget_ms`: every guard raised, within the server's
+   * `max_request_budget_ms`), until the view changes.
+   */
+  retryWithMoreTime(ms = MORE_TIME_MS): void {
+    const givenUp = this._givenUp;
+    if (givenUp === null) {
+      return;
+    }
+    this._budgetMs = ms;
+    this._sort = givenUp.sort;
+    this._filter = givenUp.filter;
+    this._reset();
+  }
+
+  /**
+   * The time the current view's requests give themselves (none: the server's guards).
+   */
+  protected _budget(): { budget_ms?: number } {
+    return this._budgetMs === null ? {} : { budget_ms: this._budgetMs };
   }
 
   /**
@@ -399,7 +440,8 @@ export abstract class RowsLoader extends DataModel {
       window = await this._fetch({
         offset: 0,
         sort: sortParam(this._sort),
-        ...(this._filter ? { filter: this._filter } : {})
+        ...(this._filter ? { filter: this._filter } : {}),
+        ...this._budget()
       });
     } catch {
       return false;
@@ -670,7 +712,8 @@ export abstract class RowsLoader extends DataModel {
           limit: 1,
           columns: `${start}:${stop}`,
           sort: sortParam(this._sort),
-          ...(this._filter ? { filter: this._filter } : {})
+          ...(this._filter ? { filter: this._filter } : {}),
+          ...this._budget()
         });
       } catch {
         return;
@@ -701,6 +744,7 @@ export abstract class RowsLoader extends DataModel {
    */
   protected _reset(): void {
     this._epoch++;
+    this._givenUp = null;
     this._cache.clear();
     this._queue = [];
     this._inFlight.clear();
@@ -772,6 +816,13 @@ export abstract class RowsLoader extends DataModel {
   protected _queryError: string | null = null;
   protected _filterError: string | null = null;
   protected _filter: FilterNode | null = null;
+  /**
+   * The time (ms) each request of the current view gives itself, once the user asked
+   * for more (null: the server's guards).
+   */
+  protected _budgetMs: number | null = null;
+  protected _givenUp: { sort: ISortState[]; filter: FilterNode | null } | null =
+    null;
   protected _lastChanged: 'sort' | 'filter' = 'sort';
   protected _staleReason: StaleReason | null = null;
   protected _stateChanged = new Signal<this, void>(this);

@@ -349,6 +349,7 @@ export class RowsDataModel extends RowsLoader {
     }
     this._sort = next;
     this._lastChanged = 'sort';
+    this._budgetMs = null;
     this._reset();
   }
 
@@ -366,6 +367,7 @@ export class RowsDataModel extends RowsLoader {
     }
     this._filter = filter;
     this._lastChanged = 'filter';
+    this._budgetMs = null;
     this._rebase = this._rebase ?? 'rows';
     this._reset();
     return this.load();

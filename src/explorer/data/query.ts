@@ -43,6 +43,15 @@ export const MAX_QUEUED = 16;
  */
 export const MAX_BUSY_RETRIES = 5;
 export const MAX_RETRY_DELAY_MS = 5000;
+/**
+ * The time a view given up for time is asked again with (`budget_ms`): the server's
+ * default `max_request_budget_ms`.
+ */
+export const MORE_TIME_MS = 60_000;
+/**
+ * A refusal that says the work ran past its time guard.
+ */
+export const OUT_OF_TIME = /cancelled|interrupted|timed out|ran out of time/i;
 
 /**
  * Why the data shown is no longer the variable's: it changed (another execution

@@ -11,7 +11,7 @@ import { Widget } from '@lumino/widgets';
 import { IEngineInfo } from '../../tokens';
 import { button, element } from '../dom';
 import { RowsDataModel } from './model';
-import { IEngineCost, IVisibleRows, StaleReason } from './query';
+import { IEngineCost, IVisibleRows, MORE_TIME_MS, StaleReason } from './query';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -164,6 +164,20 @@ export class StatusLine extends Widget {
       }
     );
     this._countButton.addEventListener('click', () => void this._model.count());
+    this._moreTime = button(
+      trans.__('Try with %1 s', MORE_TIME_MS / 1000),
+      'kernel-state-explorer-more-time',
+      {
+        title: trans.__(
+          'Ask again, giving each request %1 s in the kernel (the server allows at most its max_request_budget_ms)',
+          MORE_TIME_MS / 1000
+        )
+      }
+    );
+    this._moreTime.hidden = true;
+    this._moreTime.addEventListener('click', () =>
+      this._model.retryWithMoreTime()
+    );
     this._engine.append(
       this._engineName,
       this._notCounted,
@@ -172,7 +186,7 @@ export class StatusLine extends Widget {
     );
     this._engine.hidden = true;
     this._notCounted.textContent = trans.__('not counted');
-    this.node.append(this._status, this._engine, this._range);
+    this.node.append(this._status, this._moreTime, this._engine, this._range);
   }
 
   /**
@@ -204,6 +218,7 @@ export class StatusLine extends Widget {
     }
     this._status.classList.toggle('jp-mod-error', error);
     this._status.textContent = status;
+    this._moreTime.hidden = !(error && model.canTakeLonger);
     this._syncEngine();
   }
 
@@ -271,6 +286,7 @@ export class StatusLine extends Widget {
     testId: 'kernel-state-explorer-not-counted'
   });
   private _countButton: HTMLButtonElement;
+  private _moreTime: HTMLButtonElement;
   private _cost = element('span', {
     className: 'jp-KernelState-explorerCost',
     testId: 'kernel-state-explorer-cost'
