@@ -109,7 +109,8 @@ CASES = [
     ("dataclass", Config(0.1, "a"), "ns['v'].lr = 0.2", ["lr 0.1 → 0.2"]),
     ("namedtuple-rebound", Point(1, 2), "ns['v'] = ns['v']._replace(y=3)", ["y 2 → 3"]),
     # arrays and frames: what the fingerprints tell
-    ("ndarray", np.arange(3), "ns['v'] = np.arange(4)", ["shape (3,) → (4,)"]),
+    ("ndarray", np.arange(3), "ns['v'] = np.arange(4)",
+     ["shape (3,) → (4,)", "1 value appended", "mean 1 → 1.5"]),
     ("dataframe", pd.DataFrame({"a": range(5)}), "ns['v'] = ns['v'].iloc[:3].assign(c=1)",
      ["rows 5 → 3", "column c added"]),
 ]

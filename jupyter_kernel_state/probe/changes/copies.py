@@ -185,34 +185,70 @@ def _attributes(value):
     return _entries(ATTRIBUTES, dict.__len__(d), keys, values)
 
 
-class Copies:
+_PLAIN_IDS = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
+
+
+def holds_objects(copy):
+    """A copy keeps some value by identity that is neither a number nor a text (a
+    container or an object, which may hold more); True when there is no copy to tell."""
+    if copy is None:
+        return True
+    if copy[0] == SET:
+        return False
+    types = copy[-1]
+    if type(types) is int:
+        return types not in _PLAIN_IDS
+    return not _PLAIN_IDS.issuperset(types)
+
+
+class KeptByName:
+    """Something kept per name, for at most ``max_names`` names (past it a new name gets
+    nothing, counted in ``refused``): the tracker's copies and samples."""
+
+    def __init__(self, max_names):
+        self.by_name = {}
+        self.max_names = max_names
+        self.refused = 0
+
+    def swap(self, name, new):
+        """Keep ``new`` (None: nothing) for ``name``; what was kept before (or None)."""
+        by_name = self.by_name
+        old = by_name.pop(name, None)
+        if new is not None:
+            if len(by_name) < self.max_names:
+                by_name[name] = new
+            else:
+                self.refused += 1
+        return old
+
+    def drop(self, names):
+        """Forget what is kept for ``names`` (any iterable; C-level)."""
+        by_name = self.by_name
+        if by_name:
+            kept = filter(by_name.__contains__, names)
+            collections.deque(map(by_name.pop, kept), maxlen=0)
+
+
+class Copies(KeptByName):
     """The tracker's copies by name: at most ``max_copies`` names (past it a new name gets
     none, counted in ``refused``)."""
 
     def __init__(self, max_copies=MAX_COPIES):
-        self.by_name = {}
-        self.max_copies = max_copies
-        self.refused = 0
+        KeptByName.__init__(self, max_copies)
+
+    @property
+    def max_copies(self):
+        return self.max_names
+
+    @max_copies.setter
+    def max_copies(self, n):
+        self.max_names = n
 
     def retake(self, name, value, t):
         """``(old, new)``: the copy kept for ``name`` and the one just taken of ``value``
         (kept in its place); either may be None."""
         new = copy_of(value, t)
-        by_name = self.by_name
-        old = by_name.pop(name, None)
-        if new is not None:
-            if len(by_name) < self.max_copies:
-                by_name[name] = new
-            else:
-                self.refused += 1
-        return old, new
-
-    def drop(self, names):
-        """Forget the copies of ``names`` (any iterable; C-level)."""
-        by_name = self.by_name
-        if by_name:
-            kept = filter(by_name.__contains__, names)
-            collections.deque(map(by_name.pop, kept), maxlen=0)
+        return self.swap(name, new), new
 
     def held_items(self):
         """Values a copy keeps by value, over every copy (for the memory measure)."""
@@ -247,10 +283,10 @@ def describe(old, new, value, secret=False):
 
 def describe_scalar(old, new, secret=False):
     """``6 → 8``: a held scalar or short text bound again to another value."""
-    return _value_text(old, secret) + " → " + _value_text(new, secret)
+    return value_text(old, secret) + " → " + value_text(new, secret)
 
 
-def _value_text(x, secret=False):
+def value_text(x, secret=False):
     """A kept value as a description shows it: bounded, masked for secrets."""
     if secret:
         return MASK
@@ -268,16 +304,16 @@ def _value_text(x, secret=False):
     return mask_values(text)
 
 
-def _key_text(k):
+def key_text(k):
     """A key as a description names it: an identifier as is, else its repr in brackets."""
     if type(k) is str and k.isidentifier():
         return display.cut(k, VALUE_TEXT)[0]
-    return "[" + _value_text(k) + "]"
+    return "[" + value_text(k) + "]"
 
 
 def _named(noun, keys, total, verb):
     """``key lr added``, ``keys a, b, c and 2 more removed``."""
-    names = [_key_text(k) for k in keys[:MAX_NAMED]]
+    names = [key_text(k) for k in keys[:MAX_NAMED]]
     more = total - len(names)
     listed = ", ".join(names) + (" and {} more".format(display.count(more)) if more > 0 else "")
     return "{}{} {} {}".format(noun, "" if total == 1 else "s", listed, verb)
@@ -295,8 +331,8 @@ def _changed_text(key, a, b, secret):
     """``depth 6 → 8``, ``db changed`` (another object of the same type)."""
     masked = secret or secret_key(key)
     if type(a) is tuple and type(b) is tuple and a[0] == b[0]:
-        return _key_text(key) + " changed"
-    return _key_text(key) + " " + _value_text(a, masked) + " → " + _value_text(b, masked)
+        return key_text(key) + " changed"
+    return key_text(key) + " " + value_text(a, masked) + " → " + value_text(b, masked)
 
 
 def _mapping_changes(old, new, live, secret):
@@ -364,7 +400,7 @@ def _sequence_changes(old, new, value, secret):
     if grown > 0 and unmoved(0):
         fresh = [at(p)[0] for p in range(old_n, min(new_n, old_n + MAX_NAMED + 1))]
         if grown <= MAX_NAMED and all(type(x) is not tuple for x in fresh):
-            return ["appended " + ", ".join(_value_text(x, secret) for x in fresh)]
+            return ["appended " + ", ".join(value_text(x, secret) for x in fresh)]
         return [_items(grown) + " appended"]
     if grown > 0 and unmoved(grown):
         return [_items(grown) + " inserted at the start"]
@@ -392,7 +428,7 @@ def _sequence_changes(old, new, value, secret):
 def _item_change(a, b, secret):
     if type(a) is tuple and type(b) is tuple and a[0] == b[0]:
         return "changed"
-    return _value_text(a, secret) + " → " + _value_text(b, secret)
+    return value_text(a, secret) + " → " + value_text(b, secret)
 
 
 def _items(n):
@@ -416,7 +452,7 @@ def _set_changes(old, new, secret):
     for verb, items in (("added", after - before), ("removed", before - after)):
         if items:
             ordered = sorted(items, key=_order)
-            texts = [_value_text(x, secret) for x in ordered[:MAX_NAMED]]
+            texts = [value_text(x, secret) for x in ordered[:MAX_NAMED]]
             more = len(ordered) - len(texts)
             listed = ", ".join(texts) + (" and {} more".format(more) if more > 0 else "")
             out.append("item{} {} {}".format("" if len(ordered) == 1 else "s", listed, verb))

@@ -95,21 +95,21 @@ def _table_changes(old_fp, new_fp):
     old_set, new_set = set(old_labels), set(new_labels)
     for label in new_labels:
         if label not in old_set:
-            out.append("column {} added".format(_column(label)))
+            out.append("column {} added".format(column_text(label)))
     for label in old_labels:
         if label not in new_set:
-            out.append("column {} removed".format(_column(label)))
+            out.append("column {} removed".format(column_text(label)))
     old_dtype_of = dict(zip(old_labels, old_dtypes))
     for label, dtype in zip(new_labels, new_dtypes):
         before = old_dtype_of.get(label)
         if before is not None and before != dtype:
-            out.append("column {} dtype {} → {}".format(_column(label), before, dtype))
+            out.append("column {} dtype {} → {}".format(column_text(label), before, dtype))
     if not out and old_cols != new_cols:
         out.append("columns {:,} → {:,}".format(old_cols, new_cols))
     return out
 
 
-def _column(label):
+def column_text(label):
     """A column label as quoted in a description: str as is, others by repr, cut."""
     text = label if type(label) is str else repr(label)
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"

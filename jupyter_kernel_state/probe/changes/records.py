@@ -16,9 +16,13 @@ from ..inspect.base import MISSING
 from ..inspect.cache import HELD_TEXT, HELD_TYPES, MAX_HELD_TEXT
 from ..inspect.secrets import secret_name
 from ..inspect.static import LEN_TYPES
+from .contents import Contents
 from .copies import VALUE_BUDGET, Copies, describe, describe_scalar
 from .fingerprints import MAX_CHANGES, describe_changes, describe_len, describe_type, fingerprint
 from .logs import MODIFIED, NEW, REMOVED, ChangeLog, Timeline
+from .samples import Samples
+from .samples import describe as describe_nested
+from .table_words import is_provisional
 
 #: Kept names that disappeared, at most (the oldest are forgotten first).
 MAX_REMOVED = 1000
@@ -111,6 +115,10 @@ class NameRecords:
         self.fingerprints = {}  # deep fingerprint of non-held values, once taken
         self.verified_at = {}  # execution count at which that fingerprint was taken
         self.copies = Copies()  # bounded copies of non-held values, taken with fingerprints
+        self.samples = Samples()  # sampled nested content of containers, taken with copies
+        self.contents = Contents()  # content fingerprints of tables and arrays
+        self.versions = {}  # name -> content changes seen (the summary cache's token)
+        self.content_words = {}  # name -> (execution, what content comparisons said at it)
         self.removed = {}  # name -> execution count it disappeared at (oldest first)
         self.log = ChangeLog()  # the names stamped at each execution count (bounded)
         self.timeline = Timeline()  # the same, with kinds and descriptions (bounded)
@@ -136,6 +144,7 @@ class NameRecords:
         self._describe_held(b, budget)
         self._stamp(b, ec)
         self._hold(b)
+        self.contents.bound(b.names, b.values, b.types, ec)
         unheld_changed = []
         if len(b.held_names) < len(names):
             unheld = list(_compress(range(len(names)), map(operator.not_, b.held)))
@@ -271,6 +280,7 @@ class NameRecords:
             for column in self._unheld_facts():
                 _pop_all(column, newly)
             self.copies.drop(newly)
+            self.samples.drop(newly)
 
     def _unheld_facts(self):
         return (self.lengths, self.length_types, self.deep_candidates, self.fingerprints,
@@ -294,7 +304,9 @@ class NameRecords:
         self._fingerprint_objects(b, _compress(unheld, map(operator.not_, len_typed)), ec, budget)
         for at, i in enumerate(sized):  # fresh containers' baselines, while the budget allows
             if not budget.take():
-                self.copies.drop(map(names.__getitem__, sized[at:]))  # stale: baselines in turn
+                stale = list(map(names.__getitem__, sized[at:]))
+                self.copies.drop(stale)  # stale: baselines in turn
+                self.samples.drop(stale)
                 break
             name, value, t = names[i], b.values[i], types[i]
             self.fingerprints[name] = fingerprint(value, t)
@@ -305,8 +317,14 @@ class NameRecords:
         """Retake ``name``'s copy; a value bound anew to the same type is described
         (while ``budget`` has words)."""
         old, new = self.copies.retake(name, value, t)
-        if old is not None and b.old_types[i] is t and old != new and budget.word():
-            words = describe(old, new, value, secret_name(name))
+        old_sample, new_sample = self.samples.retake(name, value, t, new)
+        copy_changed = old is not None and old != new
+        sample_changed = old_sample is not None and new_sample is not None \
+            and old_sample != new_sample
+        if b.old_types[i] is t and (copy_changed or sample_changed) and budget.word():
+            secret = secret_name(name)
+            words = describe(old, new, value, secret) if copy_changed else ()
+            words += describe_nested(old_sample, new_sample, secret)
             if words:
                 before = b.descriptions.get(name, ())
                 b.descriptions[name] = (*before, *words)[:MAX_CHANGES]
@@ -325,6 +343,7 @@ class NameRecords:
             old_fp = fingerprints.pop(name, MISSING)
             if not budget.take():
                 self.copies.drop([name])
+                self.samples.drop([name])
                 continue  # fingerprinted in turn (no changes described for it)
             fp = fingerprint(b.values[i], t)
             if fp is None:
@@ -341,6 +360,7 @@ class NameRecords:
     def mark_changed(self, name, ec, changes):
         """``name`` changed at ``ec`` as ``changes`` describes (possibly not at all)."""
         changes = tuple(changes)[:MAX_CHANGES]
+        self.versions[name] = self.versions.get(name, 0) + 1
         self.changed_at[name] = ec
         self.log.add(ec, [name])
         self.timeline.add(ec, MODIFIED, [name])
@@ -351,6 +371,36 @@ class NameRecords:
         else:
             self.changes.pop(name, None)
 
+    def add_words(self, name, ec, words):
+        """What the content comparisons found for ``name`` at ``ec`` (all of it so far:
+        it replaces what they said before at ``ec``, a provisional "not compared in
+        time" included), after the words ``ec`` stamped otherwise; a change of its own
+        when ``ec`` stamped none."""
+        self.versions[name] = self.versions.get(name, 0) + 1
+        said = self.content_words.get(name)
+        self.content_words[name] = (ec, tuple(words))
+        if self.changed_at.get(name) != ec or ec is None:
+            self.mark_changed(name, ec, words)
+            return
+        before = said[1] if said is not None and said[0] == ec else ()
+        kept = [w for w in self.changes.get(name, ()) if w not in before and not is_provisional(w)]
+        merged = tuple(dict.fromkeys(kept + list(words)))[:MAX_CHANGES]
+        if merged:
+            self.changes[name] = merged
+        else:
+            self.changes.pop(name, None)
+        self.timeline.describe(ec, {name: merged})
+
+    def room(self, name, ec):
+        """Words the content comparisons of ``name`` may give at ``ec`` (after the
+        others already stamped)."""
+        if self.changed_at.get(name) != ec:
+            return MAX_CHANGES
+        said = self.content_words.get(name)
+        before = said[1] if said is not None and said[0] == ec else ()
+        kept = [w for w in self.changes.get(name, ()) if w not in before and not is_provisional(w)]
+        return max(1, MAX_CHANGES - len(kept))
+
     def forget_gone(self, keys, ec):
         """Forget the tracked names not among ``keys``, noting them as removed at ``ec``;
         returns them (in the order they were recorded)."""
@@ -359,6 +409,10 @@ class NameRecords:
         for column in self._facts:
             _pop_all(column, gone)
         self.copies.drop(gone)
+        self.samples.drop(gone)
+        self.contents.drop(gone)
+        _pop_all(self.versions, gone)
+        _pop_all(self.content_words, gone)
         _pop_all(removed, gone)
         removed.update(zip(gone, _repeat(ec)))
         self.timeline.add(ec, REMOVED, gone)

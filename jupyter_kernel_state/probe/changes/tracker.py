@@ -29,6 +29,27 @@ What is compared after each user cell, and what that guarantees:
   new object of the same type that happens to get the old one's id (the old one freed
   first).  A change made after the last cell (a silent execution, a comm handler) is
   recorded by the next cell's hook; snapshots show the current value in any case.
+* nested content (``samples``): with a container's deep fingerprint and copy, a sample
+  of what lies below its first level — the first 20 entries per level, 4 levels, 256
+  entries, numbers and short texts by value, arrays by their head — so that
+  ``cfg['db']['host'] = 'k'`` is a change of that cell, said ``db.host 'h' → 'k'``; a
+  change past the sample's width or depth, inside a library's object, or in an array
+  past its head is not seen (docs/rest-api.md lists these).
+* content fingerprints of tables and arrays (``contents``: per-column block hashes,
+  null counts and means; 32-bit value words for tables of up to 1,000,000 values,
+  within 16 MiB for all) are compared within a time budget of their own, ``CONTENT_MS``
+  per cell: values bound or reshaped in the cell first, then those its code names (the
+  columns it names first), then, within ``TURN_MS``, the others in turn, column by
+  column while the rows are the same ones (same count, same index).  What fits says
+  what the cell did inside them (``price: 2,341 values changed, mean 121.1 → 126.4``,
+  ``rows by index: 3 added``) *at that cell*; what does not fit is compared by the
+  snapshots that show the name, within ``OBSERVE_MS`` per cell (``changed_at`` = the
+  last cell, as for deep fingerprints), or by a later turn (``changed_at`` = that later
+  cell).  A table bound or reshaped in the cell whose comparison did not fit says so
+  (``changed (not compared in time: 100,000 rows)``, replaced by the words once a
+  snapshot after that cell compares it); one past ``contents.MAX_COMPARED`` values is
+  never compared (``changed (not compared: 40,000,000 rows)``).  A value changed in
+  place before its first take (a baseline taken in turn) is not seen.
 
 The tracker also keeps a *shape version* for ``namespace.visibility.Visibility``: bumped when a
 visible-able name appears or disappears, a tracked name's type changes, or the set of
@@ -42,8 +63,12 @@ The summary cache (``inspect.cache.SummaryCache``) and the tracker, as ``entry``
   dropped.  Held values are not reported: the cache checks them by identity.
 * cache → tracker: when a snapshot looks a non-held value up in the cache, the cache
   fingerprints it and hands the fingerprint to :meth:`ChangeTracker.observe` (the ``observe``
-  argument of ``SummaryCache.entry``): that is how a snapshot records a deep change
-  the hook's budget has not reached yet.
+  argument of ``SummaryCache.entry``): that is how a snapshot records a deep, nested or
+  content change the hook's budget has not reached yet.  ``observe`` returns a token —
+  the content changes seen for the name and the digest of the value's sample (an
+  array's or a series' head, a container's first entries and what is nested in them) —
+  that must also be the same for the cache to reuse a summary: a preview is never older
+  than the value, whatever the hook had time for (a change after the last cell included).
 * Both follow the same held rule (``inspect.cache.HELD_TYPES``, ``HELD_TEXT``,
   ``MAX_HELD_TEXT``) and the same fingerprints (``fingerprints.fingerprint``), so they agree
   on what is unchanged.  The cache does not need ``on_change`` to be right (before
@@ -53,20 +78,52 @@ The summary cache (``inspect.cache.SummaryCache``) and the tracker, as ``entry``
 
 import itertools
 import operator
+import re
 import time
 
 from ..inspect.base import MISSING
 from ..inspect.secrets import secret_name
 from ..namespace.visibility import last_key
 from .bindings import Bindings
+from .contents import (
+    BASELINE,
+    CHANGED,
+    PARTIAL,
+    REBOUND,
+    RESHAPED,
+    SAME,
+    SKIPPED,
+    TOO_BIG,
+    TURN,
+    TimeBudget,
+)
 from .copies import describe
 from .fingerprints import describe_changes, describe_len, fingerprint
 from .records import LEN_DESCRIBED, MAX_REMOVED, DeepBudget, NameRecords
+from .samples import describe as describe_nested
+from .samples import digest, sample
+from .sources import size_of
+from .table_words import NOT_IN_TIME, is_provisional, not_compared
 
 #: Marks the probe's ``post_run_cell`` callbacks (so that a new probe removes old ones).
 HOOK_MARK = "_jupyter_kernel_state_hook"
 #: Deep fingerprints computed per cell at most (see the module docstring).
 DEEP_BUDGET = 128
+#: Milliseconds of content comparisons (tables, arrays) per cell in the hook: for those
+#: the cell bound, reshaped or named, and of that for the others in turn; and per
+#: execution for the snapshots that follow it (0: none there).
+CONTENT_MS = 0.8
+TURN_MS = 0.3
+OBSERVE_MS = 50.0
+#: Characters of a cell's code read for the names it mentions.
+MAX_SOURCE = 20_000
+#: Names given "not compared in time" per cell at most.
+MAX_UNCOMPARED = 32
+_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTED = re.compile(r"""['"]([^'"\\\n]{1,200})['"]""")
+_ASSIGN = r"\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+_ASSIGNED = re.compile(r"""['"]([^'"\\\n]{1,200})['"]\s*\]""" + _ASSIGN)
+_ASSIGNED_ATTR = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)" + _ASSIGN)
 
 
 class ChangeTracker:
@@ -91,6 +148,10 @@ class ChangeTracker:
         self.scan_count = 0
         self.scan_shape = None  # (len, last key) of the namespace at the last scan
         self.deep_checks = 0  # deep fingerprints taken by the last scan (tests count them)
+        self.content_checks = 0  # content comparisons done by the last scan (tests count them)
+        self._observe_ec = None  # the execution the snapshots' content budget is for
+        self._observe_left = 0.0  # seconds of it left
+        self._mentioned = frozenset()  # what the last cell's code names
         self.scan(None)
 
     # -- the hook --------------------------------------------------------------------
@@ -99,16 +160,19 @@ class ChangeTracker:
         ec = getattr(result, "execution_count", None)
         if type(ec) is not int:
             ec = (getattr(self.shell, "execution_count", 1) or 1) - 1
-        self.scan(ec)
+        self.scan(ec, _cell_code(result, self.shell.user_ns, ec))
 
-    def scan(self, ec):
-        """Record what the cell with execution count ``ec`` (None: before any) changed."""
+    def scan(self, ec, code=None):
+        """Record what the cell with execution count ``ec`` (None: before any), whose
+        code was ``code`` (None: unknown), changed."""
         t0 = time.perf_counter()
         ns = self.shell.user_ns
         budget = DeepBudget(DEEP_BUDGET)
+        self.records.contents.expire(ec)  # what the last cell left uncompared: not now
         shape_changed = self._rebound(ns, ec, budget)
         shape_changed |= self._same_objects(ns, ec, budget)
         shape_changed |= self._turns(ns, ec, budget)
+        self._contents(ns, ec, code)
         self.scan_count += 1
         self.scan_shape = (len(ns), last_key(ns))
         if shape_changed:
@@ -199,10 +263,14 @@ class ChangeTracker:
                 records.fingerprints[name] = fingerprint(value, t)
                 records.verified_at[name] = ec
                 old, new = records.copies.retake(name, value, t)
+                sampled, sample_now = records.samples.retake(name, value, t, new)
                 if budget.word():
-                    words += describe(old, new, value, secret_name(name))
+                    secret = secret_name(name)
+                    words += describe(old, new, value, secret)
+                    words += describe_nested(sampled, sample_now, secret)
             else:
                 records.copies.drop([name])  # stale: the next turn takes a baseline
+                records.samples.drop([name])
             records.mark_changed(name, ec, words)
         self._notify([name for name, _, _ in resized])
 
@@ -222,6 +290,78 @@ class ChangeTracker:
             )
             shape_changed |= self._deep(ns, self._unverified(names, ec), ec, budget)
         return shape_changed
+
+    def _contents(self, ns, ec, code):
+        """Tables and arrays compared within ``CONTENT_MS``: those bound or reshaped in
+        this cell, then those its code names, then the others in turn."""
+        contents = self.records.contents
+        self.content_checks = 0
+        if ec is None or not contents.names or CONTENT_MS <= 0:  # 0: no content comparisons
+            return
+        budget = TimeBudget(CONTENT_MS / 1000.0)
+        in_turn = TimeBudget(min(CONTENT_MS, TURN_MS) / 1000.0)
+        mentioned = self._mentioned = _mentioned(code)
+        turns = 0
+        for name, reason in contents.agenda(ec, mentioned):
+            share = in_turn if reason == TURN else budget
+            if share.left() <= 0:
+                break
+            value = ns.get(name, MISSING)
+            if value is MISSING or not contents.affordable(name, share):
+                continue
+            turns += reason == TURN
+            status, words = contents.check(name, value, ec, share, reason, mentioned,
+                                           self.records.room(name, ec))
+            self.content_checks += status != SKIPPED
+            self._content_found(name, value, ec, reason, status, words)
+        contents.advance(turns)
+        self._uncompared(ns, ec)
+
+    def _content_found(self, name, value, ec, reason, status, words):
+        """Record what a content comparison of ``name`` at ``ec`` found; a "not compared
+        in time" said earlier for ``ec`` gives way to what was compared since."""
+        records = self.records
+        if status == CHANGED or (status == TOO_BIG and words):
+            records.add_words(name, ec, words)
+            self._notify([name])
+        elif status == SAME and reason == REBOUND and records.changed_at.get(name) == ec \
+                and not records.changes.get(name):
+            records.add_words(name, ec, ("values unchanged",))
+        elif status == SKIPPED and reason in (REBOUND, RESHAPED):
+            self._not_in_time(name, value, ec)
+        elif status == PARTIAL and (reason in (REBOUND, RESHAPED) or self._provisional(name, ec)):
+            if self._silent(name, ec):
+                records.add_words(name, ec, words)
+        elif status in (SAME, BASELINE) and self._provisional(name, ec):
+            records.add_words(name, ec, ())
+
+    def _silent(self, name, ec):
+        """``name`` has no words at ``ec`` but "not compared in time": only then is that
+        said (a table whose shape changed already says what changed)."""
+        return not any(not is_provisional(w) for w in self.records.changes.get(name, ())) \
+            or self.records.changed_at.get(name) != ec
+
+    def _provisional(self, name, ec):
+        records = self.records
+        return records.changed_at.get(name) == ec and any(
+            NOT_IN_TIME in w for w in records.changes.get(name, ()))
+
+    def _uncompared(self, ns, ec):
+        """Tables rebound or reshaped in this cell whose comparison did not fit say so."""
+        records = self.records
+        left = [n for n, (reason, at) in records.contents.pending.items()
+                if at == ec and reason in (REBOUND, RESHAPED)]
+        for name in left[:MAX_UNCOMPARED]:
+            if not any(NOT_IN_TIME in w for w in records.changes.get(name, ())):
+                self._not_in_time(name, ns.get(name), ec)
+
+    def _not_in_time(self, name, value, ec):
+        facts = self.records.contents.facts.get(name)
+        if facts is None or facts.taken_at == ec or not self._silent(name, ec):
+            return  # no earlier take to compare with, or its shape's words say it changed
+        size = size_of(value)
+        if size is not None:
+            self.records.add_words(name, ec, (not_compared(size[0], size[1], NOT_IN_TIME),))
 
     def _unverified(self, names, ec):
         if ec is None:
@@ -251,13 +391,19 @@ class ChangeTracker:
             if fp is None:
                 records.deep_candidates.pop(name, None)
             before, after = records.copies.retake(name, value, t)
+            sampled, sample_now = records.samples.retake(name, value, t, after)
             if old is MISSING:
                 continue  # a baseline
-            if old == fp and (before is None or after is None or before == after):
+            nested = sampled is not None and sample_now is not None and sampled != sample_now
+            if old == fp and (before is None or after is None or before == after) and not nested:
                 continue
+            if old != fp:
+                records.contents.reshaped(name, ec)
             words = describe_changes(t, old, t, fp)
             if budget.word():
-                words += describe(before, after, value, secret_name(name))
+                secret = secret_name(name)
+                words += describe(before, after, value, secret)
+                words += describe_nested(sampled, sample_now, secret)
             records.mark_changed(name, ec, words)
             changed.append(name)
         self._notify(changed)
@@ -266,34 +412,102 @@ class ChangeTracker:
     # -- snapshot time ---------------------------------------------------------------
 
     def observe(self, name, value, t, fp):
-        """A snapshot fingerprinted ``value`` (still bound to ``name``): a deep change the
-        hook has not fingerprinted since the last cell is a change at the last cell."""
+        """A snapshot fingerprinted ``value`` (still bound to ``name``): a change the hook
+        has not seen since the last cell (deep fingerprint, nested sample, content within
+        the snapshots' budget) is a change at the last cell.
+
+        Returns the summary cache's token for the value — its content changes seen and the
+        digest of its sample (what a preview shows) — or None when it has neither: the
+        cache reuses a summary only while the token is the same."""
+        records = self.records
+        entries = sample(value, t)
+        if records.fingerprints.get(name, MISSING) == fp and entries is None \
+                and name not in records.contents.names:
+            version = records.versions.get(name)  # the usual case: as the hook saw it
+            return None if version is None else (version, None)
+        here = (
+            records.value_id.get(name) == id(value)
+            and records.value_type.get(name) is t
+            and name not in records.held_value
+        )  # else rebound outside a cell (change_of says so) or held: nothing to add
+        if here:
+            seen = self._observe_fingerprint(name, value, t, fp)
+            if not seen and entries is not None and name in records.samples.by_name:
+                self._observe_sample(name, value, t, entries)
+            if name in records.contents.names:
+                self._observe_content(name, value)
+        version = records.versions.get(name)
+        if entries is None and version is None:
+            return None
+        return (version, None if entries is None else digest(entries))
+
+    def _observe_fingerprint(self, name, value, t, fp):
+        """The deep fingerprint compared; True when it told something (or nothing can
+        be told now)."""
         records = self.records
         old = records.fingerprints.get(name, MISSING)
         if old == fp:
-            return  # the usual case: as the hook saw it
-        if (
-            records.value_id.get(name) != id(value)
-            or records.value_type.get(name) is not t
-            or name in records.held_value
-        ):
-            return  # rebound outside a cell (change_of says so) or held: nothing to add
+            return False  # the usual case: as the hook saw it
         last = self.last_ec
         if old is MISSING:  # no baseline yet: this one is it
             if name in records.deep_candidates or name in records.lengths:
                 records.fingerprints[name] = fp
                 records.verified_at[name] = last
-            return
+                records.samples.retake(name, value, t)
+            return True
         if last is None or records.verified_at.get(name) == last:
-            return  # changed since the last cell: the next hook records it
+            return True  # changed since the last cell: the next hook records it
         before = records.lengths.get(name)
         if before is not None and len(value) != before:
-            return  # its len changed after the last cell: the next hook records it
+            return True  # its len changed after the last cell: the next hook records it
         records.fingerprints[name] = fp
         records.verified_at[name] = last
+        records.contents.reshaped(name, last)
         old_copy, new_copy = records.copies.retake(name, value, t)
-        words = describe(old_copy, new_copy, value, secret_name(name))
+        sampled, sample_now = records.samples.retake(name, value, t)
+        secret = secret_name(name)
+        words = describe(old_copy, new_copy, value, secret)
+        words += describe_nested(sampled, sample_now, secret)
         records.mark_changed(name, last, describe_changes(t, old, t, fp) + words)
+        self._notify([name])
+        return True
+
+    def _observe_sample(self, name, value, t, entries):
+        """The same fingerprint, another sample (a value past the fingerprint's first
+        items, or nested): a change at the last cell, told from the copy and sample."""
+        records = self.records
+        kept = records.samples.by_name.get(name)
+        last = self.last_ec
+        if kept == entries or last is None or records.verified_at.get(name) == last:
+            return
+        records.verified_at[name] = last
+        old_copy, new_copy = records.copies.retake(name, value, t)
+        records.samples.retake(name, value, t)
+        secret = secret_name(name)
+        words = describe(old_copy, new_copy, value, secret) + describe_nested(kept, entries, secret)
+        records.mark_changed(name, last, words)
+        self._notify([name])
+
+    def _observe_content(self, name, value):
+        """A table or array the hook has not compared since the last cell, compared now
+        within what is left of the snapshots' budget for that cell."""
+        contents = self.records.contents
+        last = self.last_ec
+        if last is None or contents.verified.get(name) == last or OBSERVE_MS <= 0:
+            return
+        if self._observe_ec != last:
+            self._observe_ec, self._observe_left = last, OBSERVE_MS / 1000.0
+        if self._observe_left <= 0:
+            return
+        pending = contents.pending.get(name)
+        reason = pending[0] if pending is not None and pending[1] == last else TURN
+        started = time.perf_counter()
+        try:
+            status, words = contents.check(name, value, last, TimeBudget(self._observe_left),
+                                           reason, self._mentioned, self.records.room(name, last))
+        finally:
+            self._observe_left -= time.perf_counter() - started
+        self._content_found(name, value, last, reason, status, words)
 
     # -- queries ---------------------------------------------------------------------
 
@@ -330,6 +544,33 @@ def _turn(names, start, budget):
     if len(chunk) < budget:
         chunk += names[: budget - len(chunk)]
     return chunk, (start + budget) % n
+
+
+def _cell_code(result, ns, ec):
+    """The code of the cell that just ran (IPython's ``result.info.raw_cell``, else
+    ``_i<ec>``), or None."""
+    code = getattr(getattr(result, "info", None), "raw_cell", None)
+    if type(code) is not str:
+        code = ns.get("_i%d" % ec) if type(ec) is int else None
+    return code if type(code) is str else None
+
+
+class Mentioned(frozenset):
+    """The names and quoted texts of a cell's code, and (``assigned``) those it assigns
+    to: ``df['price'] *= 1.1``, ``df.loc[m, 'price'] = 0``, ``df.price = 0``."""
+
+    assigned = frozenset()
+
+
+def _mentioned(code):
+    """What a cell's code (its first ``MAX_SOURCE`` characters) names: the tables it
+    touches, and the columns it names (those it assigns to first)."""
+    found = Mentioned()
+    if code:
+        code = code[:MAX_SOURCE]
+        found = Mentioned(frozenset(_NAMES.findall(code)).union(_QUOTED.findall(code)))
+        found.assigned = frozenset(_ASSIGNED.findall(code)).union(_ASSIGNED_ATTR.findall(code))
+    return found
 
 
 def register(shell, tracker):

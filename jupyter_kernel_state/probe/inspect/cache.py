@@ -56,7 +56,8 @@ class SummaryCache:
 
     def entry(self, name, v, limit, session, observe=None):
         """The cache entry of ``name`` bound to ``v``; ``observe(name, v, type, fp)``
-        receives the fingerprint of every value that needs one (the change tracker)."""
+        receives the fingerprint of every value that needs one (the change tracker) and
+        returns a token (or None) that must also be the same for the entry to be reused."""
         entry = self.entries.get(name)
         if entry is not None and entry[HELD] is v and entry[LIMIT] == limit:
             self.hits += 1
@@ -73,7 +74,9 @@ class SummaryCache:
                 guard.check(exc)
                 fp = ("error",)
             if observe is not None:
-                observe(name, v, t, fp)
+                token = observe(name, v, t, fp)  # content changes seen, what a preview shows
+                if token is not None:
+                    fp = (fp, token)
             if entry is not None:
                 ref, ident, et, efp, elimit = entry[:5]
                 if (
