@@ -20,6 +20,7 @@ from .ops import code as code_op
 from .ops import count as count_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
+from .ops import findings as findings_op
 from .ops import profile as profile_op
 from .ops import snapshot as snapshot_op
 from .protocol import (
@@ -168,6 +169,7 @@ HANDLERS = {
     "detail": detail_op.take,
     "rows": rows.take,
     "profile": profile_op.take,
+    "findings": findings_op.take,
     "code": code_op.take,
     "count": count_op.take,
     "delete": variables.delete,

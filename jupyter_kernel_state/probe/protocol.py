@@ -126,6 +126,11 @@ SYNTAXES = ("pandas", "polars", "dplyr", "polars_lazy", "duckdb", "sql", "ibis",
 #: An engine's count, asked for on its own (``count``) and inside a window (``rows``).
 DEFAULT_COUNT_MS = 10_000
 DEFAULT_WINDOW_COUNT_MS = 1_000
+#: ``findings``: findings listed per call; the languages of their fixes (null: the
+#: value's own library).
+DEFAULT_MAX_FINDINGS = 100
+MAX_FINDINGS = 1_000
+FIX_SYNTAXES = ("pandas", "polars", "dplyr", "duckdb")
 
 
 class BadRequest(ValueError):
@@ -707,6 +712,49 @@ OPERATIONS: dict[str, Operation] = {
                 _TABLE_BUDGET,
             ),
             "the statistics of a table's columns, maybe of the rows a filter keeps",
+        ),
+        Operation(
+            "findings",
+            (
+                _NAME,
+                _max_columns(DEFAULT_PROFILE_COLUMNS),
+                *_WINDOW_COLUMNS,
+                _view("its filter: the rows checked"),
+                Field(
+                    "max_findings",
+                    INT,
+                    DEFAULT_MAX_FINDINGS,
+                    nullable=True,
+                    min=1,
+                    max=MAX_FINDINGS,
+                    clamp=True,
+                    doc="findings listed at most (findings_cut counts the rest)",
+                ),
+                Field(
+                    "syntax",
+                    CHOICE,
+                    None,
+                    nullable=True,
+                    choices=FIX_SYNTAXES,
+                    doc="the fixes' code (null: the value's own library)",
+                ),
+                Field(
+                    "sample_rows",
+                    INT,
+                    DEFAULT_SAMPLE_ROWS,
+                    nullable=True,
+                    min=MIN_SAMPLE_ROWS,
+                    max=MAX_SAMPLE_ROWS,
+                    clamp=True,
+                    doc="past this many rows, findings of a fixed-seed sample of as many",
+                ),
+                _READ_GUARD,
+                _ms("filter_ms", DEFAULT_SORT_MS, MAX_MS, "the filter"),
+                _ms("column_ms", DEFAULT_COLUMN_MS, MAX_MS,
+                    "each column's checks, the duplicate rows, the correlations"),
+                _TABLE_BUDGET,
+            ),
+            "data-quality findings of a table's columns, each with its rows and its fix",
         ),
         Operation("delete", (_NAME,), "remove a variable from the user namespace"),
         Operation(

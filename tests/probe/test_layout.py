@@ -38,7 +38,7 @@ LAYERS = {
 #: The backends' modules that know no library: the interface and the registry, each
 #: kind's base, what engines share.  Every other backends module is one library's.
 BACKEND_BASES = {"backends.base", "backends.memory", "backends.engine", "backends.aggregates",
-                 "backends.sql"}
+                 "backends.sql", "backends.engine_findings"}
 #: The libraries whose tables are seen through another library's pieces (numpy arrays and
 #: records through pandas when imported, dask's filters are pandas', a LazyFrame's views
 #: are built by polars' own table).

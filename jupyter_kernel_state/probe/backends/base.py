@@ -1,5 +1,6 @@
-"""What every table offers the table ops (``rows``, ``count``, ``profile``, ``code``), and
-the registry that finds a value's table: one backend per library behind one interface.
+"""What every table offers the table ops (``rows``, ``count``, ``profile``, ``findings``,
+``code``), and the registry that finds a value's table: one backend per library behind
+one interface.
 
 A backend is a class of :class:`TableBackend` bound to a value and the call's guard
 session.  Two kinds implement it: tables in memory (``memory.MemoryTable``: pandas,
@@ -35,6 +36,16 @@ Page = collections.namedtuple("Page", "shape total filtered index rows cost_ms")
 #: filter keeps (``filtered``), each column's entry (``columns``), the columns the budget
 #: did not reach (``cut``), whether any column was computed on a sample (``sampled``).
 Profiled = collections.namedtuple("Profiled", "total filtered columns cut sampled")
+#: The data-quality findings of the ``findings`` op (``windows.findings``): the value's
+#: rows (``total``: None when an engine did not count them), those the filter keeps
+#: (``filtered``), the findings listed (each with its fix), how many the call's
+#: ``max_findings`` cut, the findings by severity (before the cut), the checks that failed
+#: (``errors``) and the kinds not checked, with why (``not_checked``), the columns the
+#: budget did not reach (``cut``), whether a sample was read (``sampled``), the fixes'
+#: syntax.
+Found = collections.namedtuple(
+    "Found", "total filtered findings findings_cut severities errors not_checked cut sampled "
+             "syntax")
 
 
 class EngineError(Exception):
@@ -116,6 +127,14 @@ class TableBackend:
         ``positions`` (``labels``: their names and dtypes) over the rows the view's
         filter keeps; texts cut by ``texts`` (``windows.statistics.Texts``)."""
         raise NotImplementedError
+
+    def read_findings(self, state, fields, positions, labels, what):
+        """The ``findings`` op's :class:`Found`: the data-quality findings of the columns
+        at ``positions`` (``labels``: their names and dtypes) over the rows the view's
+        filter keeps, at most ``fields["max_findings"]``, each with its fix in
+        ``fields["syntax"]`` (None: the table's own); ``what``: the value's type name.
+        Tables in memory and in engines implement it; any other table has none."""
+        raise Refused("data-quality findings are not computed for a {}".format(what))
 
     def write_code(self, fields, what):
         """The ``code`` op's ``(syntax, code, selected)``: code in ``fields["syntax"]``

@@ -13,16 +13,27 @@ Cancelling: at the guard's time a watchdog thread calls the relation's connectio
 pipeline: the guard's SIGALRM alone was seen to leave a count running.)  The code is the
 same SQL, as relational API calls (``duckdb``) or one ``SELECT`` over the relation
 (``sql``).
+
+Data-quality findings: a column's facts are one aggregate query (counts, min and max,
+``approx_quantile`` quartiles — flagged approximate —, ``regexp_full_match`` counts of
+text that reads as numbers or dates), the outliers one ``count(*) FILTER``, the
+duplicate rows ``count(*)`` against ``distinct()``'s.  Fixes are relational API calls
+(:class:`DuckDBFixes`: ``distinct()``, ``project('* EXCLUDE (…)')``, ``project('*
+REPLACE (…)')``, ``filter(…)``).
 """
 
 import re
 
+from ..windows import code as fixes
+from ..windows.code import NoCode
 from ..windows.columns import sort_keys
 from ..windows.expressions import text_literal
 from ..windows.families import Column
+from ..windows.findings import DATE_PATTERN, NUMBER_PATTERN
 from . import aggregates, base, sql
 from .base import register
 from .engine import EngineTable
+from .engine_findings import ALL_KINDS
 
 _INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
              "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "DECIMAL")
@@ -62,6 +73,8 @@ class DuckDBTable(EngineTable):
     syntaxes = ("duckdb", "sql")
     stops = "interrupted in"
     watchdog = True
+    finding_kinds = ALL_KINDS
+    fix_library = "duckdb"
 
     @classmethod
     def matches(cls, t, mro):
@@ -220,6 +233,109 @@ class DuckDBTable(EngineTable):
             counts[int(b)] += int(n)
         return counts
 
+    # --- the findings' aggregates ---------------------------------------------------------
+
+    def _limited(self, ms, view, rows, columns):
+        rel = self.run(ms, self._viewed, view, columns, False)
+        return rel if rows is None else self.run(ms, rel.limit, rows)
+
+    def finding_facts(self, view, position, rows, sample, ms, columns):
+        rel = self._limited(ms, view, rows, columns)
+        col = self._sql_column(position)
+        family = _PROFILE_FAMILY.get(col.column.family, "other")
+        c = col.sql
+        nans = "count(*) FILTER (WHERE isnan({}))".format(c) if col.nan else "0"
+        parts = ["count(*)", "count({})".format(c), nans]
+        present = "(CASE WHEN NOT isnan({0}) THEN {0} END)".format(c) if col.nan else c
+        if family != "other":
+            parts += ["min({})".format(present), "max({})".format(present)]
+        if family == "number":
+            finite = "(CASE WHEN isfinite({0}) THEN {0} END)".format(c) if col.nan else c
+            parts.append("approx_quantile(CAST({} AS DOUBLE), [0.25, 0.5, 0.75])".format(finite))
+        elif family == "string":
+            number, date = sql.string(NUMBER_PATTERN), sql.string(DATE_PATTERN)
+            parts += ["count(*) FILTER (WHERE regexp_full_match({}, {}))".format(c, number),
+                      "count(*) FILTER (WHERE regexp_full_match({}, {}))".format(c, date),
+                      "count(*) FILTER (WHERE regexp_matches({}, '\\S'))".format(c),
+                      "count(*) FILTER (WHERE regexp_full_match({}, {}) AND regexp_matches({}, "
+                      "'[0-9]{{2}}:[0-9]{{2}}'))".format(c, date, c),
+                      "count(*) FILTER (WHERE regexp_full_match({}, {}) AND regexp_matches({}, "
+                      "'(Z|[+-][0-9]{{2}}:?[0-9]{{2}})\\s*$'))".format(c, date, c),
+                      "max(length({}))".format(c), "approx_count_distinct({})".format(c)]
+        elif family == "category":
+            parts.append("approx_count_distinct({})".format(c))
+        row = self._one(ms, rel, ", ".join(parts))
+        total, count, nans = int(row[0]), int(row[1]), int(row[2])
+        facts = {"family": family, "total": total, "nulls": total - count + nans,
+                 "whole": col.column.family == "integer", "approximate": True}
+        if family != "other":
+            facts["low"], facts["high"] = row[3], row[4]
+        if family == "number":
+            qs = row[5]
+            facts["quartiles"] = None if qs is None else [None if q is None else float(q)
+                                                          for q in qs]
+        elif family == "string":
+            numbers, dates, nonblank, times, offsets, longest, distinct = row[5:12]
+            facts.update(numbers=numbers, dates=dates, nonblank=nonblank, longest=longest,
+                         distinct=distinct,
+                         date_kind="utc" if offsets else "datetime" if times else "date")
+        return facts
+
+    def count_outside(self, view, position, low, high, rows, ms, columns):
+        rel = self._limited(ms, view, rows, columns)
+        col = self._sql_column(position)
+        test = "({0} < {1} OR {0} > {2})".format(col.sql, sql.literal(low), sql.literal(high))
+        if col.nan:
+            test = "(NOT isnan({}) AND {})".format(col.sql, test)
+        return int(self._one(ms, rel, "count(*) FILTER (WHERE {})".format(test))[0])
+
+    def count_duplicates(self, view, rows, ms, columns):
+        rel = self._limited(ms, view, rows, columns)
+        total = self._one(ms, rel, "count(*)")[0]
+        distinct = self.run(ms, lambda: rel.distinct().aggregate("count(*)").fetchall()[0][0])
+        return int(total), int(distinct)
+
+    def _groups(self, ms, view, position, rows, columns):
+        """The column's present values and their rows (``v``, ``n``), as a relation."""
+        rel = self._limited(ms, view, rows, columns)
+        c = self._sql_column(position).sql
+        return self.run(ms, lambda: rel.filter(c + " IS NOT NULL").aggregate(
+            "{} AS v, count(*) AS n".format(c), c))
+
+    def key_counts(self, view, position, limit, rows, ms, columns):
+        groups = self._groups(ms, view, position, rows, columns)
+        present, distinct, repeated_rows, repeated = self._one(
+            ms, groups, "coalesce(sum(n), 0), count(*), coalesce(sum(n) FILTER (WHERE n > 1), 0), "
+            "count(*) FILTER (WHERE n > 1)")
+        keys = []
+        if repeated:
+            keys = [v for (v,) in self.run(ms, lambda: groups.filter("n > 1").project("v")
+                                           .limit(limit).fetchall())]
+        return int(present), int(distinct), int(repeated_rows), keys, int(repeated)
+
+    def label_counts(self, view, position, limit, rows, ms, columns):
+        groups = self._groups(ms, view, position, rows, columns)
+        found = self.run(ms, lambda: groups.limit(limit + 1).fetchall())
+        return [(str(v), int(n)) for v, n in found]
+
+    def correlations(self, view, positions, rows, ms, columns):
+        rel = self._limited(ms, view, rows, columns)
+        values = []
+        for p in positions:
+            col = self._sql_column(p)
+            v = "CAST({} AS DOUBLE)".format(col.sql)
+            values.append("(CASE WHEN isfinite({0}) THEN {0} END)".format(v) if col.nan else v)
+        pairs = [(i, j) for i in range(len(values)) for j in range(i + 1, len(values))]
+        parts = []
+        for i, j in pairs:
+            parts += ["corr({}, {})".format(values[i], values[j]),
+                      "regr_count({}, {})".format(values[i], values[j])]
+        row = self._one(ms, rel, ", ".join(parts))
+        return {pair: (row[2 * k], int(row[2 * k + 1] or 0)) for k, pair in enumerate(pairs)}
+
+    def fix_source(self):
+        return DuckDBFixes(self)
+
     # --- code ---------------------------------------------------------------------------
 
     def code(self, view, selected, syntax, name, columns):
@@ -252,3 +368,57 @@ def _sql_text(text):
     if "\n" in text and '"""' not in text and "\\" not in text:
         return '"""' + text + '"""' if not text.endswith('"') else text_literal(text)
     return text_literal(text)
+
+
+class DuckDBFixes:
+    """A finding's fix (``windows.code.Fix``) as relational API calls on the variable:
+    ``t = t.distinct()``, ``t.project('* EXCLUDE ("c")')``, ``t.project('* REPLACE
+    (TRY_CAST(trim("c") AS DOUBLE) AS "c")')``, ``t.filter('"c" IS NOT NULL')``; one row
+    per key through ``QUALIFY row_number() OVER (PARTITION BY "key") = 1`` (which of a
+    key's rows is kept is DuckDB's choice: a relation has no order of its own)."""
+
+    library = "duckdb"
+    series = False
+
+    def __init__(self, table):
+        self.table = table
+
+    def fix(self, fix, steps):
+        t = self.table
+        current = steps.current
+        action = fix.action
+        names = [sql.identifier(t.raw_names()[p]) for p in fix.positions]
+        if action == fixes.DROP_DUPLICATES:
+            if not names:
+                steps.bind(current + ".distinct()")
+                return
+            query = "SELECT * FROM {} QUALIFY row_number() OVER (PARTITION BY {}) = 1".format(
+                sql.identifier(steps.name), ", ".join(names))
+            steps.bind("{}.query({}, {})".format(current, text_literal(steps.name),
+                                                  _sql_text(query)))
+        elif action == fixes.DROP_COLUMNS:
+            steps.bind("{}.project({})".format(
+                current, _sql_text("* EXCLUDE ({})".format(", ".join(names)))))
+        elif action == fixes.DROP_MISSING:
+            present = t._sql_column(fix.positions[0]).present()
+            steps.bind("{}.filter({})".format(current, _sql_text(present)))
+        else:
+            value = self._value(fix, names[0])
+            steps.bind("{}.project({})".format(
+                current, _sql_text("* REPLACE ({} AS {})".format(value, names[0]))))
+
+    def _value(self, fix, c):
+        action = fix.action
+        if action == fixes.TO_NUMBER:
+            return "TRY_CAST(trim({}) AS DOUBLE)".format(c)
+        if action == fixes.TO_DATE:
+            to = {"date": "DATE", "datetime": "TIMESTAMP", "utc": "TIMESTAMPTZ"}[fix.value]
+            return "TRY_CAST(trim({}) AS {})".format(c, to)
+        if action == fixes.CLIP:
+            low, high = fix.value
+            return "least(greatest({}, {}), {})".format(c, sql.literal(low), sql.literal(high))
+        if action == fixes.RELABEL:
+            whens = " ".join("WHEN {} THEN {}".format(sql.string(a), sql.string(b))
+                             for a, b in fix.value)
+            return "CASE {} {} ELSE {} END".format(c, whens, c)
+        raise NoCode("no DuckDB code for " + action.replace("_", " "))

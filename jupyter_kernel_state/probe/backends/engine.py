@@ -21,6 +21,8 @@ computed again on the view's first ``sample_rows`` rows and flagged (``sampled``
 ``approximate``).  Rows of an engine's table have no index: a window's labels are its
 rows' positions in the view.  Sorts are the engine's own (missing values last); an
 engine whose sort is not stable orders ties as it finds them (said in the docs).
+
+The data-quality findings come from the same kind of aggregates (``engine_findings``).
 """
 
 import threading
@@ -35,6 +37,7 @@ from ..windows.code import NoCode, positions_of
 from ..windows.columns import NoSuchColumn, ViewColumns
 from ..windows.families import BadFilter
 from .base import Cancelled, EngineError, Page, Profiled, Refused, TableBackend, first_line
+from .engine_findings import EngineFindings
 
 #: Characters of a column name.
 LABEL_CHARS = 200
@@ -44,7 +47,7 @@ COUNTS_KEPT = 16
 _DATES = ("date", "datetime")
 
 
-class EngineTable(TableBackend):
+class EngineTable(EngineFindings, TableBackend):
     """One engine's table, bound to the probe call's guard session (None in the list).
 
     Class attributes: ``engine`` (its id: ``duckdb``), ``title`` (``DuckDB``),
@@ -228,6 +231,12 @@ class EngineTable(TableBackend):
             except (Cancelled, EngineError) as exc:
                 entry["error"] = str(exc)
             out.append(entry)
+        total, filtered = self._known_counts(state, view)
+        return Profiled(total, filtered, out, unreached, sampled)
+
+    def _known_counts(self, state, view):
+        """(every row, the rows the filter keeps) as far as known or kept: never counted
+        here (None when not)."""
         execution = state.execution_count()
         total = self.known_rows()
         if total is None:
@@ -235,7 +244,7 @@ class EngineTable(TableBackend):
         filtered = None
         if view.filter is not None:
             filtered = COUNTS.get(count_key(self.value, view, execution), self.value)
-        return Profiled(total, filtered, out, unreached, sampled)
+        return total, filtered
 
     def _profiled(self, view, position, fields, texts, columns):
         """A column's statistics over the view, else (cancelled) over its first

@@ -8,15 +8,18 @@ view's filter and sort go through the value's own library (:meth:`MemoryTable.ta
 ``windows.sources``, the same expressions the ``code`` op writes) under their own time
 guard, and the order is kept (``windows.order``) so that scrolling a sorted table costs
 a window, not a sort; a profile reads one column at a time (:meth:`stats_column`,
-``windows.profiles``).
+``windows.profiles``), and so do the data-quality findings (``windows.finder``), then the
+table's duplicate rows (:meth:`duplicate_rows`) and correlated pairs.
 """
 
 from ..inspect.base import inspector_for
-from ..windows.code import positions_of, view_code
+from ..windows.code import fix_syntax, positions_of, view_code
 from ..windows.columns import ViewColumns
+from ..windows.finder import Finder, plain_duplicates
+from ..windows.findings import Col, FindingList, filter_refs, write_fixes
 from ..windows.order import kept_rows, view_rows
 from ..windows.profiles import Profiler, sample_positions
-from .base import Page, Profiled, TableBackend
+from .base import Found, Page, Profiled, TableBackend
 
 #: Characters of a column or index label.
 LABEL_CHARS = 200
@@ -62,6 +65,20 @@ class MemoryTable(TableBackend):
         names."""
         raise NotImplementedError
 
+    def fix_source(self):
+        """The library's table that writes the findings' fixes (``windows.sources.Table``
+        with a ``fix`` method), or None when none is written (arrays, records)."""
+        return None
+
+    def duplicate_rows(self, rows):
+        """How many of ``rows`` (positions; None: every row) equal an earlier row in
+        every column: value by value here (a library's table counts its own way)."""
+        columns = []
+        for position in range(self.columns_total()):
+            values = self.column_values(position)
+            columns.append(values.tolist() if hasattr(values, "tolist") else list(values))
+        return plain_duplicates(columns, rows)
+
     def window(self, rows, positions, cells):
         """(index labels, rows of cell text) for ``rows`` (a slice or row positions)."""
         raise NotImplementedError
@@ -103,6 +120,28 @@ class MemoryTable(TableBackend):
         columns, unreached = profiler.profile(positions, labels)
         return Profiled(total, None if rows is None else kept, columns, unreached,
                         sample is not None)
+
+    def read_findings(self, state, fields, positions, labels, what):
+        """Column by column (``windows.findings.Finder``), on the rows a profile reads:
+        past ``sample_rows`` rows kept, a fixed-seed sample of that many."""
+        view, name = fields["view"], fields["name"]
+        source = self.fix_source()
+        syntax, note = fix_syntax(source, fields["syntax"], name, what)
+        total = self.total_rows()
+        rows = kept_rows(self.session, self, view, self.columns_total(), fields["filter_ms"])
+        kept = total if rows is None else len(rows)
+        limit = fields["sample_rows"]
+        sample = sample_positions(kept, limit) if kept > limit else None
+        names = self.column_names(max(positions) + 1) if positions else []
+        refs = filter_refs(names, positions)
+        cols = [Col(p, label, refs[p]) for p, (label, _dtype) in zip(positions, labels)]
+        out = FindingList(view.filter)
+        finder = Finder(self.session, self, rows, sample, fields["column_ms"], out)
+        unreached = finder.find(cols)
+        write = write_fixes(source, name, syntax, dict(enumerate(names)), note, self.session)
+        listed, cut, severities = out.finish(fields["max_findings"], write)
+        return Found(total, None if rows is None else kept, listed, cut, severities, out.errors,
+                     out.not_checked, unreached, sample is not None, syntax)
 
     def write_code(self, fields, what):
         """From the value's dtypes (``windows.code``), within ``sort_ms``."""

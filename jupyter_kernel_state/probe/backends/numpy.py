@@ -6,17 +6,19 @@ columns: everything the table ops know of numpy.
   (``a[i:j]``);
 * a view's sort and filter see the array through pandas when the user imported it
   (``backends.pandas.PandasTable`` over ``pd.DataFrame(a)``), else value by value;
-* a column's statistics (:class:`NumpyColumn`; an object array's as a plain list's).
+* a column's statistics (:class:`NumpyColumn`; an object array's as a plain list's) and
+  what the data-quality findings read of it; duplicate rows by pandas' row hashes when
+  the user imported pandas, else by numpy's ``unique`` (no fix code: arrays get none).
 
 Nothing is imported: numpy, pandas and xarray come from ``sys.modules``.
 """
 
 from ..inspect.tables import label_text
 from ..windows.sources import PlainTable
-from ..windows.statistics import PlainColumn, booleans_out, no_dates, numpy_numbers
+from ..windows.statistics import PlainColumn, booleans_out, no_dates, numpy_numbers, quantile
 from .base import Lazy, NotTabular, loaded, register
 from .memory import LABEL_CHARS, MemoryTable, take_rows, transpose
-from .pandas import PandasTable
+from .pandas import PandasTable, pandas_duplicates
 
 
 @register
@@ -83,6 +85,22 @@ class NumpyArray(MemoryTable):
             return PandasTable(self, columns, pd.Series(a), True, "pd.Series" if code else False)
         return PandasTable(self, columns, pd.DataFrame(a), False,
                            "pd.DataFrame" if code else False)
+
+    def duplicate_rows(self, rows):
+        """By pandas' row hashes when the user imported pandas; else numpy's ``unique``
+        of the rows (an object or structured array: value by value)."""
+        a = self.value
+        pd = loaded("pandas")
+        if pd is not None and not self.fields:
+            frame = pd.Series(a, copy=False) if a.ndim == 1 else pd.DataFrame(a, copy=False)
+            return pandas_duplicates(frame, rows)
+        if a.dtype.kind == "O" or self.fields:
+            return super().duplicate_rows(rows)
+        np = loaded("numpy")
+        part = a if rows is None else a[rows]
+        if not len(part):
+            return 0
+        return int(len(part) - len(np.unique(part, axis=0)))
 
     def window(self, rows, positions, cells):
         positions = list(positions)
@@ -200,3 +218,62 @@ class NumpyColumn:
         return {"min": str(np.datetime_as_string(data.min())),
                 "max": str(np.datetime_as_string(data.max())),
                 "median": str(np.datetime_as_string(mid))}
+
+    # --- what the findings read (``windows.findings.PlainFacts`` lists the methods) ---
+
+    def _finite(self):
+        np = loaded("numpy")
+        a = self.a
+        if a.dtype.kind == "f":
+            a = a[np.isfinite(a)]
+        return a
+
+    def bounds(self):
+        a = self._present()
+        return a.min(), a.max()
+
+    def quartiles(self):
+        np = loaded("numpy")
+        a = self._finite()
+        if not a.size:
+            return None
+        return [float(q) for q in np.quantile(a, (0.25, 0.5, 0.75))]
+
+    def deviations(self, center):
+        np = loaded("numpy")
+        a = self._finite().astype(np.float64)
+        return quantile(np.sort(np.abs(a - center)), 0.5) if a.size else 0.0
+
+    def outside(self, low, high):
+        a = self.a
+        return int(((a < low) | (a > high)).sum())
+
+    def whole(self):
+        np = loaded("numpy")
+        a = self._finite()
+        return a.dtype.kind in "iub" or bool((a == np.floor(a)).all())
+
+    def floats(self):
+        return self.a
+
+    def _counted(self):
+        found = getattr(self, "_groups", None)
+        if found is None:
+            np = loaded("numpy")
+            values, counts = np.unique(self._present(), return_counts=True)
+            found = self._groups = (values, counts)
+        return found
+
+    def labels(self, limit):
+        values, counts = self._counted()
+        return list(zip(values[:limit].tolist(), counts[:limit].tolist())), len(values)
+
+    def repeated(self, limit):
+        np = loaded("numpy")
+        values, counts = self._counted()
+        repeats = np.flatnonzero(counts > 1)
+        return (len(values), int(counts[repeats].sum()), values[repeats[:limit]].tolist(),
+                len(repeats))
+
+    def type_counts(self):
+        return None

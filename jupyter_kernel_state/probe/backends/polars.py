@@ -9,7 +9,8 @@ pieces here).
   ``pl.col("price").is_not_null() & (pl.col("price") > 10.0)``, a float column's NaN
   missing too), a view's rows in polars' stable sort, missing values last, and the code
   of the view (:class:`PolarsTable`);
-* a column's statistics (:class:`PolarsColumn`).
+* a column's statistics (:class:`PolarsColumn`) and what the data-quality findings read
+  of it; a finding's fix (:meth:`PolarsTable.fix`, LazyFrames' too).
 
 Nothing is imported: polars comes from ``sys.modules``.  Every read of the value goes
 through the time guard.
@@ -18,8 +19,10 @@ through the time guard.
 import sys
 
 from ..inspect.tables import POLARS_FRAME, POLARS_SERIES, label_text
+from ..protocol import Condition
+from ..windows import code as fixes
 from ..windows.cells import dtype_is_date
-from ..windows.code import Steps, wrapped
+from ..windows.code import NoCode, Replacements, Steps, wrapped
 from ..windows.expressions import (
     Attr,
     Binary,
@@ -33,6 +36,7 @@ from ..windows.expressions import (
 )
 from ..windows.families import BadFilter, Column
 from ..windows.filters import condition_test, expression
+from ..windows.findings import CONFIRM_ROWS, type_groups
 from ..windows.sources import Table
 from ..windows.statistics import (
     PERCENTS,
@@ -85,6 +89,26 @@ class PolarsFrame(MemoryTable):
     def table(self, columns):
         return PolarsTable(self, columns, self.value, series=False)
 
+    def fix_source(self):
+        return self.table(None)
+
+    def duplicate_rows(self, rows):
+        """Rows whose 64-bit hash (``hash_rows``) repeats, compared by polars itself
+        (``n_unique``: NaN equals NaN) when at most
+        :data:`windows.findings.CONFIRM_ROWS`; a tenth of ``n_unique``'s time on a
+        million rows."""
+        v = self.value if rows is None else self._rows(rows)
+        if not len(v):
+            return 0
+        hashes = v.hash() if kind_of_series(v) else v.hash_rows()
+        extra = len(v) - hashes.n_unique()
+        if extra:
+            repeated = hashes.is_duplicated()
+            if int(repeated.sum()) <= CONFIRM_ROWS:
+                candidates = v.filter(repeated)
+                extra = len(candidates) - candidates.n_unique()
+        return int(extra)
+
     def _rows(self, rows):
         if type(rows) is slice:
             return self.run(lambda v: v.slice(rows.start, rows.stop - rows.start), self.value)
@@ -129,6 +153,11 @@ class PolarsSeries(OneColumn, PolarsFrame):
             sub = self.run(lambda: v[list(rows)])
             index = [str(i) for i in rows]
         return index, [[x] for x in cells.column(self.run(sub.to_list), dtype_is_date(v.dtype))]
+
+
+def kind_of_series(value):
+    """Whether a polars value is a Series (else a DataFrame)."""
+    return type(value).__name__ == "Series"
 
 
 # --- a column's family ---------------------------------------------------------------------
@@ -278,6 +307,63 @@ class PolarsTable(Table):
         positions = positions.to_numpy() if np is not None else positions.to_list()
         return positions, None if mask is None else len(positions)
 
+    def fix(self, fix, steps):
+        """A finding's fix (``windows.code.Fix``) as polars calls on the variable — a
+        DataFrame or a LazyFrame alike (a Series through ``to_frame()`` and back):
+        ``unique``, ``drop``, ``filter``, ``with_columns``."""
+        if self.series:
+            if fix.action == fixes.DROP_COLUMNS:
+                raise NoCode("a Series is one column: drop the variable rather than its column")
+            steps.bind(steps.current + ".to_frame()")
+        current = steps.current
+        action = fix.action
+        names = [self.names[p] for p in fix.positions]
+        if action == fixes.DROP_DUPLICATES:
+            if names:
+                steps.bind("{}.unique(subset={}, keep=\"first\", maintain_order=True)".format(
+                    current, literal(names, steps.imports)))
+            else:
+                steps.bind(current + ".unique(maintain_order=True)")
+        elif action == fixes.DROP_COLUMNS:
+            steps.bind("{}.drop({})".format(current, literal(names, steps.imports)))
+        elif action == fixes.DROP_MISSING:
+            position = fix.positions[0]
+            kept = polars_condition(Condition(position, "notnull"), self.column(position),
+                                    polars_column(names[0], self.dtypes[position]))
+            steps.bind("{}.filter({})".format(current, kept.render(steps.imports)))
+        else:
+            expression = self._fixed_column(fix, fix.positions[0])
+            steps.bind("{}.with_columns({})".format(current, expression.render(steps.imports)))
+        if self.series:
+            steps.bind(steps.current + ".to_series()")
+
+    def _fixed_column(self, fix, position):
+        pl = self.pl
+        ref = self.column(position)
+        action = fix.action
+        if action == fixes.TO_NUMBER:
+            text = method(Attr(ref, "str"), "strip_chars")
+            return method(text, "cast", Ref("pl.Float64", pl.Float64, "pl"), strict=False)
+        if action == fixes.TO_DATE:
+            text = Attr(method(Attr(ref, "str"), "strip_chars"), "str")
+            if fix.value == "date":
+                return method(text, "to_date", strict=False)
+            if fix.value == "utc":
+                return method(text, "to_datetime", strict=False, time_zone="UTC")
+            return method(text, "to_datetime", strict=False)
+        if action == fixes.CLIP:
+            low, high = fix.value
+            return method(ref, "clip", low, high)
+        if action == fixes.RELABEL:
+            mapping = Replacements(fix.value)
+            family = polars_column("", self.dtypes[position]).family
+            if family == "category":
+                text = method(ref, "cast", Ref("pl.String", pl.String, "pl"))
+                return method(method(text, "replace", mapping), "cast",
+                              Ref("pl.Categorical", pl.Categorical, "pl"))
+            return method(ref, "replace", mapping)
+        raise NoCode("no polars code for " + action.replace("_", " "))
+
     def code(self, view, name, selected):
         """``t_view = t.filter(mask)``, ``.sort(...)``, ``.select([...])`` (a Series
         through ``to_frame()`` and back)."""
@@ -366,16 +452,9 @@ class PolarsColumn(SeriesColumn):
                            qs[:2] + qs[3:], histogram(edges, counts, scale))
 
     def strings(self, top, present, scale, texts):
-        pl = sys.modules["polars"]
-        s = self.s.drop_nulls()
-        if self.family() == "category":
-            s = s.cast(pl.Utf8)
-        frame = s.to_frame("v")
-        group_by = getattr(frame, "group_by", None) or frame.groupby
-        size = pl.len() if hasattr(pl, "len") else pl.count()
-        counted = group_by("v", maintain_order=True).agg(size.alias("n"))
+        counted = self._counted()
         best = counted.sort("n", descending=True, maintain_order=True).head(top).rows()
-        empty = int((s == "").sum() or 0)
+        empty = int((self.s == "").sum() or 0)
         return strings_out(counted.height, empty, best, present, scale, texts)
 
     def booleans(self, present, scale, texts):
@@ -383,3 +462,87 @@ class PolarsColumn(SeriesColumn):
 
     def datetimes(self, scale, texts):
         return series_dates_out(self.s.drop_nulls())
+
+    # --- what the findings read (``windows.findings.PlainFacts`` lists the methods) ---
+
+    def _present(self):
+        """The present values (nulls dropped; NaN too in a float column)."""
+        s = self.s.drop_nulls()
+        if self._base().startswith("Float"):
+            s = s.filter(s.is_not_nan())
+        return s
+
+    def _finite(self):
+        pl = sys.modules["polars"]
+        s = self._present()
+        base = self._base()
+        if base == "Decimal" or base == "Float16":
+            s = s.cast(pl.Float64)
+        if s.dtype.is_float():
+            s = s.filter(s.is_finite())
+        return s
+
+    def bounds(self):
+        s = self._present()
+        return s.min(), s.max()
+
+    def quartiles(self):
+        pl = sys.modules["polars"]
+        s = self._finite().cast(pl.Float64)
+        if not len(s):
+            return None
+        return [float(s.quantile(q, "linear")) for q in (0.25, 0.5, 0.75)]
+
+    def deviations(self, center):
+        pl = sys.modules["polars"]
+        s = self._finite().cast(pl.Float64)
+        return float((s - center).abs().median() or 0.0) if len(s) else 0.0
+
+    def outside(self, low, high):
+        s = self._present()
+        return int(((s < low) | (s > high)).sum() or 0)
+
+    def whole(self):
+        s = self._finite()
+        if not s.dtype.is_float():
+            return True
+        return bool((s == s.floor()).all())
+
+    def floats(self):
+        pl = sys.modules["polars"]
+        s = self.s.cast(pl.Float64)
+        if sys.modules.get("numpy") is not None:
+            return s.to_numpy()  # nulls as NaN
+        return s.to_list()
+
+    def _counted(self):
+        """Each distinct present value (``v``, a category's as text) and its rows
+        (``n``), in the order values first appear (kept: a profile and the findings read
+        it once)."""
+        found = getattr(self, "_groups", None)
+        if found is None:
+            pl = sys.modules["polars"]
+            s = self.s.drop_nulls()
+            if self.family() == "category":
+                s = s.cast(pl.Utf8)
+            frame = s.to_frame("v")
+            group_by = getattr(frame, "group_by", None) or frame.groupby
+            size = pl.len() if hasattr(pl, "len") else pl.count()
+            found = self._groups = group_by("v", maintain_order=True).agg(size.alias("n"))
+        return found
+
+    def labels(self, limit):
+        counted = self._counted()
+        return counted.head(limit).rows(), counted.height
+
+    def repeated(self, limit):
+        pl = sys.modules["polars"]
+        counted = self._counted()
+        repeats = counted.filter(pl.col("n") > 1)
+        rows = int(repeats.get_column("n").sum() or 0)
+        return counted.height, rows, repeats.get_column("v").head(limit).to_list(), repeats.height
+
+    def type_counts(self):
+        if self._base() != "Object":
+            return None
+        return type_groups([x for x in self.s.to_list() if x is not None])

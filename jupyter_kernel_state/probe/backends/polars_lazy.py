@@ -49,9 +49,11 @@ import threading
 
 from .. import guard
 from ..windows.expressions import AND, Attr, Binary, Call, Imports, Ref, method
+from ..windows.findings import DATE_PATTERN, NUMBER_PATTERN
 from . import aggregates, base
 from .base import register
 from .engine import EngineTable
+from .engine_findings import ALL_KINDS
 from .polars import PolarsTable, polars_column
 
 #: The main thread waits for a query in waits of this long (each one the guard can end).
@@ -91,6 +93,8 @@ class PolarsLazyTable(EngineTable):
     title = "polars"
     syntaxes = ("polars_lazy", "polars")
     stops = "cancelled in"
+    finding_kinds = ALL_KINDS
+    fix_library = "polars"  # polars' DataFrame calls are a LazyFrame's too
 
     def __init__(self, value, session):
         super().__init__(value, session)
@@ -308,6 +312,146 @@ class PolarsLazyTable(EngineTable):
         ``aggregates``."""
         frame = self._collect(ms, lambda t: viewed(t).select([*head, *aggregates]))
         return frame.row(0, named=True)
+
+    # --- the findings' aggregates (exact quartiles; every query behind the checkpoint) -------
+
+    def _limited(self, view, rows, columns):
+        def viewed(t):
+            lf = self._viewed(t, view, columns, False)
+            return lf if rows is None else lf.head(rows)
+
+        return viewed
+
+    def finding_facts(self, view, position, rows, sample, ms, columns):
+        """Exact quartiles hold the values in memory: past ``sample`` rows they are read
+        on every k-th row (``gather_every``, streamed), some ``sample`` rows in all
+        (flagged approximate)."""
+        pl = sys.modules["polars"]
+        kind = self.family(position).family
+        if str(self.dtype(position)).startswith("Decimal"):
+            kind = "decimal"
+        family = _PROFILE_FAMILY.get(kind, "other")
+        c = pl.col(self.raw_names()[position])
+        head = [pl.len().alias("total"), c.null_count().alias("nulls")]
+        present = c
+        if kind == "float":
+            head.append(c.is_nan().sum().alias("nans"))
+            present = c.filter(c.is_not_nan())
+        if family == "category":
+            present = c.cast(pl.String)
+        aggregates = []
+        if family != "other":
+            aggregates += [present.min().alias("low"), present.max().alias("high")]
+        if family == "string":
+            date = c.str.contains(DATE_PATTERN)
+            aggregates += [c.str.contains(NUMBER_PATTERN).sum().alias("numbers"),
+                           date.sum().alias("dates"),
+                           c.str.contains(r"\S").sum().alias("nonblank"),
+                           (date & c.str.contains("[0-9]{2}:[0-9]{2}")).sum().alias("times"),
+                           (date & c.str.contains(r"(Z|[+-][0-9]{2}:?[0-9]{2})\s*$")).sum()
+                           .alias("offsets"),
+                           c.str.len_chars().max().alias("longest"),
+                           c.drop_nulls().approx_n_unique().alias("distinct")]
+        elif family == "category":
+            aggregates.append(c.drop_nulls().approx_n_unique().alias("distinct"))
+        row = self._one(ms, self._limited(view, rows, columns), head, *aggregates)
+        total = int(row["total"])
+        facts = {"family": family, "total": total,
+                 "nulls": int(row["nulls"]) + int(row.get("nans") or 0),
+                 "whole": kind == "integer", "approximate": False,
+                 "low": row.get("low"), "high": row.get("high")}
+        if family == "number":
+            step = max(1, -(-total // sample))
+            facts["quartiles"] = self._quartiles(ms, view, rows, step, c, kind, columns)
+            facts["approximate"] = step > 1
+        if family in ("string", "category"):
+            facts.update(longest=row.get("longest"), distinct=row["distinct"])
+        if family == "string":
+            facts.update(numbers=row["numbers"], dates=row["dates"], nonblank=row["nonblank"],
+                         date_kind="utc" if row["offsets"] else "datetime" if row["times"]
+                         else "date")
+        return facts
+
+    def _quartiles(self, ms, view, rows, step, c, kind, columns):
+        pl = sys.modules["polars"]
+        every = c if step == 1 else c.gather_every(step)
+        finite = (every.filter(every.is_finite()) if kind == "float" else every).cast(pl.Float64)
+        fractions = [0.25, 0.5, 0.75]
+        if _major(pl) >= 2:
+            wanted = [finite.quantile(fractions, "linear").alias("quartiles")]
+        else:
+            wanted = [finite.quantile(q, "linear").alias("q%d" % (q * 100)) for q in fractions]
+        row = self._one(ms, self._limited(view, rows, columns), wanted)
+        listed = row.get("quartiles", False)
+        if listed is False:
+            listed = [row["q%d" % p] for p in (25, 50, 75)]
+        return None if listed is None else list(listed)
+
+    def count_outside(self, view, position, low, high, rows, ms, columns):
+        pl = sys.modules["polars"]
+        c = pl.col(self.raw_names()[position])
+        outside = (c < low) | (c > high)
+        if self.family(position).family == "float":
+            outside = outside & c.is_not_nan()
+        row = self._one(ms, self._limited(view, rows, columns), [outside.sum().alias("n")])
+        return int(row["n"] or 0)
+
+    def count_duplicates(self, view, rows, ms, columns):
+        pl = sys.modules["polars"]
+        viewed = self._limited(view, rows, columns)
+        total = self._collect(ms, lambda t: viewed(t).select(pl.len())).item()
+        distinct = self._collect(ms, lambda t: viewed(t).unique().select(pl.len())).item()
+        return int(total), int(distinct)
+
+    def _groups(self, view, position, rows, columns):
+        """A plan of the column's present values and their rows (``v``, ``n``)."""
+        pl = sys.modules["polars"]
+        c = pl.col(self.raw_names()[position])
+        if self.family(position).family == "category":
+            c = c.cast(pl.String)
+        viewed = self._limited(view, rows, columns)
+        return lambda t: viewed(t).select(c.alias("v")).drop_nulls().group_by("v").agg(
+            pl.len().alias("n"))
+
+    def key_counts(self, view, position, limit, rows, ms, columns):
+        pl = sys.modules["polars"]
+        groups = self._groups(view, position, rows, columns)
+        repeated = pl.col("n") > 1
+        row = self._collect(ms, lambda t: groups(t).select(
+            pl.col("n").sum().alias("present"), pl.len().alias("distinct"),
+            pl.col("n").filter(repeated).sum().alias("rows"), repeated.sum().alias("keys"))
+        ).row(0, named=True)
+        keys = []
+        if row["keys"]:
+            found = self._collect(ms, lambda t: groups(t).filter(repeated).select("v").head(limit))
+            keys = found.get_column("v").to_list()
+        return (int(row["present"] or 0), int(row["distinct"]), int(row["rows"] or 0), keys,
+                int(row["keys"] or 0))
+
+    def label_counts(self, view, position, limit, rows, ms, columns):
+        groups = self._groups(view, position, rows, columns)
+        found = self._collect(ms, lambda t: groups(t).head(limit + 1))
+        return list(zip(found.get_column("v").to_list(), found.get_column("n").to_list()))
+
+    def correlations(self, view, positions, rows, ms, columns):
+        pl = sys.modules["polars"]
+        values = []
+        for p in positions:
+            v = pl.col(self.raw_names()[p]).cast(pl.Float64)
+            values.append(pl.when(v.is_finite()).then(v))
+        wanted, pairs = [], []
+        for i in range(len(values)):
+            for j in range(i + 1, len(values)):
+                both = values[i].is_not_null() & values[j].is_not_null()
+                k = len(pairs)
+                wanted += [pl.corr(values[i].filter(both), values[j].filter(both)).alias("r%d" % k),
+                           both.sum().alias("n%d" % k)]
+                pairs.append((i, j))
+        row = self._one(ms, self._limited(view, rows, columns), wanted)
+        return {pair: (row["r%d" % k], int(row["n%d" % k] or 0)) for k, pair in enumerate(pairs)}
+
+    def fix_source(self):
+        return self._table(None)
 
     # --- running: a query in a worker thread, stopped at its checkpoint -------------------
 

@@ -10,10 +10,23 @@ are quoted as Python string literals.  pandas code for pandas values (and for nu
 arrays and lists of records, through ``pd.DataFrame``), polars code for polars values:
 each library's table writes its own (``sources.Table.code``); here, which code a value
 gets, or why none.
+
+The same generator writes the fix of a data-quality finding (the ``findings`` op,
+``windows.findings``): a :class:`Fix` says what to do as data (drop duplicate rows, a
+column, the rows missing a value; read text as numbers or dates; replace labels; clip
+values), each library's table writes it in its own calls (``fix`` of
+``backends.pandas.PandasTable``, ``backends.polars.PolarsTable``, the engines') with
+the same expression nodes as a view's code, and :func:`dplyr_fix` writes it for R.  A
+fix binds the variable itself to a new table (``sales = sales.drop_duplicates()``):
+never ``inplace=True``, never an assignment into the value, which another name may hold
+too.
 """
 
+import collections
+import re
+
 from .columns import checked_positions
-from .expressions import AND, Binary, Imports
+from .expressions import AND, Binary, Imports, Lit, literal
 
 #: A filter longer than this is written one condition a line.
 LINE_CHARS = 72
@@ -50,11 +63,12 @@ def view_code(table, columns, view, name, syntax, selected, what):
 
 
 class Steps:
-    """The lines of a view's code, each binding ``<name>_view`` to the one before (the
-    variable ``name`` first): :meth:`bind` a step's expression of :attr:`current`."""
+    """The lines of a view's code, each binding ``<name>_view`` (``out``: another name,
+    the variable itself for a fix) to the one before (the variable ``name`` first):
+    :meth:`bind` a step's expression of :attr:`current`."""
 
-    def __init__(self, name):
-        self.name, self.out, self.current = name, name + "_view", name
+    def __init__(self, name, out=None):
+        self.name, self.out, self.current = name, name + "_view" if out is None else out, name
         self.imports = Imports()
         self.lines = []
 
@@ -64,7 +78,7 @@ class Steps:
 
     def text(self):
         """The code: its imports, its steps (at least ``<name>_view = <name>``)."""
-        if self.current == self.name:
+        if not self.lines:
             self.bind(self.name)
         return "\n".join(self.imports.header() + self.lines) + "\n"
 
@@ -90,3 +104,174 @@ def positions_of(fields, columns_total):
         return None
     stop = columns_total if stop is None else min(stop, columns_total)
     return list(range(min(start, stop), stop))
+
+
+# --- fixes: the code of a data-quality finding's fix (the ``findings`` op) -------------
+
+#: What a fix does (:class:`Fix`'s ``action``): ``positions`` () for every column, or
+#: (key,) keeping each key's first row.
+DROP_DUPLICATES = "drop_duplicates"
+#: The columns at ``positions``.
+DROP_COLUMNS = "drop_columns"
+#: The rows where the column is missing (null, NaN, NaT, None).
+DROP_MISSING = "drop_missing"
+#: Text (or mixed values) read as numbers; what does not read becomes missing.
+TO_NUMBER = "to_number"
+#: ISO text read as dates; ``value``: "date", "datetime" or "utc" (some with an offset).
+TO_DATE = "to_date"
+#: ``value``: ((label, replacement), ...).
+RELABEL = "relabel"
+#: ``value``: (low, high): values below ``low`` become ``low``, above ``high`` ``high``.
+CLIP = "clip"
+#: Mixed values as text (missing ones stay missing).
+TO_TEXT = "to_text"
+
+#: One fix as data: its action, the column positions it acts on, its values.
+Fix = collections.namedtuple("Fix", "action positions value")
+
+#: The syntaxes a table in memory's fixes are written in (the engines': their own).
+FIX_LIBRARIES = ("pandas", "polars")
+
+
+def fix_syntax(source, syntax, name, what):
+    """``(syntax, note)``: the syntax the fixes of variable ``name`` (``what``: its type)
+    are written in (None asked: the value's own library's) and, when none is written,
+    why (each finding's ``fix`` is then null); ``source``: its library's table
+    (``sources.Table``), None for the values no fix is written for (arrays, records).
+    :class:`NoCode` for a syntax that does not fit the value (a 400)."""
+    own = None if source is None else source.library
+    if syntax is None:
+        syntax = own if own in FIX_LIBRARIES else "pandas"
+    if syntax not in FIX_LIBRARIES and syntax != "dplyr":
+        raise NoCode("{} fixes are for tables that live in an engine; {} is a {}".format(
+            syntax, name, what))
+    if source is None or own not in FIX_LIBRARIES:
+        return syntax, ("no fix code for {} (a {}): fixes are written for pandas and polars "
+                        "tables and R data frames".format(name, what))
+    if syntax == "dplyr":
+        if source.series:
+            return syntax, "dplyr fixes are written for data frames; {} is a {}".format(
+                name, what)
+        return syntax, None
+    if syntax != own:
+        raise NoCode("{} fixes are for {} values; {} is a {}: ask for {} or dplyr fixes".format(
+            syntax, syntax, name, what, own))
+    return syntax, None
+
+
+def fix_code(source, fix, name, syntax, names):
+    """The code of ``fix`` (a :class:`Fix`) in ``syntax`` that binds ``name`` to the
+    fixed table: the library's own (``source``: its table, whose ``fix(fix, steps)``
+    writes the steps) or dplyr (``names``: the columns' names by position).
+    :class:`NoCode` (or ValueError for a value no literal writes) when there is none."""
+    if syntax == "dplyr":
+        return dplyr_fix(fix, name, names)
+    steps = Steps(name, out=name)
+    source.fix(fix, steps)
+    return steps.text()
+
+
+class Replacements(Lit):
+    """A dict literal of (label, replacement) pairs: ``{"north ": "North"}``."""
+
+    def render(self, imports):
+        items = ["{}: {}".format(literal(a, imports), literal(b, imports)) for a, b in self.value]
+        return "{" + ", ".join(items) + "}"
+
+    def evaluate(self):
+        return dict(self.value)
+
+
+# --- dplyr ---------------------------------------------------------------------------------
+
+#: R's reserved words (never a bare name).
+_R_RESERVED = frozenset((
+    "if", "else", "repeat", "while", "function", "for", "next", "break", "TRUE", "FALSE",
+    "NULL", "Inf", "NaN", "NA", "NA_integer_", "NA_real_", "NA_character_", "NA_complex_",
+    "in"))
+_R_NAME = re.compile(r"(?:[A-Za-z]|\.(?![0-9]))[A-Za-z0-9._]*\Z|\.\Z")
+
+
+def r_name(name):
+    """A column or variable name as R reads it: bare when it is a syntactic name (as
+    the R probe's ``column_ref``), else in backticks."""
+    text = str(name)
+    if _R_NAME.match(text) and text not in _R_RESERVED and not re.match(r"\.\.[0-9]", text):
+        return text
+    return "`" + text.replace("\\", "\\\\").replace("`", "\\`") + "`"
+
+
+def r_literal(value):
+    """A value as an R literal (numbers as doubles)."""
+    t = type(value)
+    if value is None:
+        return "NA"
+    if t is bool:
+        return "TRUE" if value else "FALSE"
+    if t is int:
+        return str(value)
+    if t is float:
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Inf" if value > 0 else "-Inf"
+        return repr(value)
+    if t is str:
+        return r_string(value)
+    raise ValueError("no R literal for a " + t.__name__)
+
+
+_R_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def r_string(text):
+    """A double-quoted R string (R refuses a NUL character: ValueError)."""
+    out = []
+    for ch in text:
+        if ch in _R_ESCAPES:
+            out.append(_R_ESCAPES[ch])
+        elif ch == "\0":
+            raise ValueError("R strings cannot hold a NUL character")
+        elif ord(ch) < 32 or ord(ch) == 127:
+            out.append("\\x{:02x}".format(ord(ch)))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def dplyr_fix(fix, name, names):
+    """``fix`` as dplyr code: ``sales <- sales %>% distinct()`` (text for R users: the
+    same table as an R data frame; ``names``: the columns' names by position)."""
+    target = r_name(name)
+    cols = [r_name(names[p]) for p in fix.positions]
+    action = fix.action
+    if action == DROP_DUPLICATES:
+        step = "distinct({}, .keep_all = TRUE)".format(", ".join(cols)) if cols else "distinct()"
+    elif action == DROP_COLUMNS:
+        step = "select(-{})".format(cols[0] if len(cols) == 1 else "c(" + ", ".join(cols) + ")")
+    elif action == DROP_MISSING:
+        step = "filter(!is.na({}))".format(cols[0])
+    else:
+        step = "mutate({} = {})".format(cols[0], _dplyr_value(fix, cols[0]))
+    return "library(dplyr)\n{0} <- {0} %>% {1}\n".format(target, step)
+
+
+def _dplyr_value(fix, c):
+    action = fix.action
+    if action == TO_NUMBER:
+        return "suppressWarnings(as.numeric({}))".format(c)
+    if action == TO_DATE:
+        if fix.value == "date":
+            return 'as.Date(trimws({}), format = "%Y-%m-%d")'.format(c)
+        text = 'sub("T", " ", trimws({}))'.format(c)
+        return ('coalesce(as.POSIXct({0}, format = "%Y-%m-%d %H:%M:%OS", tz = "UTC"), '
+                'as.POSIXct({0}, format = "%Y-%m-%d", tz = "UTC"))'.format(text))
+    if action == RELABEL:
+        pairs = ", ".join("{} = {}".format(r_string(a), r_string(b)) for a, b in fix.value)
+        return "recode({}, {})".format(c, pairs)
+    if action == CLIP:
+        low, high = fix.value
+        return "pmin(pmax({}, {}), {})".format(c, r_literal(low), r_literal(high))
+    if action == TO_TEXT:
+        return "as.character({})".format(c)
+    raise NoCode("no dplyr code for " + action)
