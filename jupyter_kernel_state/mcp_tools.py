@@ -29,6 +29,8 @@ MAX_COLUMNS_PER_CALL = 50
 # Columns one describe_table call profiles at most, and the most frequent values it lists
 # per column (the profile has up to 10; the rest are counted in `other`).
 MAX_PROFILE_COLUMNS_PER_CALL = 50
+#: Data-quality findings describe_table lists (the most severe first).
+MAX_FINDINGS_PER_CALL = 20
 MAX_TOP_PER_CALL = 5
 # A notebook path in a tool's text is cut to its last this many characters.
 MAX_PATH_CHARS = 120
@@ -277,6 +279,7 @@ async def describe_table(
     columns: str | None = None,
     filter: dict[str, Any] | None = None,
     budget_ms: int | None = None,
+    findings: bool = True,
 ) -> dict[str, Any]:
     """Describe a table's columns without running code in the user's kernel (pandas or
     polars DataFrame or Series, numpy array, list of records): for each column its dtype,
@@ -284,6 +287,12 @@ async def describe_table(
     std, quantiles (5, 25, 75, 95 %) and a histogram; text and categories: distinct, empty
     strings, the 5 most frequent values (`top`) and how many others (`other`); booleans:
     true, false; dates: min, max, median. Use it before writing analysis code.
+    With `findings` (default), also its data-quality findings, the most severe first:
+    missing values and empty columns, duplicate rows and keys, ID-like and constant
+    columns, outliers (IQR rule), mixed types, numbers or dates stored as text, labels
+    differing only in case or spaces, correlated pairs — each with its severity, the rows
+    it concerns as a filter (for get_rows) and `fix`: code that rebinds the variable to
+    the fixed table, to show the user (never run it without asking).
 
     columns: positions, as a range "0:50" or a list "0,3,7" (at most 50 per call; default
     the first 50).
@@ -312,7 +321,31 @@ async def describe_table(
     out["cut"] = _what_was_cut(profile, top_cut)
     if profile.get("engine"):
         out["note"] = _profile_note(name, profile)
+    if findings:
+        out["findings"] = await _findings_of(service, kernel, name, listed, filter, budget_ms)
     return out
+
+
+async def _findings_of(service: Any, kernel: dict[str, Any], name: str, columns: str,
+                       filter: dict[str, Any] | None, budget_ms: int | None
+                       ) -> dict[str, Any]:
+    """The table's findings as describe_table lists them: each one's severity, message,
+    rows, filter and fix, at most ``MAX_FINDINGS_PER_CALL``; an error in words rather than
+    the description lost (a kernel without findings, a check that ran out of time)."""
+    try:
+        options = parse("findings", {"name": name, "columns": columns, "filter": filter,
+                                     "max_findings": MAX_FINDINGS_PER_CALL,
+                                     "budget_ms": budget_ms}, service.limits)
+        found = await service.findings(kernel["kernel_id"], options)
+    except KernelStateError as e:
+        return {"error": e.message}
+    keep = ("kind", "severity", "columns", "message", "count", "approximate", "filter", "fix")
+    return {
+        "listed": [{k: f[k] for k in keep} for f in found["findings"]],
+        "total": found["findings_total"], "cut": found["findings_cut"],
+        "severities": found["severities"], "syntax": found["syntax"],
+        "not_checked": found["not_checked"], "errors": found["errors"],
+    }
 
 
 async def count_rows(

@@ -377,6 +377,41 @@ _ROUTES = (
                 501: "The kernel's language has no probe, or its probe no profile yet (R).",
                 503: BUSY}),
     Route(
+        "findings", "GET", "kernels/{kernel_id}/variables/{name}/findings", RUNS_PROBE,
+        "Data-quality findings of a table, each with its rows and fix code",
+        "Missing values and empty columns, duplicate rows and keys, ID-like and constant "
+        "columns, outliers (IQR rule; MAD when the IQR is 0), mixed types, numbers and "
+        "dates stored as text, labels that differ only in case or spaces, strongly "
+        "correlated numeric pairs — of the rows the filter keeps. Each finding has a "
+        "severity, the rows it concerns as a filter tree the explorer can open, and fix "
+        "code from the Convert to Code generator in `syntax` that rebinds the variable to "
+        "the fixed table (never edits it in place). Computed in the kernel under the "
+        "profile's guards (`profile_column_ms` each column's checks, `profile_sample_rows` "
+        "past which a fixed-seed sample is read and counts are `approximate`). " + ENGINES
+        + " Engines compute the findings as aggregates (DuckDB, polars LazyFrame; others "
+        "list them in `not_checked`). Python kernels (R: 501). " + LARGE,
+        params=(
+            KERNEL_ID, VARIABLE,
+            Param("columns", COLUMNS, ROWS_COLUMNS.doc, max=setting("profile_max_columns"),
+                  default=Columns()),
+            FILTER_TREE,
+            field_param("findings", "max_findings", "Findings listed, the most severe first "
+                        "(`findings_cut` counts the rest)."),
+            field_param("findings", "syntax", "The fix code's language: pandas, polars, "
+                        "dplyr or duckdb; default the value's own library (400 for one that "
+                        "does not fit the value)."),
+            BUDGET,
+        ),
+        build=lambda v, limits: variable_queries.FindingsOptions(
+            name=v["name"], view=view(v), max_findings=v["max_findings"], syntax=v["syntax"],
+            budget_ms=v["budget_ms"], **_columns(v)),
+        call=lambda service, kid, query: service.findings(kid, query),
+        reply="TableFindings", large=True,
+        errors={409: LAZY, 422: "The value's own code raised or ran out of time while it "
+                "was read; an engine's error (its first line).",
+                501: "The kernel's language has no probe, or its probe no findings yet (R).",
+                503: BUSY}),
+    Route(
         "timeline", "GET", "kernels/{kernel_id}/variables/{name}/timeline", RUNS_PROBE,
         "When a variable was bound, changed or removed, and how",
         "The probe keeps, per name, the last executions at which it was new, modified or "

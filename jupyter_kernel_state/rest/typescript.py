@@ -74,7 +74,7 @@ OVERRIDES = {
     # Opaque to the frontend: sent back as it came (payloads.ts).
     "VariableDetail.children[].access_key": "AccessKey",
 }
-#: Route query interfaces, by route (routes without parameters take none).
+#: Route query interfaces whose names are not the route's own (``query_name``).
 QUERIES = {
     "variables": "IVariablesQuery", "variable": "IDetailQuery", "rows": "IRowsQuery",
     "count": "ICountQuery", "code": "ICodeQuery", "profile": "IProfileQuery",
@@ -271,9 +271,19 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", ")")) else ".")
 
 
+def query_name(route: Route) -> str | None:
+    """The route's query interface: ``I<Route>Query`` (``QUERIES`` where the frontend
+    knew it by another name), None for a route without query parameters."""
+    if route.name in QUERIES:
+        return QUERIES[route.name]
+    if not route.query_params:
+        return None
+    return "I" + "".join(part.title() for part in route.name.split("_")) + "Query"
+
+
 def queries() -> Iterator[str]:
     for route in ROUTES.values():
-        name = QUERIES.get(route.name)
+        name = query_name(route)
         if name is None:
             continue
         lines = doc(f"Query of `{route.method} {route.path}`.")
@@ -304,7 +314,7 @@ def route_map() -> str:
     ]
     for route in ROUTES.values():
         segments = SEGMENTS[tuple(p.name for p in route.params if p.where == "path")]
-        query = QUERIES.get(route.name, "NoQuery")
+        query = query_name(route) or "NoQuery"
         reply = {SNAPSHOT: "ISnapshot", IMAGE: "Blob", EMPTY: "void"}.get(
             route.serve, INTERFACES.get(route.reply, "I" + route.reply))
         body = ", IAnnotationUpdate" if route.body is not None else ""

@@ -13,6 +13,7 @@ from .service import KernelStateService
 from .variable_queries import (
     CodeOptions,
     CountOptions,
+    FindingsOptions,
     ProfileOptions,
     RowsOptions,
     TimelineOptions,
@@ -23,6 +24,7 @@ __all__ = [
     "CodeOptions",
     "CountOptions",
     "DetailOptions",
+    "FindingsOptions",
     "HistoryOptions",
     "ImagesOptions",
     "KernelStateService",

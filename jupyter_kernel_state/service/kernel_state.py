@@ -44,6 +44,7 @@ from .tracker import ExecutionTracker
 from .variable_queries import (
     CodeOptions,
     CountOptions,
+    FindingsOptions,
     ProfileOptions,
     RowsOptions,
     TableQuery,
@@ -538,6 +539,24 @@ class KernelState:
                 max_columns=limits.profile_max_columns, value_chars=limits.rows_cell_chars,
                 sample_rows=limits.profile_sample_rows, column_ms=limits.profile_column_ms))
             return self._current(_with_engine(reply["profile"]), moment)
+
+        return await self._profiles.give(options.key, take, when_busy=stale_or(BUSY))
+
+    async def findings(self, options: FindingsOptions) -> Answer:
+        """The data-quality findings of a table's columns (of the rows the view's filter
+        keeps), each with the rows it concerns as a filter and fix code, computed in the
+        kernel under the profile's guards; a busy kernel gets the last findings of the
+        same query, marked stale."""
+        await self.probe.require("findings", "Findings", options.name)
+        limits = self._limits
+
+        async def take(moment: Moment) -> Answer:
+            reply = await self._call_on_table(
+                "findings", options, sort_ms=None, filter_ms=limits.rows_sort_ms,
+                max_columns=limits.profile_max_columns, sample_rows=limits.profile_sample_rows,
+                column_ms=limits.profile_column_ms, max_findings=options.max_findings,
+                syntax=options.syntax)
+            return self._current(_with_engine(cast(Answer, reply["findings"])), moment)
 
         return await self._profiles.give(options.key, take, when_busy=stale_or(BUSY))
 

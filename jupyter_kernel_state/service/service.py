@@ -38,6 +38,7 @@ from .queries import (
 from .variable_queries import (
     CodeOptions,
     CountOptions,
+    FindingsOptions,
     ProfileOptions,
     RowsOptions,
     TimelineOptions,
@@ -261,6 +262,9 @@ class KernelStateService:
 
     async def profile(self, kernel_id: str, options: ProfileOptions) -> dict[str, Any]:
         return await self.state(kernel_id).profile(options)
+
+    async def findings(self, kernel_id: str, options: FindingsOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).findings(options)
 
     async def code(self, kernel_id: str, options: CodeOptions) -> dict[str, Any]:
         return await self.state(kernel_id).code(options)

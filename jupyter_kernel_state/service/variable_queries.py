@@ -1,5 +1,6 @@
 """The queries about one variable's data: ``RowsOptions`` (the data explorer's windows),
 ``CountOptions`` (a table's rows counted), ``CodeOptions`` (the code of a view),
+``FindingsOptions`` (data-quality findings with their fix code),
 ``ProfileOptions`` and ``TimelineOptions`` — built like every query (see queries.py); a
 view's sort and filter are one ``protocol.View``."""
 
@@ -71,6 +72,21 @@ class ProfileOptions(TableQuery):
     @property
     def key(self) -> tuple[object, ...]:
         return ("profile", *self.columns_key)
+
+
+@dataclass(frozen=True)
+class FindingsOptions(TableQuery):
+    """``GET variables/{name}/findings``: the data-quality findings of some columns
+    (positions as for a profile) of the rows the ``view``'s filter keeps, at most
+    ``max_findings``, each with fix code in ``syntax`` (None: the value's own library)."""
+
+    column_stop: int | None = None  # None: to the last column
+    max_findings: int = 100
+    syntax: str | None = None
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("findings", *self.columns_key, self.max_findings, self.syntax)
 
 
 @dataclass(frozen=True)

@@ -1152,6 +1152,45 @@ export interface IProfileQuery {
 }
 
 /**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/findings`.
+ */
+export interface IFindingsQuery {
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `profile_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * Findings listed, the most severe first (`findings_cut` counts the rest).
+   * Clamped to 1,000.
+   */
+  max_findings?: number;
+  /**
+   * The fix code's language: pandas, polars, dplyr or duckdb; default the
+   * value's own library (400 for one that does not fit the value).
+   */
+  syntax?: 'pandas' | 'polars' | 'dplyr' | 'duckdb';
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
+}
+
+/**
  * Query of `GET kernels/{kernel_id}/variables/{name}/timeline`.
  */
 export interface ITimelineQuery {
@@ -1335,6 +1374,10 @@ export interface IRouteMap {
    */
   profile: IRoute<VariablePath, IProfileQuery, ITableProfile>;
   /**
+   * Data-quality findings of a table, each with its rows and fix code.
+   */
+  findings: IRoute<VariablePath, IFindingsQuery, ITableFindings>;
+  /**
    * When a variable was bound, changed or removed, and how.
    */
   timeline: IRoute<VariablePath, ITimelineQuery, ITimeline>;
@@ -1479,6 +1522,20 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
     reply: 'json',
     large: true,
     query: { columns: 'text', filter: 'json', budget_ms: 'number' }
+  },
+  findings: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/findings',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      columns: 'text',
+      filter: 'json',
+      max_findings: 'number',
+      syntax: 'text',
+      budget_ms: 'number'
+    }
   },
   timeline: {
     method: 'GET',
