@@ -36,8 +36,11 @@ run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
 run_suite "jest" jlpm test
 # Test files spread over the machine's cores (at most 4), each file on one worker: a file's
 # shared server, kernels, gateway or Spark cluster stay its own.
-run_suite "pytest" python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 \
-  --dist loadfile
+# Then the tests marked `alone` (many users at once), with the machine to themselves.
+run_suite "pytest" bash -c 'python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 \
+  --dist loadfile -m "not alone"; parallel=$?
+  python -m pytest -q -p no:cacheprovider -m alone; alone=$?
+  [ "$parallel" -eq 0 ] && [ "$alone" -eq 0 ]'
 # The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
 run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
   -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py

@@ -14,7 +14,9 @@ import pytest
 from .multiuser import run
 from .netns import Namespace
 
-pytestmark = [pytest.mark.hub, pytest.mark.slow]
+# Eight users' requests at once against one gateway: run alone (scripts/test.sh), not beside
+# another test file's kernels, so that it measures this server, not the machine's load.
+pytestmark = [pytest.mark.hub, pytest.mark.slow, pytest.mark.alone]
 
 
 def test_many_users_one_gateway_on_another_host(tmp_path) -> None:  # type: ignore[no-untyped-def]

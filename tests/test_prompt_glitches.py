@@ -565,7 +565,9 @@ async def test_the_since_line_accumulates_end_to_end(jp_fetch, new_kernel) -> No
     await kernel.run("df['c'] = 1\nx.append(4)\ndel y\nz = 0")
     text = (await prompt_json(jp_fetch, kernel.kernel_id, budget=5000, since=since))["text"]
     change = next(line for line in text.splitlines() if line.startswith("Changed since"))
-    assert change == (f"Changed since execution {since}: df (rows 100 → 90; column c added), "
+    # The rows a filter removed move the columns' means: said with the row count.
+    assert change == (f"Changed since execution {since}: df (rows 100 → 90; a: mean 49.5 → "
+                      "54.5; b: mean 49.5 → 54.5; column c added), "
                       "x (len 2 → 3 → 4; appended 3; appended 4); new: z; removed: y."), text
 
 
