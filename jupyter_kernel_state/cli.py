@@ -25,6 +25,7 @@ from typing import Any
 
 from .cli_views import (
     CLIError,
+    cmd_compare,
     cmd_count,
     cmd_images,
     cmd_inspect,
@@ -178,7 +179,8 @@ KERNEL_HELP = ("the kernel to read: its id, a prefix of ids only it has, or its 
                "console path (whole, or its end such as sales.ipynb); default: the kernel "
                "a cell last ran in, named on stderr")
 # Commands that read one kernel (all but `kernels` and the MCP ones).
-KERNEL_COMMANDS = ("variables", "inspect", "rows", "count", "timeline", "images", "prompt")
+KERNEL_COMMANDS = ("variables", "inspect", "rows", "count", "compare", "timeline", "images",
+                   "prompt")
 
 
 def _global_options(parser: argparse.ArgumentParser, after_command: bool) -> None:
@@ -288,6 +290,35 @@ def build_parser() -> argparse.ArgumentParser:
     _kernel_options(p)
     p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
     p.set_defaults(run=cmd_count)
+
+    p = command("compare", "two tables compared row by row: rows added, removed and changed, "
+                "the changed cells (before → after)")
+    p.add_argument("name", help="the table compared (the after)")
+    p.add_argument("--with", dest="other", required=True, metavar="OTHER",
+                   help="the table it is compared against (the before)")
+    _kernel_options(p)
+    p.add_argument("--key", metavar="COLUMNS",
+                   help="the columns that identify a row in both, comma-separated, e.g. id or "
+                   "region,day (default: the index when it says something, else the "
+                   "position)")
+    p.add_argument("--status", metavar="STATUSES",
+                   help="the rows listed, comma-separated: added, removed, changed, unchanged "
+                   "(default added,removed,changed)")
+    p.add_argument("--offset", type=int, default=0, metavar="N",
+                   help="first listed row, from 0 (default 0)")
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="rows, 1 to the server's rows_max_rows, 1,000 (default 20)")
+    p.add_argument("--sort", metavar="COLUMN:asc|desc",
+                   help="sort the listed rows by a column's values as shown, e.g. price:desc "
+                   "(default: the table's own order, the removed rows last)")
+    p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
+    p.add_argument("--syntax", choices=ROUTES["compare"].param("syntax").choices,
+                   help="the language of the code --code prints (default: the tables' own "
+                   "library)")
+    p.add_argument("--code", action="store_true",
+                   help="print the code that builds the same diff as a table "
+                   "(<name>_vs_<other>) instead of the rows")
+    p.set_defaults(run=cmd_compare)
 
     p = command("timeline", "when a variable was bound or changed, and how")
     p.add_argument("name", help="the variable's name")

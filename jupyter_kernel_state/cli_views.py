@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .client import KernelStateClient, kernel_label, pick_kernel
+from .client import KernelStateClient, comparison_notes, kernel_label, pick_kernel
 from .secrets import MASK, secret_reason
 
 #: Characters of a notebook path in the kernels table (the end is kept).
@@ -231,6 +231,49 @@ def cmd_count(client: KernelStateClient, args: argparse.Namespace) -> str:
              if data.get("engine") else "counted in the kernel")
     note = "; stale: counted before the running cell" if data.get("stale") else ""
     return f"{data['rows']:,} {what} of {data['name']} ({where} in {data['cost_ms']:,} ms){note}"
+
+
+def cmd_compare(client: KernelStateClient, args: argparse.Namespace) -> str:
+    """Two tables compared: the rows that differ (a changed cell as before → after), then
+    the counts, how rows were matched and the columns with changed cells."""
+    data = client.compare(args.kernel_id, args.name, args.other, key=args.key,
+                          status=args.status, offset=args.offset, limit=args.limit,
+                          sort=args.sort, filter=args.filter, syntax=args.syntax)
+    if args.json:
+        return json.dumps(data, indent=2)
+    if args.code:
+        code = data.get("code")
+        if code is None:
+            raise CLIError(f"no code for this comparison: {data.get('code_note')}")
+        return str(code["code"]).rstrip("\n")
+    columns = data["window_columns"]
+    headers = ["status", "key"] + [str(c["name"]) for c in columns]
+    rows = []
+    for row in data["rows"]:
+        changed = {c["column"]: c for c in row["changes"]}
+        cells = [f"{_cell(changed[j]['before'], 20)} → {_cell(cell, 20)}" if j in changed
+                 else _cell(cell, 40) for j, cell in enumerate(row["cells"])]
+        key = ",".join("null" if k is None else k for k in row["key"])
+        rows.append([row["status"], _one_line(key, 40), *cells])
+    return "\n".join([_table(rows, headers), *_comparison_notes(data)])
+
+
+def _cell(text: Any, width: int) -> str:
+    return "null" if text is None else _one_line(str(text), width)
+
+
+def _comparison_notes(data: dict[str, Any]) -> list[str]:
+    notes = comparison_notes(data)
+    listed = data["listed_rows"] if data.get("filter") is None else data["filtered_rows"]
+    shown = (f"rows {data['offset'] + 1:,}-{data['offset'] + len(data['rows']):,} of "
+             f"{listed:,} listed ({', '.join(data['statuses'])})" if data["rows"]
+             else f"no rows listed ({', '.join(data['statuses'])})")
+    if data.get("sort"):
+        shown += f", sorted by {data['sort']}"
+    notes.insert(1, shown)
+    if data.get("stale"):
+        notes.append("stale: the kernel is busy; this is the last answer")
+    return notes
 
 
 def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:

@@ -146,6 +146,41 @@ def _listing(kernels: list[dict[str, Any]]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+def comparison_notes(compared: Mapping[str, Any], most_columns: int | None = None
+                     ) -> list[str]:
+    """A comparison (``TableComparison``) in words: how its rows were matched and the
+    counts, why no key was used, each column with changed cells (its mean and missing
+    values before → after; at most ``most_columns``, the others counted) or not compared,
+    and the columns only one table has."""
+    by = compared["by"]
+    how = f"by key {', '.join(compared['key'] or ())}" if by == "key" else f"by {by}"
+    notes = [f"{compared['name']} vs {compared['with']} {how}: {compared['added']:,} added, "
+             f"{compared['removed']:,} removed, {compared['changed']:,} changed, "
+             f"{compared['unchanged']:,} unchanged"]
+    if compared.get("key_note"):
+        notes.append(str(compared["key_note"]))
+    said = [c for c in compared["columns"] if c.get("error") or c.get("changed")]
+    for column in said[:most_columns]:
+        if column.get("error"):
+            notes.append(f"{column['name']}: not compared ({column['error']})")
+            continue
+        words = [f"{column['name']}: {column['changed']:,} cells changed"]
+        if column.get("mean") is not None and column.get("with_mean") is not None \
+                and column["mean"] != column["with_mean"]:
+            words.append(f"mean {column['with_mean']:.6g} → {column['mean']:.6g}")
+        if column["nulls"] != column["with_nulls"]:
+            words.append(f"missing {column['with_nulls']:,} → {column['nulls']:,}")
+        notes.append(", ".join(words))
+    if most_columns is not None and len(said) > most_columns:
+        notes.append(f"{len(said) - most_columns} more columns changed")
+    for side in ("name", "with"):
+        listed, total = compared[f"only_in_{side}"], compared[f"only_in_{side}_total"]
+        if total:
+            notes.append(f"only in {compared[side]}: {', '.join(listed)}"
+                         + (" …" if total > len(listed) else ""))
+    return notes
+
+
 def runtime_files(pattern: str) -> list[dict[str, Any]]:
     """The JSON runtime files of live processes in Jupyter's runtime directory whose name
     matches ``pattern`` (with the pid as its group). Read directly: importing
@@ -393,6 +428,22 @@ class KernelStateClient:
         """The rows of a table, or those ``filter`` keeps (``CountResult``): counted by its
         engine for an engine's table, which cancels it past ``engine_count_ms`` (422)."""
         return dict(self.call("count", kernel_id=kernel_id, name=name, filter=filter).json())
+
+    def compare(self, kernel_id: str, name: str, other: str, *,
+                key: str | Iterable[str] | None = None,
+                status: str | Iterable[str] | None = None, offset: int = 0,
+                limit: int = 100, columns: str | range | Iterable[int] | None = None,
+                sort: str | None = None, filter: str | Mapping[str, Any] | None = None,
+                syntax: str | None = None) -> dict[str, Any]:
+        """The table ``name`` (the after) compared with ``other`` (the before) row by row
+        (``TableComparison``): by ``key`` (column names: ``"id"``, ``["region", "day"]``;
+        None: the index when meaningful, else the position), a window of the rows of
+        ``status`` (``"added,removed,changed"`` by default; ``"unchanged"`` too), sorted
+        and filtered on the values shown; its ``code`` in ``syntax``."""
+        return dict(self.call("compare", kernel_id=kernel_id, name=name, key=key,
+                              status=status, offset=offset, limit=limit, columns=columns,
+                              sort=sort, filter=filter, syntax=syntax,
+                              **{"with": other}).json())
 
     def timeline(self, kernel_id: str, name: str, limit: int | None = None) -> dict[str, Any]:
         """When ``name`` was bound, changed or removed, and how (oldest first)."""

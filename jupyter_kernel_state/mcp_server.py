@@ -30,6 +30,7 @@ TOOL_SPECS = (
     "jupyter_kernel_state.mcp_tools:get_rows",
     "jupyter_kernel_state.mcp_tools:describe_table",
     "jupyter_kernel_state.mcp_tools:count_rows",
+    "jupyter_kernel_state.mcp_tools:compare_tables",
     "jupyter_kernel_state.mcp_tools:variable_timeline",
     "jupyter_kernel_state.mcp_tools:get_images",
     "jupyter_kernel_state.mcp_tools:kernel_state_prompt",

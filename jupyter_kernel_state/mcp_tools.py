@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import mcp_auth
+from .client import comparison_notes
 from .errors import KernelStateError, NotFound
 from .rest import ROUTES, parse
 from .service import KernelStateService
@@ -32,6 +33,9 @@ MAX_PROFILE_COLUMNS_PER_CALL = 50
 #: Data-quality findings describe_table lists (the most severe first).
 MAX_FINDINGS_PER_CALL = 20
 MAX_TOP_PER_CALL = 5
+# Rows one compare_tables call lists at most, and compared columns it names in its summary.
+MAX_COMPARED_ROWS_PER_CALL = 50
+MAX_SUMMARY_COLUMNS = 5
 # A notebook path in a tool's text is cut to its last this many characters.
 MAX_PATH_CHARS = 120
 _MCP_IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg"}
@@ -378,6 +382,56 @@ async def count_rows(
     where = (f"counted in {engine['title']} (lazy: not collected)" if engine
              else "counted in the kernel")
     out["note"] = f"{counted['rows']:,} {what} of {name}, {where}, in {counted['cost_ms']:,} ms"
+    return out
+
+
+async def compare_tables(
+    name: str,
+    other: str,
+    kernel_id: str | None = None,
+    key: str | list[str] | None = None,
+    status: str | list[str] | None = None,
+    offset: int = 0,
+    limit: int = 20,
+    sort: str | list[dict[str, Any]] | None = None,
+    filter: dict[str, Any] | None = None,
+    budget_ms: int | None = None,
+) -> dict[str, Any]:
+    """Compare two tables row by row without running code in the user's kernel: `name`
+    (the after) against `other` (the before), two pandas or two polars DataFrames — a
+    table before and after a cleaning step, train and test, yesterday's and today's
+    extract. Answers how many rows were added (only in `name`), removed (only in `other`),
+    changed (a cell differs) and unchanged; for each compared column (both have it) its
+    changed cells and its mean and missing values before and after (`columns`), the
+    columns only one table has, and a window of the rows that differ: each with its
+    `status`, its `key` and, when changed, the cells that changed (`changes`: before →
+    after). `summary` says it in one line. Missing values equal each other; 1 equals 1.0;
+    a number never equals text.
+
+    key: the columns that identify a row in both, "id" or "region,day" (or a list);
+    default the index when it says something, else the position (`by` and `key_note`
+    say which). A key whose values repeat is refused, quoting them: pick another.
+    status: the rows listed, "added,removed,changed" (default) or some of them, or
+    "unchanged" too. offset, limit: page through them (at most 50 rows per call).
+    sort, filter: as get_rows takes them, on the values shown (the key's and the compared
+    columns'; the before's values for a removed row).
+    `code` (when written) is pandas, polars or dplyr code that builds the same diff as a
+    table: show it to the user, never run it without asking.
+    budget_ms: time (ms) this call may spend in the kernel when two large tables were
+    refused for time or size; at most the server's max_request_budget_ms."""
+    service = _get_service()
+    kernel = await _kernel(service, kernel_id)
+    options = await _run(parse, "compare", {
+        "name": name, "with": other, "key": key, "status": status, "offset": offset,
+        "limit": max(1, min(limit, MAX_COMPARED_ROWS_PER_CALL)),
+        "columns": f"0:{MAX_COLUMNS_PER_CALL}", "sort": sort, "filter": filter,
+        "budget_ms": budget_ms}, service.limits)
+    for shown in (name, other):
+        await _visible(service, kernel, shown)
+    compared = await _run(service.compare, kernel["kernel_id"], options, kernel=kernel)
+    skip = ("epoch", "generation", "view", "reused", "compare_ms", "cells_unread")
+    out = {**kernel, **{k: v for k, v in compared.items() if k not in skip}}
+    out["summary"] = "; ".join(comparison_notes(compared, MAX_SUMMARY_COLUMNS))
     return out
 
 

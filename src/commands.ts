@@ -53,6 +53,7 @@ export namespace CommandIDs {
   export const explorerHideColumn = 'kernel-state:explorer-hide-column';
   export const explorerShowAllColumns =
     'kernel-state:explorer-show-all-columns';
+  export const explorerCompareWith = 'kernel-state:explorer-compare-with';
   export const explorerCopy = 'kernel-state:explorer-copy';
   export const explorerCopyWithHeaders =
     'kernel-state:explorer-copy-with-headers';

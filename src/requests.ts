@@ -15,9 +15,11 @@ import {
   IBriefQuery,
   IBriefSnapshot,
   ICodeQuery,
+  ICompareQuery,
   ICountQuery,
   ICountResult,
   IDetailQuery,
+  IFindingsQuery,
   IHistory,
   IImageList,
   IKernelList,
@@ -29,6 +31,8 @@ import {
   IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITableComparison,
+  ITableFindings,
   ITableProfile,
   ITimeline,
   IVariableDetail,
@@ -121,6 +125,15 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
     return request('profile', { kernel_id, name, query }, this.serverSettings);
   }
 
+  async findings(
+    name: string,
+    query: IFindingsQuery = {},
+    kernelId?: string
+  ): Promise<ITableFindings> {
+    const kernel_id = this.target(kernelId);
+    return request('findings', { kernel_id, name, query }, this.serverSettings);
+  }
+
   async count(
     name: string,
     query: ICountQuery = {},
@@ -137,6 +150,15 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
   ): Promise<IViewCode> {
     const kernel_id = this.target(kernelId);
     return request('code', { kernel_id, name, query }, this.serverSettings);
+  }
+
+  async compare(
+    name: string,
+    query: ICompareQuery,
+    kernelId?: string
+  ): Promise<ITableComparison> {
+    const kernel_id = this.target(kernelId);
+    return request('compare', { kernel_id, name, query }, this.serverSettings);
   }
 
   async timeline(

@@ -14,9 +14,11 @@ import {
   IBriefQuery,
   IBriefSnapshot,
   ICodeQuery,
+  ICompareQuery,
   ICountQuery,
   ICountResult,
   IDetailQuery,
+  IFindingsQuery,
   IHistory,
   IImageList,
   IKernelList,
@@ -28,6 +30,8 @@ import {
   IRowsWindow,
   ISnapshot,
   ISnapshotQuery,
+  ITableComparison,
+  ITableFindings,
   ITableProfile,
   ITimeline,
   IVariableDetail,
@@ -183,6 +187,17 @@ export interface IKernelStateRequests {
     kernelId?: string
   ): Promise<ITableProfile>;
   /**
+   * `GET variables/{name}/findings`: the data-quality findings of the rows `filter`
+   * keeps (of the columns asked, as in `profile`), the most severe first, at most
+   * `max_findings`; each with its rows as a filter and its fix code in `syntax`
+   * (default: the value's own library; 400 one that does not fit the value).
+   */
+  findings(
+    name: string,
+    query?: IFindingsQuery,
+    kernelId?: string
+  ): Promise<ITableFindings>;
+  /**
    * `POST variables/{name}/count`: the rows of a table (those `filter` keeps when
    * given), counted in its engine under a longer guard than a window's — for an
    * engine table whose window said "not counted" (`total_rows: null`). 422 when the
@@ -199,6 +214,18 @@ export interface IKernelStateRequests {
    * value's own library; an engine table's own syntax).
    */
   code(name: string, query?: ICodeQuery, kernelId?: string): Promise<IViewCode>;
+  /**
+   * `GET variables/{name}/compare`: the table `name` (the after) compared row by row
+   * with `query.with` (the before) by `query.key` (else the index, else the position):
+   * rows added, removed and changed, each compared column's changed cells, and a
+   * window of the rows that differ (400 a key that repeats or tables of two libraries,
+   * 422 past the size or time bound).
+   */
+  compare(
+    name: string,
+    query: ICompareQuery,
+    kernelId?: string
+  ): Promise<ITableComparison>;
   /**
    * `GET variables/{name}/timeline`: the last `limit` changes of a name, oldest first.
    */

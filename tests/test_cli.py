@@ -397,8 +397,8 @@ def test_every_option_says_what_it_does_and_its_default() -> None:
     parser = build_parser()
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert set(commands.choices) == {"kernels", "variables", "inspect", "rows", "count",
-                                     "timeline", "images", "prompt", "mcp-config",
-                                     "mcp-proxy"}
+                                     "compare", "timeline", "images", "prompt",
+                                     "mcp-config", "mcp-proxy"}
     for name, command in commands.choices.items():
         for action in command._actions:
             if isinstance(action, argparse._HelpAction):

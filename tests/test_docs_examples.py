@@ -223,7 +223,7 @@ def test_the_docs_list_every_mcp_tool() -> None:
         text = (ROOT / doc).read_text()
         missing = [tool for tool in tools if f"`{tool}" not in text]
         assert not missing, f"{doc} does not name the MCP tools {missing}"
-    assert "nine tools" in (ROOT / "docs/mcp.md").read_text() and len(tools) == 9
+    assert "ten tools" in (ROOT / "docs/mcp.md").read_text() and len(tools) == 10
 
 
 # --- against a real server and kernel -----------------------------------------------------

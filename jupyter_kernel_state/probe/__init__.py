@@ -65,6 +65,8 @@ MODULES = (
     "windows.profiles",
     "windows.findings",
     "windows.finder",
+    "windows.compare",
+    "windows.compare_code",
     # tables: one interface, one module per library (in memory, then in an engine)
     "backends.base",
     "backends.memory",
@@ -90,6 +92,7 @@ MODULES = (
     "ops.profile",
     "ops.findings",
     "ops.code",
+    "ops.compare",
     "ops.count",
     "ops.variables",
     "entry",

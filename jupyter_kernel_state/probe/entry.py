@@ -17,6 +17,7 @@ from .inspect.cache import SummaryCache
 from .namespace import visibility
 from .namespace.ordering import Sorter
 from .ops import code as code_op
+from .ops import compare as compare_op
 from .ops import count as count_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
@@ -171,6 +172,7 @@ HANDLERS = {
     "profile": profile_op.take,
     "findings": findings_op.take,
     "code": code_op.take,
+    "compare": compare_op.take,
     "count": count_op.take,
     "delete": variables.delete,
     "timeline": variables.timeline,

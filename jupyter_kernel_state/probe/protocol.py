@@ -983,6 +983,74 @@ _TYPES: dict[str, Callable[[Field, Any, dict[str, Any], bool], Any]] = {
 }
 
 
+# --- compare: two tables, row by row (``ops.compare``) -------------------------------
+
+#: What a row of a comparison is: in ``name`` only (added), in ``with`` only (removed), in
+#: both with a cell that differs (changed) or not (unchanged).  ``with`` is the before.
+COMPARE_STATUSES = ("added", "removed", "changed", "unchanged")
+DEFAULT_COMPARE_STATUSES = ("added", "removed", "changed")
+#: Key columns at most.
+MAX_COMPARE_KEYS = 10
+#: The time guard of the comparison itself (both tables matched and every column compared).
+DEFAULT_COMPARE_MS = 4_000
+#: Rows × compared columns (the larger table's rows) read at most: past it, refused.
+DEFAULT_COMPARE_CELLS = 50_000_000
+MAX_COMPARE_CELLS = 2_000_000_000
+#: The languages of a comparison's code (null: the tables' own library).
+COMPARE_SYNTAXES = ("pandas", "polars", "dplyr")
+LABELS = "labels"  # column names as the tables list them (text)
+
+
+def _labels(f: Field, value: Any, filled: dict[str, Any], python_names: bool) -> tuple[str, ...]:
+    items = _list(f, value, filled, "column names")
+    if not all(type(x) is str and 0 < len(x) <= MAX_COLUMN_NAME for x in items):
+        raise BadRequest("{} must be a list of column names (text of 1 to {:,} characters)".format(
+            f.name, MAX_COLUMN_NAME))
+    if len(set(items)) != len(items):
+        raise BadRequest(f.name + " names a column twice")
+    return items
+
+
+_TYPES[LABELS] = _labels
+
+OPERATIONS["compare"] = Operation(
+    "compare",
+    (
+        _NAME,
+        Field("with", NAME, required=True, min=1, max=MAX_NAME,
+              doc="the table compared against (the before; name is the after)"),
+        Field("key", LABELS, None, nullable=True, min=1, max=MAX_COMPARE_KEYS,
+              doc="the columns that identify a row in both (null: the index when one is "
+                  "meaningful, else the position)"),
+        Field("statuses", CHOICES, DEFAULT_COMPARE_STATUSES, nullable=True, min=1,
+              max=len(COMPARE_STATUSES), choices=COMPARE_STATUSES,
+              doc="the rows the window lists"),
+        Field("max_rows", INT, DEFAULT_MAX_ROWS, nullable=True, min=1, max=MAX_ROWS,
+              clamp=True),
+        _max_columns(DEFAULT_MAX_COLUMNS),
+        Field("offset", INT, 0, nullable=True, min=0, max=MAX_ROWS_OFFSET),
+        Field("limit", INT, DEFAULT_ROWS, nullable=True, min=1, max="max_rows"),
+        *_columns("max_columns", "positions in the compared columns' list (else column_start "
+                  "to column_stop)", "null: column_start + max_columns"),
+        Field("view", VIEW, EMPTY_VIEW, nullable=True,
+              doc="the filter and sort of the listed rows, on the values shown"),
+        Field("syntax", CHOICE, None, nullable=True, choices=COMPARE_SYNTAXES,
+              doc="the language of the comparison's code (null: the tables' own library)"),
+        _chars("cell_chars"),
+        _READ_GUARD,
+        _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "the filter and sort of the listed rows"),
+        _ms("compare_ms", DEFAULT_COMPARE_MS, MAX_MS,
+            "the comparison: rows matched and every column compared"),
+        Field("max_cells", INT, DEFAULT_COMPARE_CELLS, nullable=True, min=1,
+              max=MAX_COMPARE_CELLS, clamp=True,
+              doc="rows × columns compared at most (past it, refused)"),
+        _ms("cell_guard_ms", DEFAULT_CELL_MS, MAX_MS, "each cell's own repr"),
+        _TABLE_BUDGET,
+    ),
+    "two tables compared by a key: rows added, removed and changed, and the changed cells",
+)
+
+
 # --- the lean wire ---------------------------------------------------------------------
 
 #: A listed variable's fields that are left out of the snapshot's JSON when they hold this

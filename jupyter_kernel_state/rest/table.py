@@ -15,6 +15,7 @@ line past 64 KiB before any handler runs).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from .bounds import Setting, setting
 from .kinds import (
     BOOLEAN,
     CHOICE,
+    CHOICES,
     COLUMNS,
     FILTER,
     FLAG,
@@ -36,6 +38,8 @@ from .kinds import (
     OPAQUE,
     SORT_KEYS,
     Columns,
+    Text,
+    VariableName,
 )
 from .params import Param, field_param
 
@@ -195,6 +199,65 @@ def _columns(v: dict[str, Any]) -> dict[str, Any]:
     chosen: Columns = v["columns"]
     return {"columns": chosen.listed, "column_start": chosen.start,
             "column_stop": chosen.stop}
+
+
+def _compare(v: dict[str, Any]) -> variable_queries.CompareOptions:
+    chosen = v["status"] or frozenset(protocol.DEFAULT_COMPARE_STATUSES)
+    return variable_queries.CompareOptions(
+        name=v["name"], other=v["with"], key_columns=v["key"],
+        statuses=tuple(s for s in protocol.COMPARE_STATUSES if s in chosen),
+        offset=v["offset"], limit=v["limit"], view=view(v), syntax=v["syntax"],
+        budget_ms=v["budget_ms"], **_columns(v))
+
+
+class TableName(VariableName):
+    """Another variable's name (``compare``'s ``with``): refusals say which parameter."""
+
+    def read(self, p: Param, value: Any, limits: Limits) -> str:
+        try:
+            return super().read(p, value, limits)
+        except InvalidRequest as e:
+            raise InvalidRequest(f"{p.name}: {e.message}") from None
+
+
+class ColumnNames(Text):
+    """Column names: ``a,b`` (split at commas, each stripped), or a JSON list (text or a
+    list) for names that hold commas; at most ``protocol.MAX_COMPARE_KEYS``, each once."""
+
+    # Text's length bound and refusals, read into names (not one text).
+    def read(  # type: ignore[override]
+            self, p: Param, value: Any, limits: Limits) -> tuple[str, ...]:
+        if isinstance(value, str):
+            super().read(p, value, limits)  # its length
+            if not value.lstrip().startswith("["):
+                value = [part.strip() for part in value.split(",")]
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                raise InvalidRequest(f"{p.name} must be column names like id,day or a JSON "
+                                     'list like ["id", "day"]') from None
+        names = value
+        if not isinstance(names, (list, tuple)) or not names or not all(
+                isinstance(x, str) and 0 < len(x) <= protocol.MAX_COLUMN_NAME for x in names):
+            raise InvalidRequest(f"{p.name} must name columns: text like id,day or a list of "
+                                 f"names of 1 to {protocol.MAX_COLUMN_NAME:,} characters")
+        if len(names) > protocol.MAX_COMPARE_KEYS or len(set(names)) != len(names):
+            raise InvalidRequest(f"{p.name} must name 1 to {protocol.MAX_COMPARE_KEYS} "
+                                 "different columns")
+        return tuple(names)
+
+    def body_schema(self, p: Param) -> dict[str, Any]:
+        return {"anyOf": [{"type": "string", "maxLength": p.max},
+                          {"type": "array", "maxItems": protocol.MAX_COMPARE_KEYS,
+                           "items": {"type": "string", "minLength": 1,
+                                     "maxLength": protocol.MAX_COLUMN_NAME}}]}
+
+    def encode(self, value: Any) -> str | None:
+        return value if value is None or isinstance(value, str) else json.dumps(list(value))
+
+
+TABLE_NAME, COLUMN_NAMES = TableName(), ColumnNames()
 
 
 async def _kernels(service: KernelStateService, _kernel_id: str, _query: Any) -> Any:
@@ -410,6 +473,57 @@ _ROUTES = (
         errors={409: LAZY, 422: "The value's own code raised or ran out of time while it "
                 "was read; an engine's error (its first line).",
                 501: "The kernel's language has no probe, or its probe no findings yet (R).",
+                503: BUSY}),
+    Route(
+        "compare", "GET", "kernels/{kernel_id}/variables/{name}/compare", RUNS_PROBE,
+        "Two tables compared row by row: rows added, removed and changed, the changed cells",
+        "`name` (the after) against `with` (the before), two pandas or two polars "
+        "DataFrames, in the kernel by their own library: rows matched by `key` (its "
+        "columns must identify a row in both: a key whose values repeat is a 400 quoting "
+        "them), else by the index when either table's is not the default 0 … n-1 (and "
+        "unique), else by position (`by` and `key_note` say which, and why). A row only in "
+        "`name` is added, only in `with` removed, in both changed when a cell of a compared "
+        "column differs (missing values equal each other; 1 equals 1.0, a number never "
+        "equals text). The compared columns are those both have, the key's excepted; the "
+        "others are listed. Each compared column has its changed cells and its mean and "
+        "missing values on both sides. The window lists the rows of `status` (added, "
+        "removed, changed; unchanged when asked) in `name`'s order, the removed ones last, "
+        "or in the order of `sort`, kept by `filter` — both on the values shown (`with`'s "
+        "for a removed row): the key's and the compared columns'. A changed row lists its "
+        "shown cells that differ, before → after. The comparison is kept in the kernel "
+        "until the next cell (paging costs a window); past 50,000,000 rows × columns "
+        "(raised in proportion by `budget_ms`) or past the table budget it is refused "
+        "(422). `code`: pandas (`merge(indicator=...)`), polars (`join(how=\"anti\")`) or "
+        "dplyr (`anti_join`) that binds `{name}_vs_{with}` to the rows that differ. A busy "
+        "kernel gets the last window of the same query with `stale: true`. Python kernels "
+        "(R: 501). " + LARGE,
+        params=(
+            KERNEL_ID, VARIABLE,
+            Param("with", TABLE_NAME, "The table compared against (the before; `name` is the "
+                  "after): a variable's name. Required (a 400 without it)."),
+            Param("key", COLUMN_NAMES, "The columns that identify a row in both tables, by "
+                  "name: `id` or `region,day` (comma-separated), or a JSON list "
+                  '`["a,b", "c"]` for names with commas; at most '
+                  f"{protocol.MAX_COMPARE_KEYS}. Default: the index when meaningful, else "
+                  "the position.", max=12_000),
+            Param("status", CHOICES, "The rows the window lists, comma-separated (default "
+                  "added,removed,changed).", choices=protocol.COMPARE_STATUSES),
+            field_param("compare", "offset", "First listed row."),
+            field_param("compare", "limit", "Rows.", max=setting("rows_max_rows"), clamp=True),
+            Param("columns", COLUMNS, "The compared columns shown, as positions in the "
+                  "reply's `columns` list: a range `start:stop` or a list `0,3,7`; default "
+                  "the first ones, as many as allowed.", max=setting("rows_max_columns")),
+            SORT, FILTER_TREE,
+            field_param("compare", "syntax", "The code's language: pandas, polars or dplyr; "
+                        "default the tables' own library (400 for one that does not fit)."),
+            BUDGET,
+        ),
+        build=lambda v, limits: _compare(v),
+        call=lambda service, kid, query: service.compare(kid, query),
+        reply="TableComparison", large=True,
+        errors={409: LAZY, 422: "Past the cells a comparison reads, past the table budget, "
+                "or the tables' own code raised.",
+                501: "The kernel's language has no probe, or its probe no comparison yet (R).",
                 503: BUSY}),
     Route(
         "timeline", "GET", "kernels/{kernel_id}/variables/{name}/timeline", RUNS_PROBE,

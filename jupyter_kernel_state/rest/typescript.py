@@ -47,6 +47,10 @@ INTERFACES = {
     "FilterNode|2": "IFilterAny", "View": "IView", "ViewCode": "IViewCode",
     "TableProfile": "ITableProfile", "ColumnProfile": "IColumnProfile",
     "ColumnProfile.top[]": "IValueCount",
+    "TableFindings": "ITableFindings", "Finding": "IFinding",
+    "TableFindings.errors[]": "IFindingError", "TableFindings.not_checked[]": "IFindingNotChecked",
+    "TableComparison": "ITableComparison", "ColumnComparison": "IColumnComparison",
+    "TableComparison.window_columns[]": "IComparedColumn", "ComparedRow": "IComparedRow",
 }
 #: Schema enums and unions with a name of their own.
 ALIASES = {
@@ -55,7 +59,8 @@ ALIASES = {
     "EngineDetail.name": "EngineName", "Image.mime": "ImageMime",
     "FilterCondition.op": "FilterOp", "FilterScalar": "FilterScalar",
     "FilterNode": "FilterNode", "ColumnProfile.family": "ColumnFamily",
-    "ViewCode.syntax": "CodeSyntax",
+    "ViewCode.syntax": "CodeSyntax", "Finding.kind": "FindingKind",
+    "Finding.severity": "FindingSeverity", "ComparedRow.status": "CompareStatus",
 }
 #: Enums a newer server may extend: a reader takes any text too.
 OPEN = {"Kind", "EngineInfo.name", "EngineDetail.name", "Image.mime", "RowsWindow.kind",
@@ -84,7 +89,7 @@ QUERIES = {
 #: A parameter's TypeScript type where it has a name of its own.
 PARAM_TYPES = {
     ("variables", "include"): "IncludeGroup[]", ("variables", "sort"): "SnapshotSort",
-    ("code", "syntax"): "CodeSyntax",
+    ("code", "syntax"): "CodeSyntax", ("compare", "status"): "CompareStatus[]",
 }
 #: How ``request()`` writes each value into a query string (see src/restapi.ts).
 ENCODINGS = {INTEGER: "number", CHOICES: "list", PATH: "json", FILTER: "json"}

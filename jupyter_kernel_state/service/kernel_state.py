@@ -19,7 +19,15 @@ import logging
 import time
 from typing import Any, cast
 
-from ..errors import Conflict, KernelNotFound, KernelUnavailable, KernelUnreachable, NotSupported
+from ..errors import (
+    Conflict,
+    InvalidRequest,
+    KernelNotFound,
+    KernelUnavailable,
+    KernelUnreachable,
+    NotSupported,
+)
+from ..probe.protocol import DEFAULT_COMPARE_CELLS
 from .answers import Answer, Answers, Moment, busy_error, stale_or
 from .channels import is_remote
 from .connection import KernelConnection
@@ -43,6 +51,7 @@ from .replies import (
 from .tracker import ExecutionTracker
 from .variable_queries import (
     CodeOptions,
+    CompareOptions,
     CountOptions,
     FindingsOptions,
     ProfileOptions,
@@ -572,6 +581,41 @@ class KernelState:
 
         return await self._rows.give(options.key, take, when_busy=busy_error(BUSY),
                                      cached_when_busy=True)
+
+    async def compare(self, options: CompareOptions) -> Answer:
+        """The table ``options.name`` compared with ``options.other`` row by row in the
+        kernel (by the tables' own library, under the table budget; the comparison kept
+        there for paging) and a window of the rows that differ; a busy kernel gets the
+        last window of the same query, marked stale. Past ``DEFAULT_COMPARE_CELLS`` rows ×
+        columns the probe refuses (422); a request's own ``budget_ms`` raises that bound
+        in proportion."""
+        support = await self.probe.support()
+        support.check_name(options.name)
+        if options.other is None:
+            raise InvalidRequest("with is required: the name of the table to compare "
+                                 f"{options.name} with (row by row, column by column)")
+        try:
+            support.check_name(options.other)
+        except InvalidRequest as e:
+            raise InvalidRequest(f"with: {e.message}") from None
+        if support.display_name != "python":  # the R probe compares no tables yet
+            raise NotSupported(f"Comparisons are not available for {self.language} kernels "
+                               "yet")
+        limits = self._limits
+        budget = options.budget_ms or limits.table_budget_ms
+        cells = DEFAULT_COMPARE_CELLS * max(1, budget // limits.table_budget_ms)
+
+        async def take(moment: Moment) -> Answer:
+            reply = await self._call_on_table(
+                "compare", options, key=list(options.key_columns or ()) or None,
+                statuses=list(options.statuses), offset=options.offset, limit=options.limit,
+                max_rows=limits.rows_max_rows, max_columns=limits.rows_max_columns,
+                cell_chars=limits.rows_cell_chars, cell_guard_ms=limits.time_guard_ms,
+                compare_ms=budget, max_cells=cells, syntax=options.syntax,
+                **{"with": options.other})
+            return self._current(cast(Answer, reply["comparison"]), moment)
+
+        return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
 
     async def _call_on_table(self, op: str, query: TableQuery, **fields: Any) -> Answer:
         """One probe operation on a table's columns and view, within the rows' time guards

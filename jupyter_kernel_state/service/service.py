@@ -37,6 +37,7 @@ from .queries import (
 )
 from .variable_queries import (
     CodeOptions,
+    CompareOptions,
     CountOptions,
     FindingsOptions,
     ProfileOptions,
@@ -268,6 +269,9 @@ class KernelStateService:
 
     async def code(self, kernel_id: str, options: CodeOptions) -> dict[str, Any]:
         return await self.state(kernel_id).code(options)
+
+    async def compare(self, kernel_id: str, options: CompareOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).compare(options)
 
     async def hidden_names(self, kernel_id: str) -> set[str]:
         """The variables the user hid from assistants in this kernel's notebook."""

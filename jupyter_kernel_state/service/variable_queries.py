@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..probe.protocol import DEFAULT_ENTRIES, EMPTY_VIEW, View
+from ..probe.protocol import DEFAULT_COMPARE_STATUSES, DEFAULT_ENTRIES, EMPTY_VIEW, View
 
 
 @dataclass(frozen=True)
@@ -113,3 +113,25 @@ class TimelineOptions:
     @property
     def key(self) -> tuple[object, ...]:
         return ("timeline", self.name, self.limit)
+
+
+@dataclass(frozen=True)
+class CompareOptions(TableQuery):
+    """``GET variables/{name}/compare``: the table ``name`` (the after) compared with the
+    table ``other`` (the ``with`` parameter, the before; None: not given, a 400 once the
+    kernel is found) by ``key_columns`` (None: the index when meaningful, else the
+    position); a window (``offset``, ``limit``, the ``view``'s filter and sort, the
+    compared columns at ``columns``) of the rows of ``statuses``; the comparison's code in
+    ``syntax`` (None: the tables' own library)."""
+
+    other: str | None = None
+    key_columns: tuple[str, ...] | None = None
+    statuses: tuple[str, ...] = DEFAULT_COMPARE_STATUSES
+    offset: int = 0
+    limit: int = 100
+    syntax: str | None = None
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return ("compare", *self.columns_key, self.other, self.key_columns, self.statuses,
+                self.offset, self.limit, self.syntax)

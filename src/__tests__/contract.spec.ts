@@ -65,8 +65,16 @@ const OBJECTS: [string, string][] = [
   ['TableProfile', 'ITableProfile'],
   ['ColumnProfile', 'IColumnProfile'],
   ['ColumnProfile.top[]', 'IValueCount'],
+  ['TableFindings', 'ITableFindings'],
+  ['TableFindings.errors[]', 'IFindingError'],
+  ['TableFindings.not_checked[]', 'IFindingNotChecked'],
+  ['Finding', 'IFinding'],
   ['VariableBrief', 'IVariableBrief'],
-  ['VariableBrief.columns[]', 'IColumn']
+  ['VariableBrief.columns[]', 'IColumn'],
+  ['TableComparison', 'ITableComparison'],
+  ['TableComparison.window_columns[]', 'IComparedColumn'],
+  ['ColumnComparison', 'IColumnComparison'],
+  ['ComparedRow', 'IComparedRow']
 ];
 
 /**

@@ -1,13 +1,14 @@
 /**
- * A fake of the server's rows and profile routes for the explorer's specs: a table of
- * `rows` × `columns` whose cell (r, c) reads `r<label>c<c>` (the label is the row's
- * index label, so sorted answers are told apart) and whose column `c0` holds the
- * number r (for filters). Filters are evaluated on `c0` (numbers) — every operator
+ * A fake of the server's rows, profile and findings routes for the explorer's specs:
+ * a table of `rows` × `columns` whose cell (r, c) reads `r<label>c<c>` (the label is
+ * the row's index label, so sorted answers are told apart) and whose column `c0`
+ * holds the number r (for filters). Filters are evaluated on `c0` (numbers) — every operator
  * of the contract that makes sense on numbers, trees included — so a filter keeping
  * no row is a real answer of 0 rows. With `engine` set it is a table in an engine:
  * its answers name the engine and their cost, and with `counted` false its windows
- * say "not counted" (`total_rows: null`) and only `count` counts. Not the code under
- * test: the server's stand-in.
+ * say "not counted" (`total_rows: null`) and only `count` counts. Its findings are
+ * `findingsList` (`FINDINGS` by default), their filters combined with the view's as
+ * the server does. Not the code under test: the server's stand-in.
  */
 import { ServerConnection } from '@jupyterlab/services';
 import {
@@ -23,9 +24,12 @@ import {
   ICountQuery,
   ICountResult,
   IEngineInfo,
+  IFinding,
+  IFindingsQuery,
   IProfileQuery,
   IRowsQuery,
   IRowsWindow,
+  ITableFindings,
   ITableProfile
 } from '../tokens';
 
@@ -121,6 +125,76 @@ function meets(filter: FilterNode, r: number, names: string[]): boolean {
   }
 }
 
+/**
+ * A finding of the fake table, with `overrides`.
+ */
+export function makeFinding(overrides: Partial<IFinding> = {}): IFinding {
+  return {
+    kind: 'outliers',
+    severity: 'warning',
+    columns: ['c0'],
+    positions: [0],
+    message: 'c0: 4 outliers (IQR rule: outside [2, 97])',
+    count: 4,
+    approximate: false,
+    filter: {
+      or: [
+        { column: 'c0', op: 'lt', value: 2 },
+        { column: 'c0', op: 'gt', value: 97 }
+      ]
+    },
+    filter_note: null,
+    fix: "df = df.assign(c0=df['c0'].clip(2, 97))",
+    fix_note: null,
+    details: { rule: 'iqr', low: 2, high: 97 },
+    ...overrides
+  };
+}
+
+/**
+ * The fake table's findings: outliers in c0 (with rows and a fix), duplicate rows (a
+ * fix, no filter), a constant c2 (a fix) and the correlated c0 and c1 (neither).
+ */
+export const FINDINGS: readonly IFinding[] = [
+  makeFinding(),
+  makeFinding({
+    kind: 'duplicate_rows',
+    columns: [],
+    positions: [],
+    message: '2 duplicate rows',
+    count: 2,
+    filter: null,
+    filter_note: 'no filter says "equal to another row"',
+    fix: 'df = df.drop_duplicates()',
+    details: {}
+  }),
+  makeFinding({
+    kind: 'constant',
+    severity: 'info',
+    columns: ['c2'],
+    positions: [2],
+    message: 'c2: one value in every row',
+    count: 100,
+    filter: null,
+    filter_note: 'every row',
+    fix: "df = df.drop(columns=['c2'])",
+    details: {}
+  }),
+  makeFinding({
+    kind: 'correlated',
+    severity: 'info',
+    columns: ['c0', 'c1'],
+    positions: [0, 1],
+    message: 'c0 and c1 are correlated (r = 0.99)',
+    count: 100,
+    filter: null,
+    filter_note: 'no rows in particular',
+    fix: null,
+    fix_note: 'correlated columns need no fix',
+    details: { r: 0.99 }
+  })
+];
+
 export class FakeTable {
   constructor(
     public rows: number,
@@ -162,6 +236,12 @@ export class FakeTable {
    */
   costs = { window: 12, count: 40, profile: 80 };
   countQueries: ICountQuery[] = [];
+  findingsQueries: IFindingsQuery[] = [];
+  /**
+   * The findings the route finds (before `max_findings`), and fields of its reply.
+   */
+  findingsList: IFinding[] = [...FINDINGS];
+  findingsReply: Partial<ITableFindings> = {};
 
   /**
    * A table of an engine: `engineInfo('duckdb', 'DuckDB')`.
@@ -275,6 +355,67 @@ export class FakeTable {
       kernel_busy: false,
       epoch: 0,
       generation: 1
+    };
+    if (this.hold) {
+      return new Promise(resolve => this._held.push(() => resolve(answer)));
+    }
+    return Promise.resolve(answer);
+  };
+
+  findings = (query: IFindingsQuery): Promise<ITableFindings> => {
+    this.findingsQueries.push(query);
+    const failure = this.failures.shift();
+    if (failure !== undefined) {
+      return Promise.reject(failure);
+    }
+    const view = query.filter ?? null;
+    const syntax = query.syntax ?? 'pandas';
+    const all = this.findingsList.map(finding => ({
+      ...finding,
+      filter:
+        view && finding.filter
+          ? { and: [view, finding.filter] }
+          : finding.filter,
+      fix:
+        finding.fix === null || syntax === 'pandas'
+          ? finding.fix
+          : `# ${syntax}\n${finding.fix}`
+    }));
+    const listed = all.slice(0, query.max_findings ?? 100);
+    const count = (severity: IFinding['severity']) =>
+      all.filter(finding => finding.severity === severity).length;
+    const answer: ITableFindings = {
+      name: 'df',
+      type: 'DataFrame',
+      kind: 'dataframe',
+      total_rows: this.rows,
+      filtered_rows: view ? this.matching(view).length : null,
+      columns_total: this.columns,
+      columns_cut: 0,
+      findings: listed,
+      findings_total: all.length,
+      findings_cut: all.length - listed.length,
+      severities: {
+        error: count('error'),
+        warning: count('warning'),
+        info: count('info')
+      },
+      errors: [],
+      not_checked: [],
+      syntax,
+      sampled: false,
+      sample_rows: null,
+      view: {
+        sort: [],
+        filter: view,
+        columns: parseColumns(query.columns, this.columns)
+      },
+      stale: false,
+      kernel_busy: false,
+      epoch: 0,
+      generation: 1,
+      engine: this._engine('profile'),
+      ...this.findingsReply
     };
     if (this.hold) {
       return new Promise(resolve => this._held.push(() => resolve(answer)));

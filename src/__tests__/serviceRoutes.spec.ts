@@ -36,9 +36,12 @@ const CALLS: Record<
   detail: (service, k) => service.detail('x', { reveal: true }, k),
   rows: (service, k) => service.rows('df', { limit: 5 }, k),
   profile: (service, k) => service.profile('df', { columns: '0:5' }, k),
+  findings: (service, k) => service.findings('df', { max_findings: 5 }, k),
   count: (service, k) =>
     service.count('df', { filter: { column: 'x', op: 'notnull' } }, k),
   code: (service, k) => service.code('df', { syntax: 'pandas' }, k),
+  compare: (service, k) =>
+    service.compare('df', { with: 'old', key: 'id', status: ['added'] }, k),
   timeline: (service, k) => service.timeline('x', 5, k),
   deleteVariable: (service, k) => service.deleteVariable('x', k),
   annotate: (service, k) => service.annotate('x', { description: 'd' }, k),
@@ -65,8 +68,10 @@ const LARGE_CALLS: ((service: KernelStateService) => Promise<unknown>)[] = [
   service => service.detail('x', { path: Array(32).fill('k'.repeat(300)) }),
   service => service.rows('df', { filter: LONG }),
   service => service.profile('df', { filter: LONG }),
+  service => service.findings('df', { filter: LONG }),
   service => service.code('df', { filter: LONG }),
-  service => service.count('df', { filter: LONG })
+  service => service.count('df', { filter: LONG }),
+  service => service.compare('df', { with: 'old', filter: LONG })
 ];
 
 /**

@@ -5,7 +5,8 @@
  * whose result is a table; the tab's own commands (`commands.ts`); the settings of
  * `schema/explorer.json` (`settings.ts`), applied to every tab. Rows, statistics and
  * code come through the service (`IKernelStateService.rows`, `.count`, `.profile`,
- * `.code` on the tab's kernel).
+ * `.code` on the tab's kernel); "Compare with…" (`compare/`) compares its table with
+ * another of the kernel (`.compare`) in a tab of its own.
  */
 import {
   ILayoutRestorer,
@@ -27,6 +28,7 @@ import { CommandIDs } from '../commands';
 import { kernelStateIcon } from '../icon';
 import { IKernelStateService } from '../tokens';
 import { addExplorerCommands } from './commands';
+import { addCompareCommand, compareButton } from './compare/open';
 import { RowsDataModel } from './data/model';
 import { VariableWatch } from './data/watch';
 import { insertCodeBelow, notebookOfKernel, tableNameOfCell } from './notebook';
@@ -74,6 +76,16 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     });
     let settings = DEFAULT_EXPLORER_SETTINGS;
 
+    // Code inserted below the active cell of a notebook of the kernel: its path.
+    const insertInto = async (kernelId: string, code: string) => {
+      const panel = notebookOfKernel(notebooks, kernelId);
+      if (!panel) {
+        return null;
+      }
+      insertCodeBelow(panel.content, code);
+      return panel.context.path;
+    };
+
     const open = (kernelId: string, name: string) => {
       const existing = tracker.find(
         widget =>
@@ -95,17 +107,15 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
         translator: translation,
         settings,
         profile: query => service.profile(name, query, kernelId),
+        findings: query => service.findings(name, query, kernelId),
         code: query => service.code(name, query, kernelId),
-        insertCode: async code => {
-          const panel = notebookOfKernel(notebooks, kernelId);
-          if (!panel) {
-            return null;
-          }
-          insertCodeBelow(panel.content, code);
-          return panel.context.path;
-        }
+        insertCode: code => insertInto(kernelId, code)
       });
       widget.title.icon = kernelStateIcon;
+      widget.toolbar.addItem(
+        'compare',
+        compareButton(app.commands, trans, { kernelId, name })
+      );
       const watch = new VariableWatch({ service, kernelId, name, model });
       widget.disposed.connect(() => watch.dispose());
       void tracker.add(widget);
@@ -182,6 +192,7 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     });
 
     addExplorerCommands(app, tracker, trans, palette);
+    addCompareCommand(app, tracker, service, trans, palette, insertInto);
 
     if (restorer) {
       void restorer.restore(tracker, {

@@ -1,11 +1,12 @@
 /**
  * The data explorer's tab: one variable of a kernel in a lumino grid, and the
  * features around it — the toolbar's items (`toolbar/`), the filter bar (`filter/`),
- * the code of the view (`code/`), the banner when the rows shown are no longer the
- * variable's and the status line (`data/status.ts`), the summary panel beside the
- * grid (`summary/`). It builds them on one model, routes what one asks of another
- * (go to a column, filter to a cell's value, sort by its column, copy), places the
- * summary and applies the settings.
+ * the code of the view (`code/`), the data-quality findings (`findings/`), the banner
+ * when the rows shown are no longer the variable's and the status line
+ * (`data/status.ts`), the summary panel beside the grid (`summary/`). It builds them
+ * on one model, routes what one asks of another (go to a column, filter to a cell's
+ * value, sort by its column, copy, show a finding's rows), places the summary and
+ * applies the settings.
  *
  * Everything put in the DOM is text (`textContent`): names and cells come from the
  * kernel. The grid itself paints text on a canvas.
@@ -20,8 +21,11 @@ import { BoxPanel, SplitPanel, Widget } from '@lumino/widgets';
 
 import {
   ColumnFamily,
+  FilterNode,
   ICodeQuery,
+  IFindingsQuery,
   IProfileQuery,
+  ITableFindings,
   ITableProfile,
   IViewCode
 } from '../tokens';
@@ -36,6 +40,9 @@ import { SortDirection } from './data/sort';
 import { StaleBanner, StatusLine } from './data/status';
 import { exceptValue, onlyValue } from './filter/draft';
 import { FilterBar } from './filter/bar';
+import { FindingsLoader, findingsVersion } from './findings/model';
+import { FindingsPanel } from './findings/panel';
+import { worstSeverity } from './findings/text';
 import { DEFAULT_EXPLORER_SETTINGS, IExplorerSettings } from './settings';
 import { SummaryPanel } from './summary/panel';
 import { ProfileLoader } from './summary/profile';
@@ -73,6 +80,17 @@ export class DataExplorer extends BoxPanel {
         : () => Promise.reject(new Error(trans.__('No statistics here'))),
       idle: () => this.model.settled()
     });
+    const findings = options.findings;
+    this.findings = new FindingsLoader({
+      fetch:
+        findings ??
+        (() => Promise.reject(new Error(trans.__('No findings here')))),
+      // After the rows, and the statistics the panel shows.
+      idle: async () => {
+        await this.model.settled();
+        await this.profiles.settled();
+      }
+    });
 
     this.filterBar = new FilterBar({
       model: this.model,
@@ -89,6 +107,15 @@ export class DataExplorer extends BoxPanel {
       trans
     });
     this.code.hide();
+    this.findingsPanel = new FindingsPanel({
+      model: this.model,
+      loader: this.findings,
+      trans,
+      showRows: filter => this.showRows(filter),
+      insert: options.insertCode ?? (() => Promise.resolve(null)),
+      onClose: () => this.toggleFindings(false)
+    });
+    this.findingsPanel.hide();
 
     this._banner = new StaleBanner({
       model: this.model,
@@ -116,7 +143,8 @@ export class DataExplorer extends BoxPanel {
       loader: this.profiles,
       trans,
       onGoTo: position => this.goToColumn(position),
-      numberFormat: this._settings.numberFormat
+      numberFormat: this._settings.numberFormat,
+      findings: this.findings
     });
     this._body = new SplitPanel({ orientation: 'horizontal', spacing: 3 });
     this._body.addClass('jp-KernelState-explorerBody');
@@ -129,11 +157,13 @@ export class DataExplorer extends BoxPanel {
 
     this.addWidget(this.filterBar);
     this.addWidget(this.code);
+    this.addWidget(this.findingsPanel);
     this.addWidget(this._banner);
     this.addWidget(this._body);
     this.addWidget(this._status);
     BoxPanel.setStretch(this.filterBar, 0);
     BoxPanel.setStretch(this.code, 0);
+    BoxPanel.setStretch(this.findingsPanel, 0);
     BoxPanel.setStretch(this._banner, 0);
     BoxPanel.setStretch(this._body, 1);
     BoxPanel.setStretch(this._status, 0);
@@ -145,9 +175,11 @@ export class DataExplorer extends BoxPanel {
       onGoTo: text => void this.goToColumnNamed(text),
       onToggleSummary: () => this.toggleSummary(),
       onToggleCode: () => this.toggleCode(),
+      onToggleFindings: () => this.toggleFindings(),
       onRefresh: () => void this.refresh()
     });
     this.toolbarItems = this._toolbar.items;
+    this.findings.changed.connect(this._syncToggles, this);
     this._syncToggles();
     this._sizer = new ColumnSizer({
       grid: this.grid,
@@ -166,6 +198,8 @@ export class DataExplorer extends BoxPanel {
   readonly summary: SummaryPanel;
   readonly profiles: ProfileLoader;
   readonly code: CodePanel;
+  readonly findings: FindingsLoader;
+  readonly findingsPanel: FindingsPanel;
   /**
    * The widgets `createExplorer` puts in the main-area toolbar, by name.
    */
@@ -196,6 +230,7 @@ export class DataExplorer extends BoxPanel {
   refresh(): Promise<void> {
     this._sizer.reset();
     this.profiles.reset();
+    this.findings.reset();
     return this.model.refresh();
   }
 
@@ -216,6 +251,24 @@ export class DataExplorer extends BoxPanel {
   toggleCode(show = this.code.isHidden): void {
     this.code.setHidden(!show);
     this._syncToggles();
+  }
+
+  /**
+   * Show or fold the findings.
+   */
+  toggleFindings(show = this.findingsPanel.isHidden): void {
+    this.findingsPanel.setHidden(!show);
+    this._syncToggles();
+  }
+
+  /**
+   * Filter the grid to a filter's rows (a finding's "Show rows"; null: every row),
+   * the filter bar showing it; false when the kernel refused it.
+   */
+  async showRows(filter: FilterNode | null): Promise<boolean> {
+    await this.model.setFilter(filter);
+    this.filterBar.syncFromModel();
+    return this.model.filterError === null;
   }
 
   /**
@@ -348,6 +401,7 @@ export class DataExplorer extends BoxPanel {
       return;
     }
     this.profiles.dispose();
+    this.findings.dispose();
     this.model.dispose();
     super.dispose();
   }
@@ -373,6 +427,12 @@ export class DataExplorer extends BoxPanel {
 
   private _syncToggles(): void {
     this._toolbar.setPressed(!this.summary.isHidden, !this.code.isHidden);
+    const found = this.findings.findings;
+    this._toolbar.setFindings(
+      !this.findingsPanel.isHidden,
+      found?.findings_total ?? null,
+      found ? worstSeverity(found.findings) : null
+    );
   }
 
   private _onStateChanged(): void {
@@ -384,6 +444,9 @@ export class DataExplorer extends BoxPanel {
 
     // The statistics follow the view's rows: its filter, the value read.
     this.profiles.setFilter(model.filter);
+    // The findings too, and of the value as it is now (a fix was run).
+    this.findings.setFilter(model.filter);
+    this.findings.setVersion(findingsVersion(model));
     const version = info ? `${info.changedAt}:${info.epoch}` : null;
     if (version !== this._profiledVersion) {
       if (this._profiledVersion !== null) {
@@ -449,6 +512,10 @@ export namespace DataExplorer {
      * Insert code below the active cell of the notebook running the kernel.
      */
     insertCode?: (code: string) => Promise<string | null>;
+    /**
+     * `IKernelStateService.findings` bound to the kernel and name.
+     */
+    findings?: (query: IFindingsQuery) => Promise<ITableFindings>;
   }
 }
 

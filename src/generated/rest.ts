@@ -917,6 +917,370 @@ export interface IVariableBrief {
   error?: string | null;
 }
 
+export type FindingKind =
+  | 'empty_column'
+  | 'missing'
+  | 'duplicate_rows'
+  | 'id_like'
+  | 'duplicate_keys'
+  | 'constant'
+  | 'outliers'
+  | 'mixed_types'
+  | 'numbers_as_text'
+  | 'dates_as_text'
+  | 'near_duplicate_labels'
+  | 'correlated';
+
+/**
+ * error: the column or key is unusable as it stands; warning: the values
+ * distort results until fixed; info: a fact that needs no fix.
+ */
+export type FindingSeverity = 'error' | 'warning' | 'info';
+
+/**
+ * One data-quality finding of a table: what, where, how bad, the rows it
+ * concerns as a filter the grid can open, and fix code that rebinds the
+ * variable to a fixed table (never edits it in place).
+ */
+export interface IFinding {
+  kind: FindingKind;
+  /**
+   * error: the column or key is unusable as it stands; warning: the values
+   * distort results until fixed; info: a fact that needs no fix.
+   */
+  severity: FindingSeverity;
+  /**
+   * The columns it is about (two for a correlated pair, none for duplicate
+   * rows).
+   */
+  columns: string[];
+  positions: number[];
+  /**
+   * One short line, e.g. `price: 12 outliers (IQR rule: outside [3.1, 250])`.
+   */
+  message: string;
+  /**
+   * The rows it concerns (of the sample when `approximate`).
+   */
+  count: number;
+  /**
+   * Computed on a sample or from an engine's approximate aggregates.
+   */
+  approximate: boolean;
+  /**
+   * The rows it concerns as a filter tree (combined with the view's filter when
+   * both fit the filter limits); null when no filter can say them
+   * (`filter_note` says why).
+   */
+  filter: FilterNode | null;
+  filter_note: string | null;
+  /**
+   * Code in the reply's `syntax` that rebinds the variable to the fixed table;
+   * null when no sensible automatic fix exists (`fix_note` says why).
+   */
+  fix: string | null;
+  fix_note: string | null;
+  /**
+   * The numbers behind it, by kind: `share`; `rule`, `low`, `high`, `q1`,
+   * `median`, `q3`; `distinct`; `keys`, `examples`; `groups`, `labels`;
+   * `types`; `r`.
+   */
+  details: Record<string, unknown>;
+}
+
+/**
+ * The data-quality findings of some columns of a table (GET
+ * variables/{name}/findings), of the rows the filter keeps, computed in the
+ * kernel under the profile's guards (an engine's table by its aggregates, never
+ * collected).
+ */
+export interface ITableFindings {
+  name: string;
+  type: string;
+  kind: 'dataframe' | 'series' | 'array' | 'records';
+  total_rows: number | null;
+  filtered_rows: number | null;
+  columns_total: number;
+  /**
+   * Columns asked for but not checked: the request's time ran out before them.
+   */
+  columns_cut: number;
+  /**
+   * By severity, then column, then kind; at most `max_findings`.
+   */
+  findings: IFinding[];
+  findings_total: number;
+  /**
+   * Findings past `max_findings`, not listed.
+   */
+  findings_cut: number;
+  severities: { error: number; warning: number; info: number };
+  /**
+   * Checks that raised or ran out of time (the rest continued).
+   */
+  errors: IFindingError[];
+  /**
+   * Kinds of findings not computed for this table, and why.
+   */
+  not_checked: IFindingNotChecked[];
+  /**
+   * The fix code's language.
+   */
+  syntax: string | null;
+  sampled: boolean;
+  sample_rows: number | null;
+  view: IView;
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
+  engine: IEngineInfo | null;
+}
+
+export interface IFindingError {
+  check: string;
+  column?: string | null;
+  position?: number | null;
+  error: string;
+}
+
+export interface IFindingNotChecked {
+  kind: string;
+  reason: string;
+}
+
+/**
+ * Two tables compared row by row (GET variables/{name}/compare): `name` (the
+ * after) against `with` (the before), by a key, the index or the position; the
+ * counts of rows added (only in `name`), removed (only in `with`), changed and
+ * unchanged, each compared column's changed cells and summary on both sides,
+ * and a window of the rows of `statuses` (kept by `filter`, in the order of
+ * `sort`, on the values shown).
+ */
+export interface ITableComparison {
+  /**
+   * The table compared (the after).
+   */
+  name: string;
+  /**
+   * The table it is compared against (the before).
+   */
+  with: string;
+  /**
+   * `name`'s type name.
+   */
+  type: string;
+  /**
+   * `with`'s type name.
+   */
+  with_type: string;
+  /**
+   * The library that compared them (both tables are its DataFrames).
+   */
+  library: 'pandas' | 'polars';
+  /**
+   * How rows were matched: the key's columns, the index (unique in both, not
+   * both the default 0 … n-1), or the position.
+   */
+  by: 'key' | 'index' | 'position';
+  /**
+   * The key's columns (`by` key), else null.
+   */
+  key: string[] | null;
+  /**
+   * Why no key was used (`by` index or position): none given, a default or
+   * repeating index, a polars table.
+   */
+  key_note: string | null;
+  /**
+   * Rows of `name`.
+   */
+  total_rows: number;
+  /**
+   * Rows of `with`.
+   */
+  with_rows: number;
+  /**
+   * Rows only in `name`.
+   */
+  added: number;
+  /**
+   * Rows only in `with`.
+   */
+  removed: number;
+  /**
+   * Rows of both with a compared cell that differs.
+   */
+  changed: number;
+  /**
+   * Rows of both whose compared cells are all equal.
+   */
+  unchanged: number;
+  /**
+   * The compared columns (both tables have them; the key's excepted), in
+   * `name`'s order.
+   */
+  columns: IColumnComparison[];
+  /**
+   * Columns only `name` has (the first 200).
+   */
+  only_in_name: string[];
+  only_in_name_total: number;
+  /**
+   * Columns only `with` has (the first 200).
+   */
+  only_in_with: string[];
+  only_in_with_total: number;
+  /**
+   * Columns of both not compared, and why (a label that repeats in a table;
+   * past the first 1,000 compared).
+   */
+  not_compared: { name: string; reason: string }[];
+  not_compared_total: number;
+  /**
+   * The statuses of the rows the window pages through.
+   */
+  statuses: ('added' | 'removed' | 'changed' | 'unchanged')[];
+  /**
+   * Rows of those statuses.
+   */
+  listed_rows: number;
+  /**
+   * Those the filter keeps (null without a filter); offset and limit page
+   * through them.
+   */
+  filtered_rows: number | null;
+  offset: number;
+  limit: number;
+  /**
+   * The compared columns the window shows (`cells` follow them).
+   */
+  window_columns: IComparedColumn[];
+  rows: IComparedRow[];
+  view: IView;
+  /**
+   * The sort keys applied, as text (null: `name`'s order, the removed rows
+   * last).
+   */
+  sort: string | null;
+  /**
+   * The filter applied to the rows listed, on the values shown.
+   */
+  filter: FilterNode | null;
+  cells_truncated: number;
+  cells_unread: number;
+  /**
+   * Code that binds `{name}_vs_{with}` to the rows that differ, each with its
+   * status (null: see `code_note`).
+   */
+  code: { syntax: 'pandas' | 'polars' | 'dplyr'; code: string } | null;
+  /**
+   * Why no code was written (a column label that is no text, an index an R data
+   * frame lacks).
+   */
+  code_note: string | null;
+  /**
+   * Milliseconds the comparison took in the kernel (0 when it was kept from an
+   * earlier request: `reused`).
+   */
+  compare_ms: number;
+  /**
+   * The comparison was kept from an earlier request of this execution (paging).
+   */
+  reused: boolean;
+  /**
+   * A busy kernel: the last window of the same query, from before the running
+   * cell.
+   */
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
+}
+
+export interface IComparedColumn {
+  name: string;
+  /**
+   * Its place in `columns`.
+   */
+  position: number;
+  dtype: string;
+  with_dtype: string;
+}
+
+/**
+ * One compared column: where it is in each table, its dtypes, its changed cells
+ * (of the matched rows) and its mean and missing values in each table.
+ */
+export interface IColumnComparison {
+  name: string;
+  /**
+   * Its position in `name`.
+   */
+  position: number;
+  /**
+   * Its position in `with`.
+   */
+  with_position: number;
+  dtype: string;
+  with_dtype: string;
+  /**
+   * Cells that differ among the matched rows (null: not compared, see `error`).
+   */
+  changed: number | null;
+  /**
+   * Why the column could not be compared (its values' own comparison raised).
+   */
+  error: string | null;
+  /**
+   * Its mean in `name` (numbers only; missing values left out).
+   */
+  mean: number | null;
+  /**
+   * Its mean in `with`.
+   */
+  with_mean: number | null;
+  /**
+   * Missing values in `name` (null, NaN, NaT).
+   */
+  nulls: number;
+  /**
+   * Missing values in `with`.
+   */
+  with_nulls: number;
+}
+
+export type CompareStatus = 'added' | 'removed' | 'changed' | 'unchanged';
+
+/**
+ * One row of a comparison's window.
+ */
+export interface IComparedRow {
+  status: CompareStatus;
+  /**
+   * Its row position in `name` (in `with` for a removed row).
+   */
+  position: number;
+  /**
+   * What matched it: its key's cells, its index label, or its position, as
+   * text.
+   */
+  key: (string | null)[];
+  /**
+   * The cells of `window_columns` as text (null: missing): `name`'s values,
+   * `with`'s for a removed row.
+   */
+  cells: (string | null)[];
+  /**
+   * A changed row's shown cells that differ, before (`with`) → after (`name`).
+   */
+  changes: { column: number; before: string | null; after: string | null }[];
+  /**
+   * Cells of the row that differ, over every compared column.
+   */
+  changed_cells: number;
+}
+
 /**
  * Which otherwise hidden groups of names a snapshot includes.
  */
@@ -1191,6 +1555,72 @@ export interface IFindingsQuery {
 }
 
 /**
+ * Query of `GET kernels/{kernel_id}/variables/{name}/compare`.
+ */
+export interface ICompareQuery {
+  /**
+   * The table compared against (the before; `name` is the after): a variable's
+   * name. Required (a 400 without it).
+   */
+  with?: string;
+  /**
+   * The columns that identify a row in both tables, by name: `id` or
+   * `region,day` (comma-separated), or a JSON list `["a,b", "c"]` for names
+   * with commas; at most 10. Default: the index when meaningful, else the
+   * position.
+   */
+  key?: string;
+  /**
+   * The rows the window lists, comma-separated (default added,removed,changed).
+   */
+  status?: CompareStatus[];
+  /**
+   * First listed row.
+   */
+  offset?: number;
+  /**
+   * Rows. Clamped to the server's `rows_max_rows` (1,000).
+   */
+  limit?: number;
+  /**
+   * The compared columns shown, as positions in the reply's `columns` list: a
+   * range `start:stop` or a list `0,3,7`; default the first ones, as many as
+   * allowed. At most the server's `rows_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * Sort keys: `price:desc,region:asc` (comma-separated, each split at its last
+   * colon, `:asc` by default), or a JSON list `[{"column": "a,b", "desc":
+   * true}]` for names with commas or colons; at most 10. Stable; missing values
+   * last in both directions.
+   */
+  sort?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * The code's language: pandas, polars or dplyr; default the tables' own
+   * library (400 for one that does not fit).
+   */
+  syntax?: 'pandas' | 'polars' | 'dplyr';
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
+}
+
+/**
  * Query of `GET kernels/{kernel_id}/variables/{name}/timeline`.
  */
 export interface ITimelineQuery {
@@ -1378,6 +1808,11 @@ export interface IRouteMap {
    */
   findings: IRoute<VariablePath, IFindingsQuery, ITableFindings>;
   /**
+   * Two tables compared row by row: rows added, removed and changed, the
+   * changed cells.
+   */
+  compare: IRoute<VariablePath, ICompareQuery, ITableComparison>;
+  /**
    * When a variable was bound, changed or removed, and how.
    */
   timeline: IRoute<VariablePath, ITimelineQuery, ITimeline>;
@@ -1533,6 +1968,25 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
       columns: 'text',
       filter: 'json',
       max_findings: 'number',
+      syntax: 'text',
+      budget_ms: 'number'
+    }
+  },
+  compare: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/compare',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      with: 'text',
+      key: 'text',
+      status: 'list',
+      offset: 'number',
+      limit: 'number',
+      columns: 'text',
+      sort: 'text',
+      filter: 'json',
       syntax: 'text',
       budget_ms: 'number'
     }

@@ -19,11 +19,24 @@ through the time guard.
 import itertools
 import keyword
 import sys
+import warnings
 
+from .. import guard
 from ..inspect.tables import PANDAS_FRAME, PANDAS_SERIES, label_text
 from ..windows import code as fixes
 from ..windows.cells import dtype_is_date
 from ..windows.code import NoCode, Replacements, Steps, wrapped
+from ..windows.compare import (
+    ADDED,
+    CHANGED,
+    QUOTED_KEYS,
+    REMOVED,
+    UNCHANGED,
+    Comparer,
+    Matched,
+    NotComparable,
+    one_table,
+)
 from ..windows.expressions import Attr, Imports, ListOf, Lit, Ref, both, method, text_literal
 from ..windows.families import EXPECTED_TIME, READERS, Column
 from ..windows.filters import check_python_regex, condition_test, expression, is_text
@@ -104,6 +117,11 @@ class PandasFrame(MemoryTable):
         columns = [_series_cells(self.run(lambda j=j: sub.iloc[:, j]), cells)
                    for j in range(len(positions))]
         return index, transpose(columns, len(index))
+
+    def comparer(self, other, names):
+        """The comparison of this frame (``name``'s, the after) with ``other`` (a table
+        of ``with``, the before): :class:`PandasComparer`."""
+        return PandasComparer(self, other, names)
 
 
 @register
@@ -672,3 +690,245 @@ class PandasColumn(SeriesColumn):
         if not (isinstance(self.s.dtype, np.dtype) and self.s.dtype.kind == "O"):
             return None
         return type_groups(self.s.dropna().to_numpy())
+
+
+# --- two tables compared (the ``compare`` op, ``windows.compare``) -------------------------
+
+
+class PandasComparer(Comparer):
+    """Two pandas DataFrames compared: rows matched by ``Index.get_indexer`` (on the key's
+    columns, the index, or nothing: positions), each pair of columns by pandas' own ``==``
+    on the matched rows (:func:`pandas_same`); the statuses in a numpy array."""
+
+    library = "pandas"
+
+    def __init__(self, table, other, names):
+        one_table(table, other, names, PandasFrame)
+        self.session, self.names = table.session, names
+        self.frames = (table.value, other.value)
+
+    def labels(self, side):
+        frame = self.frames[side]
+        return [(c, label_text(c, LABEL_CHARS), str(d))
+                for c, d in zip(list(frame.columns), list(frame.dtypes))]
+
+    def height(self, side):
+        return int(self.frames[side].shape[0])
+
+    def match(self, key):
+        pd = sys.modules["pandas"]
+        np = sys.modules["numpy"]
+        after, before = self.frames
+        found = Matched(self.height(0), self.height(1))
+        if key is not None:
+            indexes = [_key_index(pd, frame, positions)
+                       for frame, positions in zip(self.frames, key)]
+            for side, index in enumerate(indexes):
+                if not index.is_unique:
+                    raise NotComparable(_repeated(index, self.names[side]))
+            found.by = "key"
+            found.match = indexes[1].get_indexer(indexes[0])
+        elif not (_default_range(pd, after.index) and _default_range(pd, before.index)):
+            repeats = [n for n, f in zip(self.names, self.frames) if not f.index.is_unique]
+            if repeats:
+                found.note = ("the index of {} repeats labels: no key given, compared by "
+                              "position".format(" and ".join(repeats)))
+            else:
+                try:
+                    found.match = before.index.get_indexer(after.index)
+                    found.by = "index"
+                except (TypeError, ValueError) as exc:
+                    found.note = ("the indexes cannot be matched ({}): no key given, compared "
+                                  "by position".format(type(exc).__name__))
+        else:
+            found.note = ("no key given and both indexes are the default 0 … n-1: compared by "
+                          "position")
+        if found.match is None:
+            found.by = "position"
+            found.match = np.arange(found.heights[0], dtype=np.int64)
+            found.match[found.heights[1]:] = -1
+        found.match = np.asarray(found.match, dtype=np.int64)
+        hit = np.zeros(found.heights[1], dtype=bool)
+        hit[found.match[found.match >= 0]] = True
+        found.removed = np.flatnonzero(~hit)
+        found.status = np.where(found.match >= 0, UNCHANGED, ADDED).astype(np.int8)
+        return found
+
+    def compare_columns(self, found, pairs):
+        np = sys.modules["numpy"]
+        after, before = self.frames
+        rows_a = np.flatnonzero(found.match >= 0)
+        rows_b = found.match[rows_a]
+        whole_a = len(rows_a) == found.heights[0]
+        whole_b = len(rows_b) == found.heights[1] and bool(
+            (rows_b == np.arange(len(rows_b))).all())
+        differs = np.zeros(len(rows_a), dtype=bool)
+        out = []
+        for p, q in pairs:
+            try:
+                x = after.iloc[:, p].array  # the values, without the index
+                y = before.iloc[:, q].array
+                differ = ~pandas_same(x if whole_a else x.take(rows_a),
+                                      y if whole_b else y.take(rows_b))
+            except Exception as exc:
+                out.append((None, guard.user_error("comparing", exc)))
+                continue
+            differs |= differ
+            out.append((int(differ.sum()), None))
+        found.status[rows_a[differs]] = CHANGED
+        return out
+
+    def summary(self, side, position):
+        types = sys.modules["pandas"].api.types
+        s = self.frames[side].iloc[:, position]
+        dtype = s.dtype
+        mean = None
+        if types.is_numeric_dtype(dtype) and not types.is_bool_dtype(dtype) \
+                and not types.is_complex_dtype(dtype):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                mean = s.mean()
+        return mean, int(s.isna().sum())
+
+    def counts(self, found):
+        np = sys.modules["numpy"]
+        counted = np.bincount(found.status, minlength=3)
+        return {UNCHANGED: int(counted[UNCHANGED]), CHANGED: int(counted[CHANGED]),
+                ADDED: int(counted[ADDED]), REMOVED: len(found.removed)}
+
+    def select(self, found, codes):
+        np = sys.modules["numpy"]
+        parts = []
+        mine = [c for c in codes if c != REMOVED]
+        if mine:
+            parts.append(np.flatnonzero(np.isin(found.status, mine)))
+        if REMOVED in codes:
+            parts.append(found.heights[0] + np.arange(len(found.removed)))
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def size(self, ids):
+        return len(ids)
+
+    def ids_at(self, ids, start, stop):
+        return [int(i) for i in ids[start:stop].tolist()]
+
+    def status_of(self, found, rows):
+        return found.status[_positions(rows)].tolist()
+
+    def match_of(self, found, rows):
+        return found.match[_positions(rows)].tolist()
+
+    def removed_of(self, found, ranks):
+        return found.removed[_positions(ranks)].tolist()
+
+    def shown_table(self, found, ids, columns):
+        pd = sys.modules["pandas"]
+        np = sys.modules["numpy"]
+        ids = np.asarray(ids, dtype=np.int64)
+        cut = int(np.searchsorted(ids, found.heights[0]))
+        names = [text for _p, _q, text in columns]
+        parts = [self.frames[0].iloc[ids[:cut], [p for p, _q, _t in columns]]]
+        if cut < len(ids):
+            removed = found.removed[ids[cut:] - found.heights[0]]
+            parts.append(self.frames[1].iloc[removed, [q for _p, q, _t in columns]])
+        parts = [part.set_axis(names, axis=1) for part in parts]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            shown = pd.concat(parts, ignore_index=True) if len(parts) > 1 else \
+                parts[0].reset_index(drop=True)
+        return PandasFrame(shown, self.session), lambda positions: ids[np.asarray(positions,
+                                                                                  dtype=np.intp)]
+
+    def take(self, side, rows):
+        rows = _positions(rows)
+        return self.session.run(lambda: self.frames[side].iloc[rows])
+
+    def texts(self, sub, positions, cells):
+        columns = self.session.run(_columns, sub, positions)
+        return [_series_cells(column, cells) for column in columns]
+
+    def differs(self, sub_a, sub_b, pairs):
+        """For each pair, whether each row's two cells differ: the columns taken once, all
+        compared under one guard."""
+        return self.session.run(_differs, sub_a, sub_b, pairs)
+
+    def index_texts(self, sub, cells):
+        index = self.session.run(lambda: sub.index)
+        return cells.column(self.session.run(index.tolist),
+                            dtype_is_date(getattr(index, "dtype", None)))
+
+
+def _differs(sub_a, sub_b, pairs):
+    a = [c.array for c in _columns(sub_a, [p for p, _q in pairs])]
+    b = [c.array for c in _columns(sub_b, [q for _p, q in pairs])]
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for x, y in zip(a, b):
+            try:
+                out.append((~_same(x, y)).tolist())
+            except Exception as exc:
+                guard.check(exc)
+                out.append([False] * len(x))  # its column says why it was not compared
+    return out
+
+
+def _columns(sub, positions):
+    """The columns at ``positions`` of a window's rows, as Series: every column's Series
+    picked (no copy) for a table not much wider than asked, else the asked columns
+    taken first."""
+    positions = list(positions)
+    if sub.shape[1] <= 2 * len(positions) + 16:
+        every = [column for _label, column in sub.items()]
+        return [every[p] for p in positions]
+    return [column for _label, column in sub.iloc[:, positions].items()]
+
+
+def pandas_same(a, b):
+    """Whether each pair of values of the pandas arrays ``a`` and ``b`` (a Series'
+    ``array``, by position) is one value: pandas' ``==`` (values of different dtypes read
+    as objects when it refuses them, as categories of different categories), missing
+    values equal each other."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _same(a, b)
+
+
+def _same(a, b):
+    pd = sys.modules["pandas"]
+    np = sys.modules["numpy"]
+    try:
+        eq = a == b
+    except (TypeError, ValueError):
+        eq = np.asarray(a, dtype=object) == np.asarray(b, dtype=object)
+    if np.ndim(eq) == 0:  # no elementwise comparison: none equal
+        eq = np.zeros(len(a), dtype=bool)
+    elif not isinstance(eq, np.ndarray) or eq.dtype != bool:
+        eq = eq.to_numpy(dtype=bool, na_value=False) if hasattr(eq, "to_numpy") else \
+            np.asarray(eq, dtype=bool)
+    return eq | (np.asarray(pd.isna(a)) & np.asarray(pd.isna(b)))
+
+
+def _key_index(pd, frame, positions):
+    """The key's values as an index (a MultiIndex for several columns)."""
+    if len(positions) == 1:
+        return pd.Index(frame.iloc[:, positions[0]])
+    return pd.MultiIndex.from_arrays([frame.iloc[:, p] for p in positions])
+
+
+def _repeated(index, name):
+    repeated = index[index.duplicated()].unique()
+    quoted = ", ".join(label_text(x, 40) for x in repeated[:QUOTED_KEYS].tolist())
+    one = len(repeated) == 1
+    return "the key is not unique in {}: {:,} value{} repeat{} ({}{}): give columns that " \
+        "identify a row".format(name, len(repeated), "" if one else "s", "s" if one else "",
+                                quoted, ", …" if len(repeated) > QUOTED_KEYS else "")
+
+
+def _default_range(pd, index):
+    return type(index) is pd.RangeIndex and index.start == 0 and index.step == 1
+
+
+def _positions(rows):
+    np = sys.modules["numpy"]
+    return np.asarray(rows, dtype=np.intp)

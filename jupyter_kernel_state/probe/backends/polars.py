@@ -16,13 +16,26 @@ Nothing is imported: polars comes from ``sys.modules``.  Every read of the value
 through the time guard.
 """
 
+import inspect
 import sys
 
+from .. import guard
 from ..inspect.tables import POLARS_FRAME, POLARS_SERIES, label_text
 from ..protocol import Condition
 from ..windows import code as fixes
 from ..windows.cells import dtype_is_date
 from ..windows.code import NoCode, Replacements, Steps, wrapped
+from ..windows.compare import (
+    ADDED,
+    CHANGED,
+    QUOTED_KEYS,
+    REMOVED,
+    UNCHANGED,
+    Comparer,
+    Matched,
+    NotComparable,
+    one_table,
+)
 from ..windows.expressions import (
     Attr,
     Binary,
@@ -124,6 +137,11 @@ class PolarsFrame(MemoryTable):
             col = self.run(lambda p=p: sub.to_series(p))
             columns.append(cells.column(self.run(col.to_list), dtype_is_date(col.dtype)))
         return index, transpose(columns, n)
+
+    def comparer(self, other, names):
+        """The comparison of this frame (``name``'s, the after) with ``other`` (a table
+        of ``with``, the before): :class:`PolarsComparer`."""
+        return PolarsComparer(self, other, names)
 
 
 @register
@@ -546,3 +564,251 @@ class PolarsColumn(SeriesColumn):
         if self._base() != "Object":
             return None
         return type_groups([x for x in self.s.to_list() if x is not None])
+
+
+# --- two tables compared (the ``compare`` op, ``windows.compare``) -------------------------
+
+
+class PolarsComparer(Comparer):
+    """Two polars DataFrames compared: rows matched by joins on the key's columns (a left
+    join for ``name``'s rows, an anti join for the removed ones; missing keys equal) or by
+    position (polars has no index), each pair of columns by ``eq_missing`` on the matched
+    rows (:func:`polars_same`); the statuses in a polars Series."""
+
+    library = "polars"
+
+    def __init__(self, table, other, names):
+        one_table(table, other, names, PolarsFrame)
+        self.session, self.names = table.session, names
+        self.frames = (table.value, other.value)
+        self.pl = sys.modules["polars"]
+
+    def labels(self, side):
+        frame = self.frames[side]
+        return [(n, label_text(n, LABEL_CHARS), str(d)) for n, d in zip(frame.columns,
+                                                                         frame.dtypes)]
+
+    def height(self, side):
+        return int(self.frames[side].height)
+
+    def nulls_keyword(self):
+        """How this polars spells "missing keys match" in a join (``join_nulls`` before
+        1.24)."""
+        return nulls_keyword(self.pl)
+
+    def match(self, key):
+        pl = self.pl
+        found = Matched(self.height(0), self.height(1))
+        n_a, n_b = found.heights
+        if key is None:
+            found.by = "position"
+            found.note = "no key given, and a polars table has no index: compared by position"
+            found.match = pl.concat([
+                pl.int_range(0, min(n_a, n_b), eager=True, dtype=pl.Int64),
+                pl.repeat(-1, max(0, n_a - n_b), eager=True, dtype=pl.Int64)])
+            found.removed = pl.int_range(n_a, max(n_a, n_b), eager=True, dtype=pl.Int64)
+        else:
+            after, before = self.frames
+            names = [after.columns[p] for p in key[0]]
+            left = after.select(names)
+            right = before.select([before.columns[q] for q in key[1]])
+            right = right.rename(dict(zip(right.columns, names)))
+            for side, frame in enumerate((left, right)):
+                repeated = frame.is_duplicated()
+                if repeated.any():
+                    raise NotComparable(_polars_repeated(frame.filter(repeated),
+                                                         self.names[side]))
+            left, right = _key_types(pl, left, right)
+            a_row, b_row = _free("__row_a", names), _free("__row_b", names)
+            left, right = left.with_row_index(a_row), right.with_row_index(b_row)
+            matched = _join(pl, left, right, names, "left").sort(a_row)
+            found.match = matched.get_column(b_row).cast(pl.Int64).fill_null(-1)
+            removed = _join(pl, right, left, names, "anti").get_column(b_row)
+            found.removed = removed.cast(pl.Int64).sort()
+            found.by = "key"
+        found.status = ((found.match < 0).cast(pl.Int8) * ADDED).cast(pl.Int8)
+        return found
+
+    def compare_columns(self, found, pairs):
+        pl = self.pl
+        after, before = self.frames
+        matched = found.match >= 0
+        rows_a = matched.arg_true()
+        rows_b = found.match.filter(matched)
+        whole_a = len(rows_a) == found.heights[0]
+        whole_b = len(rows_b) == found.heights[1] and bool(
+            (rows_b == pl.int_range(0, len(rows_b), eager=True, dtype=pl.Int64)).all())
+        differs = pl.repeat(False, len(rows_a), eager=True, dtype=pl.Boolean)
+        out = []
+        for p, q in pairs:
+            try:
+                x, y = after.to_series(p), before.to_series(q)
+                differ = ~polars_same(pl, x if whole_a else x.gather(rows_a),
+                                      y if whole_b else y.gather(rows_b))
+            except Exception as exc:
+                out.append((None, guard.user_error("comparing", exc)))
+                continue
+            differs = differs | differ
+            out.append((int(differ.sum()), None))
+        changed = rows_a.filter(differs)
+        if len(changed):
+            found.status.scatter(changed, CHANGED)
+        return out
+
+    def summary(self, side, position):
+        s = self.frames[side].to_series(position)
+        nulls = s.null_count()
+        mean = None
+        if s.dtype.is_float():
+            nulls += int(s.is_nan().sum())
+            mean = s.fill_nan(None).mean()
+        elif s.dtype.is_numeric():
+            mean = s.mean()
+        return mean, int(nulls)
+
+    def counts(self, found):
+        status = found.status
+        out = {code: int((status == code).sum()) for code in (UNCHANGED, CHANGED, ADDED)}
+        out[REMOVED] = len(found.removed)
+        return out
+
+    def select(self, found, codes):
+        pl = self.pl
+        n_a = found.heights[0]
+        parts = []
+        mine = [c for c in codes if c != REMOVED]
+        if mine:
+            rows = pl.int_range(0, n_a, eager=True, dtype=pl.Int64)
+            parts.append(rows.filter(found.status.is_in(pl.Series(mine, dtype=pl.Int8))))
+        if REMOVED in codes:
+            parts.append(pl.int_range(n_a, n_a + len(found.removed), eager=True,
+                                      dtype=pl.Int64))
+        return pl.concat(parts) if parts else pl.Series("ids", [], dtype=pl.Int64)
+
+    def size(self, ids):
+        return len(ids)
+
+    def ids_at(self, ids, start, stop):
+        return ids.slice(start, max(0, stop - start)).to_list()
+
+    def status_of(self, found, rows):
+        return found.status.gather(rows).to_list() if rows else []
+
+    def match_of(self, found, rows):
+        return found.match.gather(rows).to_list() if rows else []
+
+    def removed_of(self, found, ranks):
+        return found.removed.gather(ranks).to_list() if ranks else []
+
+    def shown_table(self, found, ids, columns):
+        pl = self.pl
+        n_a = found.heights[0]
+        after, before = self.frames
+        names = [text for _p, _q, text in columns]
+        rows_a = ids.filter(ids < n_a)
+        ranks = ids.filter(ids >= n_a) - n_a
+        parts = [_rows(pl, after.select([after.columns[p] for p, _q, _t in columns]), rows_a)]
+        if len(ranks):
+            parts.append(_rows(pl, before.select([before.columns[q] for _p, q, _t in columns]),
+                               found.removed.gather(ranks)))
+        parts = [pl.DataFrame([part.to_series(i).alias(n) for i, n in enumerate(names)])
+                 for part in parts]
+        try:
+            shown = pl.concat(parts, how="vertical_relaxed")
+        except Exception as exc:  # no common type (text and numbers): both as text
+            guard.check(exc)
+            shown = pl.concat([part.select(pl.all().cast(pl.String)) for part in parts])
+        return PolarsFrame(shown, self.session), lambda positions: ids.gather(positions)
+
+    def take(self, side, rows):
+        pl = self.pl
+        return self.session.run(lambda: _rows(pl, self.frames[side], rows))
+
+    def texts(self, sub, positions, cells):
+        out = []
+        for p in positions:
+            col = self.session.run(lambda p=p: sub.to_series(p))
+            out.append(cells.column(self.session.run(col.to_list), dtype_is_date(col.dtype)))
+        return out
+
+    def same(self, sub_a, p, sub_b, q):
+        pl = self.pl
+        try:
+            return self.session.run(lambda: polars_same(pl, sub_a.to_series(p),
+                                                        sub_b.to_series(q)).to_list())
+        except Exception as exc:
+            guard.check(exc)
+            return [True] * sub_a.height  # its column says why it was not compared
+
+
+def polars_same(pl, x, y):
+    """Whether each pair of values of the Series ``x`` and ``y`` is one value: missing
+    values (null, and NaN in a float column) equal each other, numbers of two dtypes
+    compared as floats, values of dtypes polars cannot compare never equal."""
+    x, y = _nan_as_null(x), _nan_as_null(y)
+    if x.dtype != y.dtype:
+        if _number(x.dtype) and _number(y.dtype):
+            return x.cast(pl.Float64).eq_missing(y.cast(pl.Float64))
+        try:
+            return x.eq_missing(y)
+        except Exception as exc:
+            guard.check(exc)
+            return x.is_null() & y.is_null()
+    return x.eq_missing(y)
+
+
+def nulls_keyword(pl):
+    try:
+        names = inspect.signature(pl.DataFrame.join).parameters
+    except (TypeError, ValueError):
+        return "nulls_equal"
+    return "nulls_equal" if "nulls_equal" in names else "join_nulls"
+
+
+def _join(pl, left, right, on, how):
+    return left.join(right, on=on, how=how, **{nulls_keyword(pl): True})
+
+
+def _rows(pl, frame, rows):
+    return frame.select(pl.all().gather(rows))
+
+
+def _nan_as_null(s):
+    return s.fill_nan(None) if s.dtype.is_float() else s
+
+
+def _number(dtype):
+    return dtype.is_numeric() or str(dtype) == "Boolean"
+
+
+def _key_types(pl, left, right):
+    """The key's columns of both sides made comparable: numbers of two dtypes as floats,
+    other dtypes that differ as text; a float's NaN as null (missing keys match)."""
+    casts = ([], [])
+    for name in left.columns:
+        a, b = left.schema[name], right.schema[name]
+        target = None
+        if a != b:
+            target = pl.Float64 if _number(a) and _number(b) else pl.String
+        for side, dtype in enumerate((a, b)):
+            expr = pl.col(name) if target is None else pl.col(name).cast(target)
+            if (dtype if target is None else target).is_float():
+                expr = expr.fill_nan(None)
+            casts[side].append(expr)
+    return left.with_columns(casts[0]), right.with_columns(casts[1])
+
+
+def _free(name, taken):
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _polars_repeated(repeats, name):
+    distinct = repeats.unique(maintain_order=True)
+    rows = distinct.head(QUOTED_KEYS).rows()
+    quoted = ", ".join(label_text(r[0] if len(r) == 1 else r, 40) for r in rows)
+    n = distinct.height
+    return "the key is not unique in {}: {:,} value{} repeat{} ({}{}): give columns that " \
+        "identify a row".format(name, n, "" if n == 1 else "s", "s" if n == 1 else "", quoted,
+                                ", …" if n > QUOTED_KEYS else "")

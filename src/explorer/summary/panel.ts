@@ -1,9 +1,10 @@
 /**
- * The summary panel beside the grid: one row per column — a type badge, the share of
- * missing values, a sparkline — that expands to the column's statistics and a larger
- * chart; a search over the column names; a click on a row shows that column in the
- * grid. Statistics arrive a few columns at a time (`ProfileLoader`), the rows listed
- * are asked, never the whole table; the grid never waits for them.
+ * The summary panel beside the grid: one row per column — a type badge, a badge of
+ * its data-quality findings, the share of missing values, a sparkline — that expands
+ * to the column's statistics and a larger chart; a search over the column names; a
+ * click on a row shows that column in the grid. Statistics arrive a few columns at a
+ * time (`ProfileLoader`), the rows listed are asked, never the whole table; the grid
+ * never waits for them. Findings (`FindingsLoader`) come after the statistics shown.
  *
  * Keyboard: every row is two buttons (expand, show in grid) in the tab order; Enter
  * or Space expands; Up/Down move between rows. Text from the kernel is text content.
@@ -16,6 +17,7 @@ import { RowsDataModel } from '../data/model';
 import { INumberFormat } from '../data/numbers';
 import { BUTTON_CLASS, element } from '../dom';
 import { familyOf } from '../dtypes';
+import { FindingsLoader } from '../findings/model';
 import { statText } from './charts';
 import { ProfileLoader } from './profile';
 import { fillRow, IRow, makeRow } from './row';
@@ -34,6 +36,7 @@ export class SummaryPanel extends Widget {
     this._trans = options.trans;
     this._onGoTo = options.onGoTo;
     this._format = options.numberFormat;
+    this._findings = options.findings ?? null;
     this.addClass('jp-KernelState-summary');
     this.node.dataset.testId = 'kernel-state-explorer-summary';
     this.node.setAttribute('role', 'region');
@@ -42,6 +45,7 @@ export class SummaryPanel extends Widget {
     this._model.columnsChanged.connect(this._schedule, this);
     this._model.stateChanged.connect(this._onModelState, this);
     this._loader.changed.connect(this._onProfiles, this);
+    this._findings?.changed.connect(this._onFindings, this);
     this._render();
   }
 
@@ -87,6 +91,7 @@ export class SummaryPanel extends Widget {
     this._model.columnsChanged.disconnect(this._schedule, this);
     this._model.stateChanged.disconnect(this._onModelState, this);
     this._loader.changed.disconnect(this._onProfiles, this);
+    this._findings?.changed.disconnect(this._onFindings, this);
     super.dispose();
   }
 
@@ -173,6 +178,32 @@ export class SummaryPanel extends Widget {
   }
 
   /**
+   * Findings arrived or were forgotten: the badges of the rows listed, and (after a
+   * reset) ask again.
+   */
+  private _onFindings(): void {
+    if (!this.isVisible || !this._findings) {
+      return;
+    }
+    for (const position of this._listed) {
+      const row = this._rows.get(position);
+      if (row) {
+        this._fill(row, position);
+      }
+    }
+    this._wantFindings();
+  }
+
+  /**
+   * The findings of the value once it is read (they never go before its rows).
+   */
+  private _wantFindings(): void {
+    if (this._model.info) {
+      this._findings?.want();
+    }
+  }
+
+  /**
    * List the rows for the search (or the first pages), and ask their profiles.
    */
   private _render(): void {
@@ -224,6 +255,7 @@ export class SummaryPanel extends Widget {
     this._renderNote();
     if (this.isVisible) {
       this._loader.want(positions);
+      this._wantFindings();
     }
   }
 
@@ -285,7 +317,8 @@ export class SummaryPanel extends Widget {
         dtype,
         family: profile?.family ?? familyOf(dtype),
         expanded: this._expanded.has(position),
-        share: profile ? missingShare(profile, this._loader.rows) : null
+        share: profile ? missingShare(profile, this._loader.rows) : null,
+        findings: this._findings?.about(position)
       },
       this._trans,
       this._format
@@ -320,6 +353,7 @@ export class SummaryPanel extends Widget {
 
   private _model: RowsDataModel;
   private _loader: ProfileLoader;
+  private _findings: FindingsLoader | null;
   private _trans: TranslationBundle;
   private _onGoTo: (position: number) => void;
   private _format: INumberFormat;
@@ -362,6 +396,10 @@ export namespace SummaryPanel {
      */
     onGoTo: (position: number) => void;
     numberFormat: INumberFormat;
+    /**
+     * The findings whose badges the rows show (none without).
+     */
+    findings?: FindingsLoader;
   }
 }
 

@@ -1,14 +1,16 @@
 /**
  * One column's row in the summary panel: a button that expands its statistics and a
  * button that shows the column in the grid, holding the family's badge, the name,
- * the share of missing values (a meter) and the sparkline; below, the statistics.
- * A row is made once and filled again as its profile arrives.
+ * its findings' badge, the share of missing values (a meter) and the sparkline;
+ * below, the statistics. A row is made once and filled again as its profile (or its
+ * findings) arrive.
  */
 import { TranslationBundle } from '@jupyterlab/translation';
 
-import { ColumnFamily, IColumnProfile } from '../../tokens';
+import { ColumnFamily, IColumnProfile, IFinding } from '../../tokens';
 import { INumberFormat } from '../data/numbers';
 import { element } from '../dom';
+import { fillFindingBadge, makeFindingBadge } from '../findings/badge';
 import { barChart, sparkBars } from './charts';
 import { failureText, percentText, statsNodes } from './stats';
 
@@ -53,6 +55,7 @@ export interface IRow {
   go: HTMLButtonElement;
   badge: HTMLElement;
   name: HTMLElement;
+  findings: HTMLElement;
   missing: HTMLElement;
   fill: HTMLElement;
   spark: HTMLElement;
@@ -76,6 +79,10 @@ export interface IRowState {
    * The share of missing values (0…1), null when not known.
    */
   share: number | null;
+  /**
+   * The findings about the column (none when not checked).
+   */
+  findings?: readonly IFinding[];
 }
 
 /**
@@ -125,7 +132,8 @@ export function makeRow(
     className: 'jp-KernelState-summarySpark',
     testId: 'kernel-state-explorer-summary-spark'
   });
-  go.append(badge, name, missing, spark);
+  const findings = makeFindingBadge();
+  go.append(badge, name, findings, missing, spark);
   line.append(toggle, go);
   const details = element('div', {
     className: 'jp-KernelState-summaryDetails',
@@ -141,6 +149,7 @@ export function makeRow(
     go,
     badge,
     name,
+    findings,
     missing,
     fill,
     spark,
@@ -177,6 +186,7 @@ export function fillRow(
   row.toggle.setAttribute('aria-label', trans.__('Statistics of %1', name));
   row.details.setAttribute('aria-label', trans.__('Statistics of %1', name));
   row.node.classList.toggle('jp-mod-loading', !profile && !failure);
+  fillFindingBadge(row.findings, state.findings ?? [], trans);
 
   row.missing.style.visibility = share === null ? 'hidden' : '';
   if (share !== null) {

@@ -1,8 +1,9 @@
 /**
  * The items of the explorer's toolbar: the variable's name, type and size (with the
  * filter as its tooltip), the sort keys with Clear sort, Go to column and the hidden
- * columns' Show all, the Summary and Code toggles, Refresh. They render the model's
- * state (`sync`); what their buttons do is the explorer's (`ToolbarItems.IOptions`).
+ * columns' Show all, the Summary, Code and Findings toggles, Refresh. They render the
+ * model's state (`sync`); what their buttons do is the explorer's
+ * (`ToolbarItems.IOptions`).
  */
 import { TranslationBundle } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
@@ -113,6 +114,20 @@ export class ToolbarItems {
     );
     this._codeToggle.addEventListener('click', () => options.onToggleCode());
     views.node.append(this._summaryToggle, this._codeToggle);
+    if (options.onToggleFindings) {
+      const onToggle = options.onToggleFindings;
+      this._findingsToggle = button(
+        trans.__('Findings'),
+        'kernel-state-findings-toggle',
+        {
+          title: trans.__(
+            'Show the data-quality findings of the rows shown, with the code that fixes them'
+          )
+        }
+      );
+      this._findingsToggle.addEventListener('click', () => onToggle());
+      views.node.append(this._findingsToggle);
+    }
 
     const refresh = new Widget();
     const refreshButton = button(
@@ -143,6 +158,31 @@ export class ToolbarItems {
   setPressed(summary: boolean, code: boolean): void {
     this._summaryToggle.setAttribute('aria-pressed', String(summary));
     this._codeToggle.setAttribute('aria-pressed', String(code));
+  }
+
+  /**
+   * Whether the findings are shown, and how many there are (null: not known) and
+   * the most severe.
+   */
+  setFindings(
+    pressed: boolean,
+    total: number | null,
+    severity: string | null
+  ): void {
+    const toggle = this._findingsToggle;
+    if (!toggle) {
+      return;
+    }
+    toggle.setAttribute('aria-pressed', String(pressed));
+    toggle.textContent =
+      total === null
+        ? this._trans.__('Findings')
+        : this._trans.__('Findings (%1)', total);
+    if (severity === null) {
+      toggle.removeAttribute('data-severity');
+    } else {
+      toggle.dataset.severity = severity;
+    }
   }
 
   /**
@@ -203,6 +243,7 @@ export class ToolbarItems {
   private _showHidden = button('', 'kernel-state-explorer-show-hidden');
   private _summaryToggle: HTMLButtonElement;
   private _codeToggle: HTMLButtonElement;
+  private _findingsToggle: HTMLButtonElement | null = null;
 }
 
 export namespace ToolbarItems {
@@ -219,6 +260,10 @@ export namespace ToolbarItems {
     onGoTo: (text: string) => void;
     onToggleSummary: () => void;
     onToggleCode: () => void;
+    /**
+     * Show or fold the findings (no Findings toggle without).
+     */
+    onToggleFindings?: () => void;
     onRefresh: () => void;
   }
 }

@@ -122,6 +122,10 @@ def test_a_hundred_million_row_lazyframe_answers_within_its_guard() -> None:
     big = pl.LazyFrame({"k": list(range(1_000))}).join(
         pl.LazyFrame({"j": list(range(100_000))}), how="cross").with_columns(
         (pl.col("j") * 2.5).alias("x"))
+    # polars' in-memory engine materialises the cross join for any aggregate over it (1.6
+    # GB): the engine's own query sets the baseline the findings must stay near, whatever
+    # ran before in this process.
+    assert big.select(pl.col("x").mean()).collect().item() > 0
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     # A guard long enough for a loaded machine: cancelled, a column falls back on its
@@ -131,7 +135,7 @@ def test_a_hundred_million_row_lazyframe_answers_within_its_guard() -> None:
     assert reply["total_rows"] == 100_000_000 and reply["sampled"] is True
     assert not of(reply, "outliers")  # quartiles of every k-th row, not of the first rows
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    assert grown_kb < 1024 * 1024, grown_kb  # collected: 2.4 GB
+    assert grown_kb < 256 * 1024, grown_kb  # beyond the engine's own: collected is 2.4 GB
 
 
 def test_a_column_past_its_guard_is_computed_on_the_first_rows_and_flagged() -> None:
