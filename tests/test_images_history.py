@@ -253,6 +253,8 @@ async def test_unknown_images_get_404(jp_fetch, new_kernel, image_id):  # type: 
     assert json.loads(e.value.response.body)["message"].startswith("Image not found")
 
 
+# Eight kernels started at once: run alone (scripts/test.sh), not beside other files' kernels.
+@pytest.mark.alone
 async def test_many_kernels_at_once(jp_fetch, user_client):  # type: ignore[no-untyped-def]
     ids = [await start_kernel(jp_fetch) for _ in range(3)]
     clients = await asyncio.gather(*(user_client(kid) for kid in ids))
