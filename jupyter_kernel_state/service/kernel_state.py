@@ -589,8 +589,8 @@ class KernelState:
         last window of the same query, marked stale. Past ``DEFAULT_COMPARE_CELLS`` rows ×
         columns the probe refuses (422); a request's own ``budget_ms`` raises that bound
         in proportion."""
+        await self.probe.require("compare", "Comparisons", options.name)
         support = await self.probe.support()
-        support.check_name(options.name)
         if options.other is None:
             raise InvalidRequest("with is required: the name of the table to compare "
                                  f"{options.name} with (row by row, column by column)")
@@ -598,9 +598,6 @@ class KernelState:
             support.check_name(options.other)
         except InvalidRequest as e:
             raise InvalidRequest(f"with: {e.message}") from None
-        if support.display_name != "python":  # the R probe compares no tables yet
-            raise NotSupported(f"Comparisons are not available for {self.language} kernels "
-                               "yet")
         limits = self._limits
         budget = options.budget_ms or limits.table_budget_ms
         cells = DEFAULT_COMPARE_CELLS * max(1, budget // limits.table_budget_ms)

@@ -16,8 +16,8 @@ EXPRESSION_KEY = "r"
 class PythonSupport:
     display_name = "python"
     needs_execution_count = False
-    operations = frozenset({"digest", "rows", "count", "profile", "findings", "code", "delete",
-                            "timeline"})
+    operations = frozenset({"digest", "rows", "count", "profile", "findings", "compare", "code",
+                            "delete", "timeline"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(probe_loader.install_code())
