@@ -18,6 +18,7 @@ real and propagates.
 """
 
 import signal
+import sys
 import threading
 import time
 
@@ -98,6 +99,7 @@ class GuardSession:
         self._running = False
         self._prev_handler = None
         self._prev_sigint = None
+        self._prev_unraisable = None
         self._outer = None
 
     def __enter__(self):
@@ -125,6 +127,9 @@ class GuardSession:
                 self.active = True
             except (ValueError, OSError, TypeError):
                 self.active = False
+        if self.active or self.sigint:
+            self._prev_unraisable = sys.unraisablehook
+            sys.unraisablehook = self._on_unraisable
         _current = self
         return self
 
@@ -134,6 +139,10 @@ class GuardSession:
         _current = outer
         self._running = False
         if outer is None:
+            if self._prev_unraisable is not None:
+                if sys.unraisablehook == self._on_unraisable:
+                    sys.unraisablehook = self._prev_unraisable
+                self._prev_unraisable = None
             if self.active:
                 _disarm()
                 try:
@@ -165,6 +174,14 @@ class GuardSession:
         session = _current or self
         session.interrupted = self.interrupted = True
         raise ProbeInterrupted()
+
+    def _on_unraisable(self, unraisable):
+        """Our alarm or interrupt raised inside code that cannot raise (a weakref or
+        ``__del__`` callback run by the garbage collector) is ours, not the user's: the
+        guard re-fires and the interrupt flag is kept, so it is not reported."""
+        if isinstance(unraisable.exc_value, (ProbeTimeout, ProbeInterrupted)):
+            return
+        (self._prev_unraisable or sys.__unraisablehook__)(unraisable)
 
     def _on_alarm(self, signum, frame):
         session = _current
