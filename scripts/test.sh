@@ -18,9 +18,6 @@ if [ ! -x /usr/lib/chromium/chromium ]; then
 fi
 
 bash scripts/setup.sh || exit 1
-bash scripts/setup-test-extras.sh || exit 1
-# shellcheck disable=SC1091
-. .venv/bin/activate
 
 passed=0
 failed=0
@@ -30,32 +27,64 @@ run_suite() {
   echo "==> $name"
   if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
 }
+# A suite run beside others: its output goes to a log, printed (and counted) by `report`.
+lanes="$KERNEL_STATE_LOG_DIR/lanes"
+rm -rf "$lanes" && mkdir -p "$lanes"
+in_background() {
+  local name="$1"; shift
+  { "$@"; echo $? > "$lanes/$name.status"; } > "$lanes/$name.log" 2>&1 &
+  echo $! > "$lanes/$name.pid"
+}
+report() {
+  local name="$1" title="$2"
+  wait "$(cat "$lanes/$name.pid")" 2> /dev/null
+  echo
+  echo "==> $title"
+  cat "$lanes/$name.log"
+  if [ "$(cat "$lanes/$name.status" 2> /dev/null)" = 0 ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "!! $title failed"
+  fi
+}
 
-run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
-  'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
-run_suite "jest" jlpm test
-# Test files spread over the machine's cores (at most 4), each file on one worker: a file's
-# shared server, kernels, gateway or Spark cluster stay its own.
-# Then the tests marked `alone` (many users at once), with the machine to themselves.
-run_suite "pytest" bash -c 'python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 \
-  --dist loadfile -m "not alone"; parallel=$?
-  python -m pytest -q -p no:cacheprovider -m alone; alone=$?
-  [ "$parallel" -eq 0 ] && [ "$alone" -eq 0 ]'
-# The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
-run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
-  -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py
-# Notebook Intelligence 6 beside us, in its own venv (see scripts/setup-test-extras.sh).
-run_suite "pytest, Notebook Intelligence 6" .venv-nbi/bin/python -m pytest -q \
-  -p no:cacheprovider tests/test_notebook_intelligence.py
-# Then the sidebar in /user/<name>/lab behind a real JupyterHub (its own config and hub).
-run_suite "ui-tests (Playwright, Debian chromium; then behind JupyterHub)" bash -c '
-  cd ui-tests &&
+# The UI tests need only the main venv and the build: they run in a lane of their own,
+# beside everything below but the last pass (galata in Debian's chromium, then the sidebar
+# in /user/<name>/lab behind a real JupyterHub). Their servers listen on ports of their
+# own (KERNEL_STATE_UI_PORT, KERNEL_STATE_HUB_UI_PORT); pytest's pick free ones.
+in_background ui bash -c '
+  . .venv/bin/activate && cd ui-tests &&
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 jlpm install > "$KERNEL_STATE_LOG_DIR/ui-install.log" 2>&1 ||
     { tail -40 "$KERNEL_STATE_LOG_DIR/ui-install.log"; exit 1; }
   status=0
   jlpm playwright test || status=1
   jlpm playwright test -c playwright-hub.config.ts || status=1
   exit $status'
+# The extras' venvs install while lint and jest run.
+in_background extras bash scripts/setup-test-extras.sh
+# shellcheck disable=SC1091
+. .venv/bin/activate
+
+run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
+  'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
+run_suite "jest" jlpm test
+wait "$(cat "$lanes/extras.pid")"
+if [ "$(cat "$lanes/extras.status" 2> /dev/null)" != 0 ]; then
+  cat "$lanes/extras.log"; echo "!! the test extras did not install"; exit 1
+fi
+# Test files spread over the machine's cores (at most 4), each file on one worker: a file's
+# shared server, kernels, gateway or Spark cluster stay its own.
+run_suite "pytest" python -m pytest -q -p no:cacheprovider -n auto --maxprocesses 4 \
+  --dist loadfile -m "not alone"
+report ui "ui-tests (Playwright, Debian chromium; then behind JupyterHub)"
+# Then the tests marked `alone` (many users at once), with the machine to themselves.
+run_suite "pytest, alone" python -m pytest -q -p no:cacheprovider -m alone
+# The MCP tests again with the other generation: jupyter-server-mcp 0.4, fastmcp 4, mcp 2.x.
+run_suite "pytest, MCP with jupyter-server-mcp 0.4" .venv-mcp04/bin/python -m pytest -q \
+  -p no:cacheprovider tests/test_mcp.py tests/test_mcp_guard.py
+# Notebook Intelligence 6 beside us, in its own venv (see scripts/setup-test-extras.sh).
+run_suite "pytest, Notebook Intelligence 6" .venv-nbi/bin/python -m pytest -q \
+  -p no:cacheprovider tests/test_notebook_intelligence.py
 
 echo
 echo "suites: $passed passed, $failed failed"

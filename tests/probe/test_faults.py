@@ -247,7 +247,7 @@ def test_pending_user_timer_means_no_user_code(value, expected):  # type: ignore
     try:
         t0 = time.perf_counter()
         verify_summary(value, expected)
-        assert time.perf_counter() - t0 < 0.5
+        assert time.perf_counter() - t0 < 2.5  # any call into the value sleeps 3 s
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 900  # the user's timer untouched
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

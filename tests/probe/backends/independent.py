@@ -68,3 +68,9 @@ def ordered(rows: list[dict[str, Any]], tree: dict[str, Any] | None,
         there.sort(key=lambda r: r[column], reverse=key.get("desc", False))
         kept = there + absent
     return kept
+
+
+#: The guards of a property test's requests: these test which rows come back, not the
+#: guards (their own tests do), and a loaded machine must not turn a right answer into a
+#: cancelled one.
+ROOMY = {"time_guard_ms": 30_000, "sort_ms": 30_000, "count_ms": 30_000, "budget_ms": 120_000}

@@ -22,7 +22,7 @@ from dask.callbacks import Callback
 from jupyter_kernel_state.probe import entry, guard, summarize
 from jupyter_kernel_state.probe.backends.dask import TOP_ROWS, DaskTable
 
-from .independent import keeps, ordered
+from .independent import ROOMY, keeps, ordered
 from .independent import present as _present
 
 # --- data ----------------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_rows_and_code_agree_with_an_independent_evaluation(ddf: Any, seed: int)
     view = {"sort": sort, "filter": tree}
     want = _expected(tree, sort)
     offset, limit = rng.choice([(0, N), (rng.randint(0, 60), rng.randint(1, 40))])
-    got = call(ddf, op="rows", offset=offset, limit=limit, columns=[0], view=view)
+    got = call(ddf, op="rows", offset=offset, limit=limit, columns=[0], view=view, **ROOMY)
     assert "rows" in got, (view, got)
     assert [int(r[0]) for r in got["rows"]["rows"]] == want[offset:offset + limit], view
     if tree is not None:

@@ -15,7 +15,7 @@ import pytest
 
 from jupyter_kernel_state.probe import entry, summarize
 
-from .independent import keeps, ordered
+from .independent import ROOMY, keeps, ordered
 from .independent import present as _present
 
 # --- data ----------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def test_rows_and_code_agree_with_an_independent_evaluation(rel: Any, seed: int)
     sort = [{"column": c, "desc": rng.random() < 0.5} for c in rng.sample(["n", "f", "s", "b", "d"], rng.randint(0, 2))]
     sort.append({"column": "id", "desc": False})  # ties broken: the order is exact
     view = {"sort": sort, "filter": tree}
-    got = call(rel, op="rows", limit=N, columns=[0], view=view)
+    got = call(rel, op="rows", limit=N, columns=[0], view=view, **ROOMY)
     assert "rows" in got, (view, got)
     ids = [int(r[0]) for r in got["rows"]["rows"]]
     want = _expected(tree, sort)

@@ -25,7 +25,7 @@ from jupyter_kernel_state.probe.backends import polars_lazy
 from jupyter_kernel_state.probe.backends.base import EngineInspector, engine_class
 from jupyter_kernel_state.probe.inspect.base import inspector_for
 
-from .independent import keeps, ordered
+from .independent import ROOMY, keeps, ordered
 from .independent import present as _present
 
 # --- data ----------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def test_rows_and_code_agree_with_an_independent_evaluation(lf: pl.LazyFrame, se
     sort = [{"column": c, "desc": rng.random() < 0.5} for c in rng.sample(sortable, rng.randint(0, 3))]
     view = {"sort": sort, "filter": tree}
     want = _expected(tree, sort)  # ties in their order: polars' sort keeps it (maintain_order)
-    got = call(lf, op="rows", limit=N, columns=[0], view=view)
+    got = call(lf, op="rows", limit=N, columns=[0], view=view, **ROOMY)
     assert "rows" in got, (view, got)
     assert [int(r[0]) for r in got["rows"]["rows"]] == want, view
     if tree is not None:

@@ -29,7 +29,7 @@ from jupyter_kernel_state.probe import entry, summarize
 from jupyter_kernel_state.probe.backends import spark as spark_backend
 
 from ... import spark_cluster
-from .independent import keeps, ordered
+from .independent import ROOMY, keeps, ordered
 from .independent import present as _present
 
 pytestmark = [
@@ -388,7 +388,7 @@ def test_rows_and_code_agree_with_an_independent_evaluation(
         sort.append({"column": "i", "desc": rng.random() < 0.5})
     view = {"sort": sort, "filter": tree}
     want = _expected(tree, sort)
-    got = call(df, op="rows", limit=N, columns=[0], view=view)
+    got = call(df, op="rows", limit=N, columns=[0], view=view, **ROOMY)
     assert "rows" in got, (view, got)
     assert [int(r[0]) for r in got["rows"]["rows"]] == want, view
     if tree is not None:
