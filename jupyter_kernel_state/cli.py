@@ -25,11 +25,13 @@ from typing import Any
 
 from .cli_views import (
     CLIError,
+    cmd_code,
     cmd_compare,
     cmd_count,
     cmd_images,
     cmd_inspect,
     cmd_kernels,
+    cmd_profile,
     cmd_prompt,
     cmd_rows,
     cmd_timeline,
@@ -179,8 +181,12 @@ KERNEL_HELP = ("the kernel to read: its id, a prefix of ids only it has, or its 
                "console path (whole, or its end such as sales.ipynb); default: the kernel "
                "a cell last ran in, named on stderr")
 # Commands that read one kernel (all but `kernels` and the MCP ones).
-KERNEL_COMMANDS = ("variables", "inspect", "rows", "count", "compare", "timeline", "images",
-                   "prompt")
+KERNEL_COMMANDS = ("variables", "inspect", "rows", "count", "profile", "code", "compare",
+                   "timeline", "images", "prompt")
+COLUMNS_HELP = "column positions from 0: start:stop (stop excluded) or a list like 0,3,7"
+BUDGET_HELP = ("time (ms) the request may spend in the kernel when the server's guards are "
+               "too short for it (a huge engine table), up to the server's "
+               "max_request_budget_ms, 60,000 (default: the server's guards)")
 
 
 def _global_options(parser: argparse.ArgumentParser, after_command: bool) -> None:
@@ -290,6 +296,34 @@ def build_parser() -> argparse.ArgumentParser:
     _kernel_options(p)
     p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
     p.set_defaults(run=cmd_count)
+
+    p = command("profile", "a table's column statistics: missing values, min, median, mean, "
+                "max, std, distinct and most frequent values (an engine's table: in its "
+                "engine)")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--columns", metavar="COLUMNS",
+                   help=COLUMNS_HELP + " (default: the first ones, up to the server's "
+                   "profile_max_columns, 100)")
+    p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
+    p.add_argument("--budget-ms", type=int, metavar="MS", help=BUDGET_HELP)
+    p.set_defaults(run=cmd_profile)
+
+    p = command("code", "the code of a view of a table: it binds <name>_view to the rows a "
+                "filter keeps, in the order asked, with the columns asked (Convert to Code)")
+    p.add_argument("name", help="the variable's name")
+    _kernel_options(p)
+    p.add_argument("--columns", metavar="COLUMNS",
+                   help=COLUMNS_HELP + " (default: every column)")
+    p.add_argument("--sort", metavar="COLUMN:asc|desc",
+                   help="sort by columns' names, e.g. price:desc or region,price:desc "
+                   "(default: the table's own order)")
+    p.add_argument("--filter", metavar="JSON", help=FILTER_HELP)
+    p.add_argument("--syntax", choices=ROUTES["code"].param("syntax").choices,
+                   help="the code's language (default: the value's own library, or its "
+                   "engine's)")
+    p.add_argument("--budget-ms", type=int, metavar="MS", help=BUDGET_HELP)
+    p.set_defaults(run=cmd_code)
 
     p = command("compare", "two tables compared row by row: rows added, removed and changed, "
                 "the changed cells (before → after)")

@@ -9,11 +9,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .client import KernelStateClient, comparison_notes, kernel_label, pick_kernel
+from .client import (
+    KernelStateClient,
+    KernelStateClientError,
+    comparison_notes,
+    kernel_label,
+    pick_kernel,
+)
 from .secrets import MASK, secret_reason
 
 #: Characters of a notebook path in the kernels table (the end is kept).
 PATH_COLUMN_CHARS = 48
+#: Characters of what changed in a variable, in the variables table.
+CHANGE_COLUMN_CHARS = 40
+#: Most frequent values a profile row names.
+PROFILE_TOP_VALUES = 3
 
 
 class CLIError(Exception):
@@ -35,8 +45,9 @@ def _table(rows: list[list[str]], headers: list[str]) -> str:
 
 
 def _shape(v: dict[str, Any]) -> str:
+    """``100,000×8``; ``?×3`` for a table whose rows an engine did not count."""
     if v.get("shape") is not None:
-        return "×".join(_count(n) for n in v["shape"])
+        return "×".join("?" if n is None else _count(n) for n in v["shape"])
     return "" if v.get("size") is None else f"{v['size']:,}"
 
 
@@ -83,17 +94,42 @@ def cmd_kernels(client: KernelStateClient, args: argparse.Namespace) -> str:
         return json.dumps({"kernels": kernels}, indent=2)
     if not kernels:
         return "no kernel is running"
+    unread = _read_unlisted_counts(client, kernels)
     rows = [[k["kernel_id"], _path_cell(k.get("path")), k["language"], k["execution_state"],
-             _count(k["execution_count"]), _count(k["variables_total"]),
+             _count(k["execution_count"]),
+             "?" if k["kernel_id"] in unread else _count(k["variables_total"]),
              _count(k["images_total"])] for k in kernels]
     table = _table(rows, ["KERNEL", "PATH", "LANGUAGE", "STATE", "EXEC", "VARIABLES",
                           "IMAGES"])
-    if len(kernels) == 1:
-        return table
-    default = pick_kernel(kernels, None)
-    why = ("the kernel a cell last ran in" if default.get("last_execution_at")
-           else "the first listed: no cell has run in any")
-    return table + f"\nwithout --kernel, commands read {kernel_label(default)} ({why})"
+    notes = [f"?: variables not read yet in {kid} ({why})" for kid, why in unread.items()]
+    if len(kernels) > 1:
+        default = pick_kernel(kernels, None)
+        why = ("the kernel a cell last ran in" if default.get("last_execution_at")
+               else "the first listed: no cell has run in any")
+        notes.append(f"without --kernel, commands read {kernel_label(default)} ({why})")
+    return "\n".join([table, *notes])
+
+
+def _read_unlisted_counts(client: KernelStateClient,
+                          kernels: list[dict[str, Any]]) -> dict[str, str]:
+    """Fills in ``variables_total`` of the kernels whose variables nobody listed yet (the
+    server knows a count only once a snapshot was taken) by asking each idle one for a page
+    of one name; returns, for those it could not read, why (a busy kernel is not asked:
+    the probe never queues behind a running cell)."""
+    unread = {}
+    for kernel in kernels:
+        if kernel["variables_total"] is not None:
+            continue
+        kid = kernel["kernel_id"]
+        if kernel["execution_state"] != "idle":
+            unread[kid] = f"the kernel is {kernel['execution_state']}"
+            continue
+        try:
+            kernel["variables_total"] = client.variables(kid, detail="names",
+                                                         limit=1)["total"]
+        except KernelStateClientError as e:
+            unread[kid] = str(e)
+    return unread
 
 
 def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
@@ -116,7 +152,7 @@ def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
         headers = ["NAME", "TYPE", "SHAPE/SIZE", *(["MEMORY"] if memory else []), "CHANGE",
                    "PREVIEW"]
         rows = [[v["name"], v["type"], _shape(v),
-                 *([_bytes(v.get("memory"))] if memory else []), v["change"],
+                 *([_bytes(v.get("memory"))] if memory else []), _change(v),
                  _one_line(_masked(v, v["preview"]), 80)] for v in variables]
     shown = f"{data['offset'] + 1:,}-{data['offset'] + len(rows):,}" if rows else "0"
     note = " (kernel busy: state before the running cell)" if data["stale"] else ""
@@ -127,6 +163,14 @@ def cmd_variables(client: KernelStateClient, args: argparse.Namespace) -> str:
             + f"\n{shown} of {counted}, execution "
               f"{_count(data['execution_count'])}"
             + note)
+
+
+def _change(v: dict[str, Any]) -> str:
+    """A variable's change as the sidebar's row says it: what changed inside it
+    (``depth 6 → 8``; ``rows 100 → 90``) when the server could tell, else new, modified or
+    unchanged."""
+    changes = v.get("changes") or []
+    return _one_line("; ".join(changes), CHANGE_COLUMN_CHARS) if changes else str(v["change"])
 
 
 def _columns_text(v: dict[str, Any]) -> str:
@@ -231,6 +275,84 @@ def cmd_count(client: KernelStateClient, args: argparse.Namespace) -> str:
              if data.get("engine") else "counted in the kernel")
     note = "; stale: counted before the running cell" if data.get("stale") else ""
     return f"{data['rows']:,} {what} of {data['name']} ({where} in {data['cost_ms']:,} ms){note}"
+
+
+def cmd_profile(client: KernelStateClient, args: argparse.Namespace) -> str:
+    """A table's column statistics, one row per column (the family's own statistics:
+    numbers' min, median, mean, max and std; text's distinct and most frequent values;
+    booleans' counts), then the rows read, what is approximate and what was left out."""
+    data = client.profile(args.kernel_id, args.name, columns=args.columns,
+                          filter=args.filter, budget_ms=args.budget_ms)
+    if args.json:
+        return json.dumps(data, indent=2)
+    headers = ["COLUMN", "DTYPE", "PRESENT", "MISSING", "MIN", "MEDIAN", "MEAN", "MAX", "STD",
+               "VALUES"]
+    rows = [[_one_line(str(c["name"]), 40), c.get("dtype") or "", _count(c["count"]),
+             _count(c["null_count"]), *(_statistic(c.get(k)) for k in
+                                        ("min", "median", "mean", "max", "std")),
+             _values_text(c)] for c in data["columns"]]
+    filtered = (data.get("view") or {}).get("filter") is not None
+    read = _rows_total({"total_rows": data["total_rows"], "filtered_rows": data["filtered_rows"],
+                        "filter": True if filtered else None})
+    notes = [f"{len(rows):,} of {data['columns_total']:,} columns of {data['name']} "
+             f"({data['type']}), {read} rows"]
+    if data.get("columns_cut"):
+        notes.append(f"{data['columns_cut']:,} more asked for but not profiled: the request's "
+                     "time ran out (--budget-ms gives it more)")
+    approximate = [str(c["name"]) for c in data["columns"] if c.get("approximate")]
+    if approximate:
+        how = (f"from a sample of {data['sample_rows']:,} rows" if data.get("sampled")
+               and isinstance(data.get("sample_rows"), int) else "estimated")
+        notes.append(f"approximate ({how}): {_one_line(', '.join(approximate), 80)}")
+    if data.get("engine"):
+        notes.append(_engine_text(data["engine"]))
+    if data.get("values_truncated"):
+        notes.append(f"{data['values_truncated']:,} values cut")
+    if data.get("stale"):
+        notes.append("stale: the kernel is busy; this is the last profile")
+    return _table(rows, headers) + "\n" + "; ".join(notes)
+
+
+def _statistic(value: Any) -> str:
+    """A number as the explorer's summary shows it (6 significant digits, whole numbers
+    whole), a date as its text, nothing for a statistic the column's family has not."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return _one_line(str(value), 20)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.6g}" if abs(value) < 1e15 else f"{value:.6g}"
+
+
+def _values_text(column: dict[str, Any]) -> str:
+    """The column's values in words: why it was not profiled, the counts of a boolean,
+    the distinct and most frequent values of text."""
+    if column.get("error"):
+        return "not profiled: " + _one_line(str(column["error"]), 60)
+    if column.get("family") == "boolean":
+        return f"true {_count(column.get('true'))}, false {_count(column.get('false'))}"
+    if "distinct" not in column:
+        return ""
+    top = column.get("top") or []
+    words = [f"{_count(column['distinct'])} distinct"]
+    if top:
+        shown = ", ".join(f"{_one_line(str(t['value']), 20)} {_count(t['count'])}"
+                          for t in top[:PROFILE_TOP_VALUES])
+        words.append(shown + (" …" if len(top) > PROFILE_TOP_VALUES or column.get("other")
+                              else ""))
+    if column.get("empty"):
+        words.append(f"{_count(column['empty'])} empty")
+    return "; ".join(words)
+
+
+def cmd_code(client: KernelStateClient, args: argparse.Namespace) -> str:
+    """The code of a view: it binds ``<name>_view`` to the rows, order and columns asked."""
+    data = client.code(args.kernel_id, args.name, columns=args.columns, sort=args.sort,
+                       filter=args.filter, syntax=args.syntax, budget_ms=args.budget_ms)
+    if args.json:
+        return json.dumps(data, indent=2)
+    return str(data["code"]).rstrip("\n")
 
 
 def cmd_compare(client: KernelStateClient, args: argparse.Namespace) -> str:

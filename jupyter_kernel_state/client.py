@@ -429,6 +429,28 @@ class KernelStateClient:
         engine for an engine's table, which cancels it past ``engine_count_ms`` (422)."""
         return dict(self.call("count", kernel_id=kernel_id, name=name, filter=filter).json())
 
+    def profile(self, kernel_id: str, name: str,
+                columns: str | range | Iterable[int] | None = None,
+                filter: str | Mapping[str, Any] | None = None,
+                budget_ms: int | None = None) -> dict[str, Any]:
+        """The statistics of a table's columns (``TableProfile``), of the rows ``filter``
+        keeps: the columns at the positions ``columns`` (default the first ones, as many as
+        the server profiles), each computed under the server's per-column guard."""
+        return dict(self.call("profile", kernel_id=kernel_id, name=name, columns=columns,
+                              filter=filter, budget_ms=budget_ms).json())
+
+    def code(self, kernel_id: str, name: str,
+             columns: str | range | Iterable[int] | None = None,
+             sort: str | None = None, filter: str | Mapping[str, Any] | None = None,
+             syntax: str | None = None, budget_ms: int | None = None) -> dict[str, Any]:
+        """The code of a view (``ViewCode``): run where ``name`` lives, it binds
+        ``<name>_view`` to the rows ``filter`` keeps, in the order ``sort`` gives, with the
+        columns at ``columns`` (default every column), written in ``syntax`` (default the
+        value's own library or engine)."""
+        return dict(self.call("code", kernel_id=kernel_id, name=name, columns=columns,
+                              sort=sort, filter=filter, syntax=syntax,
+                              budget_ms=budget_ms).json())
+
     def compare(self, kernel_id: str, name: str, other: str, *,
                 key: str | Iterable[str] | None = None,
                 status: str | Iterable[str] | None = None, offset: int = 0,

@@ -4,13 +4,16 @@
 import { IVariable } from './tokens';
 
 /**
- * `3×1` for a shape, the length for a sized value, else an empty string.
+ * `3×1` for a shape (`?×3` when an engine did not count the rows), the length for a
+ * sized value, else an empty string.
  */
 export function formatShape(
   variable: Pick<IVariable, 'shape' | 'size'>
 ): string {
   if (variable.shape && variable.shape.length > 0) {
-    return variable.shape.map(n => n.toLocaleString('en-US')).join('×');
+    return variable.shape
+      .map(n => (n === null ? '?' : n.toLocaleString('en-US')))
+      .join('×');
   }
   if (variable.size !== null && variable.size !== undefined) {
     return variable.size.toLocaleString('en-US');

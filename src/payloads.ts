@@ -28,7 +28,10 @@ export type AccessKey = string | number | boolean | null | AccessKey[];
  */
 export interface ITableHead {
   columns: string[];
-  index: string[];
+  /**
+   * The row labels; null for a table without an index (polars, records).
+   */
+  index: string[] | null;
   rows: string[][];
 }
 

@@ -397,8 +397,8 @@ def test_every_option_says_what_it_does_and_its_default() -> None:
     parser = build_parser()
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert set(commands.choices) == {"kernels", "variables", "inspect", "rows", "count",
-                                     "compare", "timeline", "images", "prompt",
-                                     "mcp-config", "mcp-proxy"}
+                                     "profile", "code", "compare", "timeline", "images",
+                                     "prompt", "mcp-config", "mcp-proxy"}
     for name, command in commands.choices.items():
         for action in command._actions:
             if isinstance(action, argparse._HelpAction):
@@ -414,3 +414,135 @@ def test_every_option_says_what_it_does_and_its_default() -> None:
     assert "in characters (about 4 per token), 200 to 200,000 (default 6,000)" in prompt
     assert "since this generation, the count of executions" in prompt
     assert "the last STEPS executions (code and output)" in prompt
+
+
+async def test_cli_kernels_reads_the_count_nobody_listed_yet(  # type: ignore[no-untyped-def]
+        cli, new_kernel):
+    kernel = await new_kernel()
+    await kernel.run("a = 1\nb = 2\n_hidden = 3")  # nobody has listed its variables
+    code, out, _ = await cli("--json", "kernels")
+    assert json.loads(out)["kernels"][0]["variables_total"] is None  # the server's own JSON
+    code, out, err = await cli("kernels")
+    assert code == 0, err
+    [row] = out.splitlines()[1:]
+    assert row.split()[4:] == ["1", "2", "0"]  # asked: 2 public names
+    code, out, _ = await cli("--json", "kernels")
+    assert json.loads(out)["kernels"][0]["variables_total"] == 2  # and the server keeps it
+
+
+async def test_cli_kernels_says_which_count_it_could_not_read(  # type: ignore[no-untyped-def]
+        cli, new_kernel):
+    kernel = await new_kernel()
+    kernel.submit("import time; time.sleep(3); y = 1")
+    await kernel.wait_busy()  # busy: the count is not asked for (never queued behind a cell)
+    requests_before = kernel.state.probe_requests
+    code, out, err = await cli("kernels")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].split()[3:] == ["busy", "1", "?", "0"]
+    assert lines[2] == f"?: variables not read yet in {kernel.kernel_id} (the kernel is busy)"
+    assert kernel.state.probe_requests == requests_before
+    await kernel.wait_generation(1)
+    code, out, _ = await cli("kernels")
+    assert out.splitlines()[1].split()[3:] == ["idle", "1", "1", "0"]
+
+
+async def test_cli_variables_says_what_changed_as_the_row_does(  # type: ignore[no-untyped-def]
+        cli, new_kernel):
+    kernel = await new_kernel()
+    await kernel.run("config = {'depth': 6, 'lr': 0.1}\nsteps = [1, 2]\nkept = 1")
+    await kernel.run("config['depth'] = 8\nsteps = list(range(90))")
+    code, out, err = await cli("variables")
+    assert code == 0, err
+    lines = {line.split()[0]: line for line in out.splitlines()[1:4]}
+    change = out.splitlines()[0].index("CHANGE")
+    assert lines["config"][change:].startswith("depth 6 → 8 ")
+    assert lines["steps"][change:].startswith("len 2 → 90 ")
+    assert lines["kept"][change:].startswith("unchanged ")
+
+
+SALES = ("import pandas as pd\n"
+         "sales = pd.DataFrame({'price': [3.5, 1.25, 2.0, None], 'units': [1, 2, 3, 4],"
+         " 'region': ['north', 'south', 'north', 'west'], 'ok': [True, False, True, True]})\n"
+         "x = 5")
+
+
+async def test_cli_profile(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SALES)
+    code, out, err = await cli("profile", "sales")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["COLUMN", "DTYPE", "PRESENT", "MISSING", "MIN", "MEDIAN",
+                                "MEAN", "MAX", "STD", "VALUES"]
+    assert lines[1].split() == ["price", "float64", "3", "1", "1.25", "2", "2.25", "3.5",
+                                "1.14564"]
+    assert lines[2].split() == ["units", "int64", "4", "0", "1", "2.5", "2.5", "4", "1.29099"]
+    assert lines[3].split()[2:] == ["4", "0", "3", "distinct;", "north", "2,", "south", "1,",
+                                    "west", "1"]
+    assert lines[4].split() == ["ok", "bool", "4", "0", "true", "3,", "false", "1"]
+    assert lines[5] == "4 of 4 columns of sales (DataFrame), 4 rows"
+
+    where = '{"column": "region", "op": "eq", "value": "north"}'
+    code, out, _ = await cli("profile", "sales", "--columns", "0,2", "--filter", where)
+    lines = out.splitlines()
+    assert [line.split()[:4] for line in lines[1:3]] == [["price", "float64", "2", "0"],
+                                                          ["region", lines[2].split()[1], "2",
+                                                           "0"]]
+    assert lines[3] == "2 of 4 columns of sales (DataFrame), 2 matching (4) rows"
+
+    code, out, _ = await cli("--json", "profile", "sales", "--columns", "1")
+    data = json.loads(out)
+    assert [c["name"] for c in data["columns"]] == ["units"] and data["total_rows"] == 4
+
+    code, _, err = await cli("profile", "x")
+    assert code == 1 and "400: " in err and "x" in err
+    code, _, err = await cli("profile", "sales", "--columns", "seven")
+    assert code == 1 and "400: " in err and "columns" in err
+    code, _, err = await cli("profile", "sales", "--filter", "{not json")
+    assert code == 1 and "400: " in err and "filter" in err
+    code, _, err = await cli("profile", "missing")
+    assert code == 1 and "404: Variable not found: missing" in err
+    code, _, err = await cli("profile", "sales", "--budget-ms", "soon")
+    assert code == 2 and "invalid int value" in err
+
+
+async def test_cli_code(cli, new_kernel):  # type: ignore[no-untyped-def]
+    kernel = await new_kernel()
+    await kernel.run(SALES)
+    where = '{"column": "units", "op": "gt", "value": 1}'
+    code, out, err = await cli("code", "sales", "--sort", "price:desc", "--filter", where,
+                               "--columns", "0,2")
+    assert code == 0, err
+    assert out == (
+        'sales_view = sales[sales["units"].notna() & (sales["units"] > 1)]\n'
+        'sales_view = sales_view.sort_values(["price"], ascending=[False], kind="stable", '
+        'na_position="last")\n'
+        'sales_view = sales_view[["price", "region"]]\n')
+    # The code, run in the kernel, gives the view asked for.
+    reply = await kernel.run(out + "assert sales_view.index.tolist() == [2, 1, 3]\n"
+                             "assert sales_view.columns.tolist() == ['price', 'region']")
+    assert reply["status"] == "ok", reply
+
+    code, out, _ = await cli("--json", "code", "sales")
+    data = json.loads(out)
+    assert data == {"syntax": "pandas", "code": "sales_view = sales\n", "name": "sales",
+                    "view": {"sort": [], "filter": None, "columns": None}}
+    code, out, err = await cli("code", "sales", "--syntax", "polars")
+    assert code == 1 and not out
+    assert "400: polars code is for polars values; sales is a DataFrame: ask for pandas" in err
+
+    code, _, err = await cli("code", "sales", "--syntax", "cobol")
+    assert code == 2 and "invalid choice: 'cobol'" in err
+    code, _, err = await cli("code", "sales", "--sort", "nowhere:desc")
+    assert code == 1 and "400: " in err and "nowhere" in err
+    code, _, err = await cli("code", "x")
+    assert code == 1 and "x" in err and ("400: " in err or "409: " in err)
+
+
+def test_a_dimension_not_counted_is_a_question_mark() -> None:
+    from jupyter_kernel_state.cli_views import _shape
+
+    assert _shape({"shape": [None, 3]}) == "?×3"  # an engine's table, rows not counted
+    assert _shape({"shape": [100_000, 8]}) == "100,000×8"
+    assert _shape({"shape": None, "size": 1_234}) == "1,234"

@@ -1,6 +1,9 @@
 """The text ``@var:`` and ``@kernel`` attach to a Notebook Intelligence chat message: the
 same cards the jupyterlab-chat integration puts into a message (``src/chat/cards.ts``, whose
-rules these follow line for line), built here from what our MCP tools answer.
+rules these follow line for line), built here from what our MCP tools answer. One case
+table, ``tests/chat_card_cases.json``, holds the expected cards for both: jest checks the
+TypeScript against it (``src/__tests__/chatCards.spec.ts``), pytest this module
+(``tests/test_chat_cards.py``).
 
 Pure: payloads in, text out. Every card is a fenced block whose fence is longer than any
 run of backticks in it (kernel strings are never markdown), and the cards of one message
@@ -16,6 +19,9 @@ from typing import Any
 
 VAR_PREFIX = "@var:"
 KERNEL_COMMAND = "@kernel"
+# The info string of every fenced block we attach (cards.ts FENCE_INFO): a language no
+# highlighter knows, and our own name, which style/chat.css wraps at the panel's width.
+FENCE_INFO = "kernel-state"
 # Characters all variable cards of one message may take together.
 MAX_CARDS_CHARS = 6000
 MAX_CARD_COLUMNS = 50
@@ -66,7 +72,7 @@ def mark_mentions(text: str) -> str:
 def fence(text: str) -> str:
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     marks = "`" * max(3, longest + 1)
-    return f"{marks}text\n{text}\n{marks}"
+    return f"{marks}{FENCE_INFO}\n{text}\n{marks}"
 
 
 def one_line(text: str, limit: int) -> str:
@@ -76,6 +82,11 @@ def one_line(text: str, limit: int) -> str:
 
 def count(value: int | float) -> str:
     return f"{value:,}"
+
+
+def _dimension(n: int | None) -> str:
+    """A dimension of a shape, ``?`` when an engine did not count it."""
+    return "?" if n is None else count(n)
 
 
 def format_bytes(size: float) -> str:
@@ -95,11 +106,13 @@ def type_text(variable: dict[str, Any]) -> str:
     shape = variable.get("shape")
     size = variable.get("size")
     if shape and len(shape) > 1:
-        text += " " + "×".join(count(n) for n in shape)
+        text += " " + "×".join(_dimension(n) for n in shape)
     elif shape and len(shape) == 1:
-        text += f" len {count(shape[0])}"
+        text += f" len {_dimension(shape[0])}"
     elif size is not None:
         text += f", {count(size)} {_UNITS.get(str(variable.get('kind')), 'items')}"
+    if shape and any(n is None for n in shape):  # an engine's table, rows not counted
+        text += " (rows not counted)" if shape[0] is None else " (? not counted)"
     return text
 
 

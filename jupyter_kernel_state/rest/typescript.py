@@ -69,9 +69,6 @@ OPEN = {"Kind", "EngineInfo.name", "EngineDetail.name", "Image.mime", "RowsWindo
 OVERRIDES = {
     # The reader makes each listed variable whole (withVariableDefaults) before use.
     "Snapshot.variables": "IVariable[]",
-    # Read as sizes (format.ts, chat/cards.ts); the wire allows an unknown (null)
-    # dimension, which they do not show yet.
-    "ListedVariable.shape": "number[] | null",
     # Read by column as text keys; the schema names the four it has.
     "ColumnProfile.quantiles": "Record<string, number | null>",
     # The head's shape, not described by the schema (payloads.ts).

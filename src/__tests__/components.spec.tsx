@@ -327,6 +327,8 @@ describe('format', () => {
     expect(formatShape({ shape: [100000, 8], size: 800000 })).toBe('100,000×8');
     expect(formatShape({ shape: null, size: 1234 })).toBe('1,234');
     expect(formatShape({ shape: null, size: null })).toBe('');
+    // An engine's table whose rows were not counted (`rows: null`).
+    expect(formatShape({ shape: [null, 3], size: null })).toBe('?×3');
   });
 
   it('matches substrings and anchored wildcards', () => {

@@ -354,4 +354,50 @@ describe('a quiet inspector', () => {
     expect(sectionTitles().filter(t => t.startsWith('Keys'))).toEqual([]);
     expect(sectionTitles()).toContain('Items (2 of 2)');
   });
+
+  it('shows first rows with their labels, and without when the table has no index', () => {
+    const head = (index: string[] | null) =>
+      makeDetail('t', {
+        kind: 'dataframe',
+        shape: [3, 2],
+        head: {
+          columns: ['a', 'b'],
+          index,
+          rows: [
+            ['1', 'x'],
+            ['2', 'y']
+          ]
+        }
+      });
+    inspector(head(['r0', 'r1']));
+    const labelled = byTestId('kernel-state-head')!;
+    expect(
+      [...labelled.querySelectorAll('tr')].map(r => r.textContent)
+    ).toEqual(['ab', 'r01x', 'r12y']);
+    // A polars DataFrame or a list of records: `index` null, no label column.
+    inspector(head(null));
+    const plain = byTestId('kernel-state-head')!;
+    expect([...plain.querySelectorAll('tr')].map(r => r.cells.length)).toEqual([
+      2, 2, 2
+    ]);
+    expect([...plain.querySelectorAll('tr')].map(r => r.textContent)).toEqual([
+      'ab',
+      '1x',
+      '2y'
+    ]);
+  });
+
+  it('shows an engine table whose rows were not counted as ?×columns', () => {
+    inspector(
+      makeDetail('orders', {
+        type: 'DataFrame',
+        qualname: 'pyspark.sql.dataframe.DataFrame',
+        kind: 'dataframe',
+        shape: [null, 3]
+      })
+    );
+    expect(host.querySelector('.jp-KernelState-typeLine')!.textContent).toBe(
+      'pyspark.sql.dataframe.DataFrame ·\u00a0?×3'
+    );
+  });
 });

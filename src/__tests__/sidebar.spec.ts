@@ -79,7 +79,7 @@ describe('KernelStateSidebar', () => {
     // Folded, the assistant view's header shows the prompt's current size.
     expect(service.prompt).toHaveBeenCalledTimes(1);
     expect(foldSummary(sidebar.node, 'kernel-state-assistant')).toMatch(
-      /^[\d,]+ chars · ~[\d,]+ tokens$/
+      /^~[\d,]+ tokens$/
     );
     const node = sidebar.node;
     const thumbs = node.querySelectorAll<HTMLElement>(

@@ -58,6 +58,15 @@ export interface ICards {
 }
 
 /**
+ * The info string of every fenced block we attach. A language no highlighter knows, so
+ * the block stays plain text; and a name of our own, so the chat panel's stylesheet
+ * (`style/chat.css`) can wrap these blocks at the panel's width without touching anyone
+ * else's code blocks: a chat side panel is the sidebar's width, and a card clipped there
+ * hid most of it.
+ */
+export const FENCE_INFO = 'kernel-state';
+
+/**
  * `text` in a fenced code block whose fence is longer than any run of backticks in
  * it, so no value from the kernel can close the block.
  */
@@ -67,7 +76,7 @@ export function fence(text: string): string {
     ...(text.match(/`+/g) ?? []).map(run => run.length)
   );
   const marks = '`'.repeat(Math.max(3, longest + 1));
-  return `${marks}text\n${text}\n${marks}`;
+  return `${marks}${FENCE_INFO}\n${text}\n${marks}`;
 }
 
 /**
@@ -82,7 +91,11 @@ export function oneLine(text: string, max: number): string {
  * `DataFrame 100,000×8`, `ndarray float32 512×256`, `str, 28 chars`: the type and
  * size of a variable, as the completion menu and the card's second line show them.
  */
-export function typeText(variable: IVariableBrief): string {
+export function typeText(
+  variable: Omit<IVariableBrief, 'shape'> & {
+    shape?: (number | null)[] | null;
+  }
+): string {
   let text = oneLine(variable.type, MAX_FIELD_CHARS);
   const dtyped = ['array', 'series', 'index', 'tensor'];
   if (variable.dtype && dtyped.includes(String(variable.kind))) {
@@ -90,13 +103,24 @@ export function typeText(variable: IVariableBrief): string {
   }
   const shape = variable.shape;
   if (shape && shape.length > 1) {
-    text += ` ${shape.map(count).join('×')}`;
+    text += ` ${shape.map(dimension).join('×')}`;
   } else if (shape && shape.length === 1) {
-    text += ` len ${count(shape[0])}`;
+    text += ` len ${dimension(shape[0])}`;
   } else if (variable.size !== null && variable.size !== undefined) {
     text += `, ${count(variable.size)} ${unitOf(variable)}`;
   }
+  if (shape && shape.some(n => n === null)) {
+    // An engine's table whose rows were not counted in time (`[null, 3]`).
+    text += shape[0] === null ? ' (rows not counted)' : ' (? not counted)';
+  }
   return text;
+}
+
+/**
+ * A dimension of a shape, `?` when it was not counted.
+ */
+function dimension(n: number | null): string {
+  return n === null ? '?' : count(n);
 }
 
 /**
@@ -295,7 +319,7 @@ function changeLine(detail: IVariableDetail): string {
   return `changed in execution ${detail.changed_at}${what}`;
 }
 
-function unitOf(variable: IVariableBrief): string {
+function unitOf(variable: Pick<IVariableBrief, 'kind'>): string {
   switch (variable.kind) {
     case 'string':
       return 'chars';

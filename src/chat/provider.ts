@@ -140,14 +140,19 @@ export class KernelStateChatProvider implements IChatCommandProvider {
     return [...parts, ...notes.filter(Boolean)].join('\n\n');
   }
 
+  /**
+   * The kernel's variables whose names start with `prefix`, except those the user hid
+   * from the assistant: a name that cannot be attached is not offered. (The full
+   * listing: only it says `hidden_from_prompt`; the probe summarizes each variable
+   * whole at every detail level, so it costs no more than `detail=schema`.)
+   */
   private async _variableCompletions(prefix: string): Promise<ChatCommand[]> {
     if (!NAME_PREFIX.test(prefix) || this._service.kernelId === null) {
       return [];
     }
     let entries;
     try {
-      const page = await this._service.listVariables({
-        detail: 'schema',
+      const page = await this._service.variables({
         filter: prefix ? `${prefix}*` : undefined,
         include: this._service.options.include,
         sort: 'name',
@@ -159,7 +164,11 @@ export class KernelStateChatProvider implements IChatCommandProvider {
     }
     const lower = prefix.toLowerCase();
     return entries
-      .filter(entry => entry.name.toLowerCase().startsWith(lower))
+      .filter(
+        entry =>
+          !entry.hidden_from_prompt &&
+          entry.name.toLowerCase().startsWith(lower)
+      )
       .map(entry => ({
         name: entry.name,
         providerId: this.id,

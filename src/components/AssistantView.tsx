@@ -142,17 +142,15 @@ export function sizeText(
 }
 
 /**
- * `1,234 chars · ~309 tokens`: the size in a folded section's header.
+ * `~309 tokens`: the size in the folded section's header, beside its title at the
+ * sidebar's default width (characters and tokens together were cut there); the header's
+ * tooltip gives both (`sizeText`).
  */
 export function shortSizeText(
   result: IPromptResult,
   trans: TranslationBundle
 ): string {
-  return trans.__(
-    '%1 chars · ~%2 tokens',
-    result.chars.toLocaleString('en-US'),
-    result.tokens_estimate.toLocaleString('en-US')
-  );
+  return trans.__('~%1 tokens', result.tokens_estimate.toLocaleString('en-US'));
 }
 
 function countsText(result: IPromptResult, trans: TranslationBundle): string {

@@ -249,7 +249,10 @@ function SnapshotView(
         <input
           className="jp-KernelState-filter jp-mod-styled"
           type="search"
-          placeholder={trans.__('Filter by name or type (* wildcards)')}
+          placeholder={trans.__('Filter by name or type (*)')}
+          title={trans.__(
+            'Filter by name or type: plain text matches anywhere; * is a wildcard (df_*, *Frame)'
+          )}
           aria-label={trans.__('Filter variables')}
           value={pattern}
           onChange={event => view.setPattern(event.target.value)}

@@ -20,6 +20,7 @@ import {
   keysShown,
   secretExplanation
 } from '../models/inspector';
+import { ITableHead } from '../payloads';
 import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
 
 export interface IVariableInspectorProps {
@@ -132,8 +133,21 @@ function DetailBody(
         <span className="jp-KernelState-type">
           {detail.qualname || detail.type}
         </span>
-        {shape && <span> · {shape}</span>}
-        {detail.dtype && <span> · {detail.dtype}</span>}
+        {/* "·" joined to what follows (a no-break space): "dict ·" never ends a line */}
+        {shape && (
+          <span>
+            {' '}
+            ·{'\u00a0'}
+            {shape}
+          </span>
+        )}
+        {detail.dtype && (
+          <span>
+            {' '}
+            ·{'\u00a0'}
+            {detail.dtype}
+          </span>
+        )}
       </div>
       {error && (
         <div
@@ -246,28 +260,7 @@ function DetailBody(
       )}
       {detail.head && detail.head.rows.length > 0 && (
         <Section title={trans.__('First rows')}>
-          <div className="jp-KernelState-tableScroll">
-            <table className="jp-KernelState-table">
-              <thead>
-                <tr>
-                  <th />
-                  {detail.head.columns.map((name, i) => (
-                    <th key={i}>{name}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {detail.head.rows.map((row, r) => (
-                  <tr key={r}>
-                    <th>{detail.head?.index[r] ?? ''}</th>
-                    {row.map((cell, c) => (
-                      <td key={c}>{String(cell)}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <HeadTable head={detail.head} />
         </Section>
       )}
       {keysShown(detail) && keys && (
@@ -385,6 +378,38 @@ export function timelineText(
         : trans.__('removed');
   const what = entry.changes.join('; ');
   return what ? `${at} ${change} — ${what}` : `${at} ${change}`;
+}
+
+/**
+ * A table's first rows, with its row labels when it has an index (a polars DataFrame or
+ * a list of records has none: `index` is null).
+ */
+function HeadTable(props: { head: ITableHead }): JSX.Element {
+  const { columns, index, rows } = props.head;
+  return (
+    <div className="jp-KernelState-tableScroll">
+      <table className="jp-KernelState-table" data-test-id="kernel-state-head">
+        <thead>
+          <tr>
+            {index && <th />}
+            {columns.map((name, i) => (
+              <th key={i}>{name}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, r) => (
+            <tr key={r}>
+              {index && <th>{index[r] ?? ''}</th>}
+              {row.map((cell, c) => (
+                <td key={c}>{String(cell)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 function Section(props: {

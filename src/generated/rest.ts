@@ -126,7 +126,7 @@ export interface IListedVariable {
   qualname?: string;
   kind: VariableKind | string;
   size?: number | null;
-  shape?: number[] | null;
+  shape?: (number | null)[] | null;
   dtype?: string | null;
   nbytes?: number | null;
   preview: string;
@@ -176,7 +176,7 @@ export interface IVariable {
   qualname: string;
   kind: VariableKind | string;
   size: number | null;
-  shape: number[] | null;
+  shape: (number | null)[] | null;
   dtype: string | null;
   nbytes: number | null;
   preview: string;

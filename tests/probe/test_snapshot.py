@@ -254,6 +254,64 @@ def test_detail_of_a_mapping_and_attributes():  # type: ignore[no-untyped-def]
     assert hostile.PropertyCounter.reads == 0
 
 
+class Tool:
+    """Every way a class holds a callable, beside its data."""
+
+    limit = 3
+
+    def __init__(self) -> None:
+        self.name = "saw"
+
+    def use(self) -> None:
+        pass
+
+    @classmethod
+    def make(cls) -> Tool:
+        return cls()
+
+    @staticmethod
+    def check() -> bool:
+        return True
+
+    sharpen = functools.partialmethod(use)
+
+    @functools.cached_property
+    def weight(self) -> int:
+        return 1
+
+
+# A type's callables are its methods, whatever the type and however it stores them (a
+# builtin container's classmethod is a `classmethod_descriptor`: dict.fromkeys); data and
+# properties are its attributes.
+ATTRIBUTE_CASES = [
+    pytest.param({"a": 1}, {"fromkeys": "classmethod", "get": "method", "keys": "method"},
+                 [], id="dict"),
+    pytest.param([1], {"append": "method", "sort": "method"}, [], id="list"),
+    pytest.param({1}, {"add": "method", "union": "method"}, [], id="set"),
+    pytest.param((1,), {"count": "method", "index": "method"}, [], id="tuple"),
+    pytest.param(b"x", {"fromhex": "classmethod", "decode": "method",
+                        "maketrans": "staticmethod"}, [], id="bytes"),
+    pytest.param("x", {"maketrans": "staticmethod", "upper": "method"}, [], id="str"),
+    pytest.param(7, {"from_bytes": "classmethod", "bit_length": "method"},
+                 ["denominator", "imag", "numerator", "real"], id="int"),
+    pytest.param(1.5, {"fromhex": "classmethod", "hex": "method"}, ["imag", "real"],
+                 id="float"),
+    pytest.param(Tool(), {"use": "method", "make": "classmethod", "check": "staticmethod",
+                          "sharpen": "method"}, ["limit", "name", "weight"], id="own-class"),
+]
+
+
+@pytest.mark.parametrize("value, methods, data", ATTRIBUTE_CASES)
+def test_attributes_list_a_types_callables_as_methods(value, methods, data):  # type: ignore[no-untyped-def]
+    v = get({"v": value}, "v")["variable"]
+    kinds = {a["name"]: a["type"] for a in v["attributes"]}
+    assert {name: kinds.get(name) for name in methods} == methods
+    listed_as_data = [a["name"] for a in v["attributes"]
+                      if a["type"] not in ("method", "classmethod", "staticmethod")]
+    assert listed_as_data == data  # data first, by name; no callable among them
+    assert len(v["attributes"]) == v["attributes_total"]
+
+
 def test_detail_of_a_callable():  # type: ignore[no-untyped-def]
     def documented(a, b=2):  # type: ignore[no-untyped-def]
         """First paragraph.

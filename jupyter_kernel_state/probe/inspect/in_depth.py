@@ -40,6 +40,22 @@ CHILD_PREVIEW = 100
 MAX_TYPED_ATTRIBUTES = 1000
 #: The attribute types that are methods (a reader's second interest).
 METHOD_TYPES = frozenset(("method", "classmethod", "staticmethod"))
+#: How a type stores the callables it defines, by the descriptor's type name, and the
+#: attribute type each is listed as. The rule is the same for every type, builtin
+#: containers included: a callable of the class (``dict.fromkeys``, a
+#: ``classmethod_descriptor``; ``int.from_bytes``; ``str.maketrans``, a staticmethod; a
+#: ``functools.partialmethod``) is a method, never the value's data.
+METHOD_DESCRIPTORS = {
+    "function": "method",
+    "method_descriptor": "method",
+    "wrapper_descriptor": "method",
+    "builtin_function_or_method": "method",
+    "partialmethod": "method",
+    "singledispatchmethod": "method",
+    "classmethod_descriptor": "classmethod",
+    "classmethod": "classmethod",
+    "staticmethod": "staticmethod",
+}
 
 DETAIL_KEYS = (
     "repr",
@@ -264,15 +280,9 @@ def attribute_type(value, d, name):
     t = type(attr)
     if t is property:
         return "property"
-    if type_name(t) in (
-        "function",
-        "method_descriptor",
-        "wrapper_descriptor",
-        "builtin_function_or_method",
-    ):
-        return "method"
-    if t in (staticmethod, classmethod):
-        return type_name(t)
+    method = METHOD_DESCRIPTORS.get(type_name(t))
+    if method is not None:
+        return method
     if lookup_static(t, "__get__", None) is not None and t is not type:
         return "property" if lookup_static(t, "__set__", None) is not None else type_name(t)
     return type_name(t)
