@@ -120,6 +120,18 @@ class KernelStateApp(ExtensionApp):
     profile_cache_size = Int(
         _D.profile_cache_size, min=1, config=True,
         help="Profiles kept per kernel.")
+    max_kept = Int(
+        _D.max_kept, min=0, max=protocol.MAX_KEPT, config=True,
+        help="Versions of tables kept in a kernel at most, every name's (Keep this version, "
+        "POST variables/{name}/kept), to compare a table with itself as of an earlier "
+        "execution; a version past it is refused (409) unless the oldest is dropped "
+        "(evict). 0 turns keeping off.")
+    max_kept_bytes = Int(
+        _D.max_kept_bytes, min=0, max=protocol.MAX_KEPT_BYTES, config=True,
+        help="Bytes the kept versions of a kernel hold at most (a copy is measured as the "
+        "list's memory column measures its table); a copy that would pass it is refused "
+        "before it is made: 422 when it passes it alone, else 409 unless the oldest are "
+        "dropped (evict).")
     max_images = Int(
         _D.images.max_images, min=1, config=True,
         help="The latest images kept per kernel (besides the first keep_first_images); "
@@ -203,6 +215,8 @@ class KernelStateApp(ExtensionApp):
             profile_column_ms=self.profile_column_ms,
             profile_sample_rows=self.profile_sample_rows,
             profile_cache_size=self.profile_cache_size,
+            max_kept=self.max_kept,
+            max_kept_bytes=self.max_kept_bytes,
             images=ImageLimits(
                 max_images=self.max_images,
                 max_image_bytes=self.max_image_bytes,

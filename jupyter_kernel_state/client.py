@@ -154,6 +154,9 @@ def comparison_notes(compared: Mapping[str, Any], most_columns: int | None = Non
     and the columns only one table has."""
     by = compared["by"]
     how = f"by key {', '.join(compared['key'] or ())}" if by == "key" else f"by {by}"
+    if compared.get("with_execution") is not None:  # a version kept on request
+        compared = {**compared, "with": f"{compared['with']} as of "
+                    f"[{compared['with_execution']}]"}
     notes = [f"{compared['name']} vs {compared['with']} {how}: {compared['added']:,} added, "
              f"{compared['removed']:,} removed, {compared['changed']:,} changed, "
              f"{compared['unchanged']:,} unchanged"]

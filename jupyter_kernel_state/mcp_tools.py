@@ -408,6 +408,9 @@ async def compare_tables(
     after). `summary` says it in one line. Missing values equal each other; 1 equals 1.0;
     a number never equals text.
 
+    other: a variable's name, or a version of a table the user kept (Keep this version
+    in the explorer): "@12" for `name` as of execution 12, "raw@12" for raw's; a version
+    not kept is an error that lists those kept.
     key: the columns that identify a row in both, "id" or "region,day" (or a list);
     default the index when it says something, else the position (`by` and `key_note`
     say which). A key whose values repeat is refused, quoting them: pick another.
@@ -426,7 +429,7 @@ async def compare_tables(
         "limit": max(1, min(limit, MAX_COMPARED_ROWS_PER_CALL)),
         "columns": f"0:{MAX_COLUMNS_PER_CALL}", "sort": sort, "filter": filter,
         "budget_ms": budget_ms}, service.limits)
-    for shown in (name, other):
+    for shown in (name, options.other or other):  # "@12": name's own kept version
         await _visible(service, kernel, shown)
     compared = await _run(service.compare, kernel["kernel_id"], options, kernel=kernel)
     skip = ("epoch", "generation", "view", "reused", "compare_ms", "cells_unread")

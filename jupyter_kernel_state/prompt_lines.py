@@ -26,6 +26,9 @@ from .secrets import mask_values, secret_reason
 MAX_LINE_CHARS = 480
 #: A user's description and constraints each take at most this much of a variable line.
 MAX_NOTE_CHARS = 160
+#: A table's findings clause (``; findings: 512 missing in price, 3 duplicate rows``) at
+#: most (the probe writes it within 120 characters).
+MAX_FINDINGS_CHARS = 140
 #: Exceptions named in a run line; beyond them, only counted.
 MAX_RUN_EXCEPTIONS = 3
 
@@ -104,10 +107,11 @@ def preview_text(v: dict[str, Any]) -> str:
 
 
 def variable_line(v: dict[str, Any], limit: int = MAX_LINE_CHARS) -> str:
-    """``- name: <type and shape> — <preview> [error] "description" (constraints: …)``
-    within ``limit``: the notes cut after a word, the preview at an element boundary. A lazy
-    engine table's line says its engine and count in the head, its schema as a
-    DataFrame's columns, and how to read it (``LAZY_HINT``) at the end."""
+    """``- name: <type and shape> — <preview> [error] "description" (constraints: …);
+    findings: …`` within ``limit`` (a table's findings when the probe knows them): the
+    notes cut after a word, the preview at an element boundary. A lazy engine table's
+    line says its engine and count in the head, its schema as a DataFrame's columns, and
+    how to read it (``LAZY_HINT``) at the end."""
     name = str(v.get("name", "?"))
     head = escape(f"- {name}: {_head(v)}")
     reason = v.get("secret_reason") or secret_reason(name, v.get("preview"))
@@ -120,6 +124,8 @@ def variable_line(v: dict[str, Any], limit: int = MAX_LINE_CHARS) -> str:
         tail += f' "{clean(str(v["description"]), MAX_NOTE_CHARS)}"'
     if v.get("constraints"):
         tail += f" (constraints: {clean(str(v['constraints']), MAX_NOTE_CHARS)})"
+    if v.get("findings"):  # known to the probe (never computed for the prompt's sake)
+        tail += f"; findings: {clean(mask_values(str(v['findings'])), MAX_FINDINGS_CHARS)}"
     if engine_table(v):
         tail += f" ({LAZY_HINT})"
     if len(head) + len(tail) > limit:

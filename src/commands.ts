@@ -54,6 +54,7 @@ export namespace CommandIDs {
   export const explorerShowAllColumns =
     'kernel-state:explorer-show-all-columns';
   export const explorerCompareWith = 'kernel-state:explorer-compare-with';
+  export const explorerKeepVersion = 'kernel-state:explorer-keep-version';
   export const explorerCopy = 'kernel-state:explorer-copy';
   export const explorerCopyWithHeaders =
     'kernel-state:explorer-copy-with-headers';

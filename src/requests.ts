@@ -24,6 +24,7 @@ import {
   IImageList,
   IKernelList,
   IKernelStateRequests,
+  IKeptVersions,
   IProfileQuery,
   IPromptQuery,
   IPromptResult,
@@ -159,6 +160,34 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
   ): Promise<ITableComparison> {
     const kernel_id = this.target(kernelId);
     return request('compare', { kernel_id, name, query }, this.serverSettings);
+  }
+
+  async keep(
+    name: string,
+    evict = false,
+    kernelId?: string
+  ): Promise<IKeptVersions> {
+    const kernel_id = this.target(kernelId);
+    const query = { evict };
+    return request('keep', { kernel_id, name, query }, this.serverSettings);
+  }
+
+  async keptVersions(name: string, kernelId?: string): Promise<IKeptVersions> {
+    const kernel_id = this.target(kernelId);
+    return request('kept', { kernel_id, name }, this.serverSettings);
+  }
+
+  async dropKept(
+    name: string,
+    execution: number,
+    kernelId?: string
+  ): Promise<IKeptVersions> {
+    const kernel_id = this.target(kernelId);
+    return request(
+      'drop_kept',
+      { kernel_id, name, execution },
+      this.serverSettings
+    );
   }
 
   async timeline(

@@ -22,6 +22,7 @@ import {
   IHistory,
   IImageList,
   IKernelList,
+  IKeptVersions,
   IncludeGroup,
   IProfileQuery,
   IPromptQuery,
@@ -226,6 +227,32 @@ export interface IKernelStateRequests {
     query: ICompareQuery,
     kernelId?: string
   ): Promise<ITableComparison>;
+  /**
+   * `POST variables/{name}/kept`: keep a copy of the table as it is now (as of the
+   * last execution), held by the extension in the kernel, to compare with later
+   * (`compare` with `with: '@<execution>'`). 409 when the kept versions leave no room
+   * under the server's caps (`evict` drops the oldest instead, named in `dropped`),
+   * 422 when the copy alone is past the byte cap, 400 when it is no pandas or polars
+   * DataFrame.
+   */
+  keep(
+    name: string,
+    evict?: boolean,
+    kernelId?: string
+  ): Promise<IKeptVersions>;
+  /**
+   * `GET variables/{name}/kept`: the versions of a table kept, oldest first.
+   */
+  keptVersions(name: string, kernelId?: string): Promise<IKeptVersions>;
+  /**
+   * `DELETE variables/{name}/kept/{execution}`: drop a kept version (404 when it is
+   * not kept).
+   */
+  dropKept(
+    name: string,
+    execution: number,
+    kernelId?: string
+  ): Promise<IKeptVersions>;
   /**
    * `GET variables/{name}/timeline`: the last `limit` changes of a name, oldest first.
    */

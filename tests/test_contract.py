@@ -41,7 +41,7 @@ def test_every_route_and_verb_is_documented() -> None:
 @pytest.mark.kernel
 async def test_every_route_and_verb_refuses_unauthenticated_calls(jp_fetch):  # type: ignore[no-untyped-def]
     kernel_id = await start_kernel(jp_fetch)
-    values = {"kernel_id": kernel_id, "name": "x", "image_id": "0" * 16}
+    values = {"kernel_id": kernel_id, "name": "x", "image_id": "0" * 16, "execution": "1"}
     for pattern, handler in build_handlers():
         path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: values[m.group(1)], pattern)
         for verb in VERBS:

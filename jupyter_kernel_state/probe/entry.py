@@ -22,6 +22,7 @@ from .ops import count as count_op
 from .ops import detail as detail_op
 from .ops import digest, rows, variables
 from .ops import findings as findings_op
+from .ops import kept as kept_op
 from .ops import profile as profile_op
 from .ops import snapshot as snapshot_op
 from .protocol import (
@@ -33,6 +34,7 @@ from .protocol import (
     with_defaults,
 )
 from .protocol import check as check_request
+from .windows.kept import KeptVersions
 from .windows.order import RowOrders
 from .wire import dumps, dumps_lines
 
@@ -47,6 +49,7 @@ class ProbeState:
         self.sorter = Sorter()
         self.visibility = visibility.Visibility()
         self.row_orders = RowOrders()
+        self.kept = KeptVersions()
         self.tracker = None
         self.hook = None
 
@@ -76,11 +79,24 @@ def install(shell=MISSING):
     visibility.reset_caches()
     state = ProbeState(shell)
     if shell is not None and getattr(shell, "user_ns", None) is not None:
-        state.tracker = ChangeTracker(shell, on_change=state.cache.discard_many)
+        state.tracker = ChangeTracker(shell, on_change=_on_change(state, shell.user_ns))
         if getattr(shell, "events", None) is not None:
             state.hook = register(shell, state.tracker)
     _state = state
     return state.probe_id
+
+
+def _on_change(state, ns):
+    """What the hook tells of names changed or gone: their summaries are dropped, and the
+    kept versions of a name deleted go with it."""
+    discard, kept = state.cache.discard_many, state.kept
+
+    def changed(names):
+        discard(names)
+        if kept:
+            kept.forget_gone(names, ns)
+
+    return changed
 
 
 def uninstall():
@@ -174,6 +190,9 @@ HANDLERS = {
     "code": code_op.take,
     "compare": compare_op.take,
     "count": count_op.take,
+    "keep": kept_op.keep,
+    "kept": kept_op.listing,
+    "drop_kept": kept_op.drop,
     "delete": variables.delete,
     "timeline": variables.timeline,
 }

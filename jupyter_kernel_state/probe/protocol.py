@@ -148,6 +148,7 @@ REFUSALS: dict[str, int] = {
     "interrupted": 503,  # a real interrupt (the stop button) ended the request
     "unsupported": 501,
     "failed": 502,  # a bug of the probe's, not of the caller's
+    "full": 409,  # no room under a cap for what was asked to be kept (nothing kept)
 }
 
 
@@ -1036,6 +1037,9 @@ OPERATIONS["compare"] = Operation(
               doc="the filter and sort of the listed rows, on the values shown"),
         Field("syntax", CHOICE, None, nullable=True, choices=COMPARE_SYNTAXES,
               doc="the language of the comparison's code (null: the tables' own library)"),
+        Field("with_execution", INT, None, nullable=True, min=0, max=MAX_OFFSET,
+              doc="compare with the version of `with` kept as of this execution (keep); "
+                  "null: with's current value"),
         _chars("cell_chars"),
         _READ_GUARD,
         _ms("sort_ms", DEFAULT_SORT_MS, MAX_MS, "the filter and sort of the listed rows"),
@@ -1048,6 +1052,49 @@ OPERATIONS["compare"] = Operation(
         _TABLE_BUDGET,
     ),
     "two tables compared by a key: rows added, removed and changed, and the changed cells",
+)
+
+
+# --- kept versions: a table as of an execution, kept on request (``ops.kept``) ----------
+
+#: Versions kept in a kernel at most, and the bytes they hold at most (the server's
+#: ``max_kept`` and ``max_kept_bytes``; these are the defaults and the ceilings).
+DEFAULT_MAX_KEPT = 5
+MAX_KEPT = 100
+DEFAULT_MAX_KEPT_BYTES = 512 * 1024 * 1024
+MAX_KEPT_BYTES = 1 << 44
+_KEPT_CAPS = (
+    Field("max_kept", INT, DEFAULT_MAX_KEPT, nullable=True, min=0, max=MAX_KEPT, clamp=True,
+          doc="versions kept in the kernel at most, every name's"),
+    Field("max_kept_bytes", INT, DEFAULT_MAX_KEPT_BYTES, nullable=True, min=0,
+          max=MAX_KEPT_BYTES, clamp=True,
+          doc="bytes the kept versions hold at most, every name's"),
+)
+
+OPERATIONS["keep"] = Operation(
+    "keep",
+    (
+        _NAME,
+        Field("evict", BOOL, False,
+              doc="drop the oldest versions to make room (else a version past a cap is "
+                  "refused)"),
+        *_KEPT_CAPS,
+        _READ_GUARD,
+        _TABLE_BUDGET,
+    ),
+    "keep a copy of a table as of the last execution, to compare with later",
+)
+OPERATIONS["kept"] = Operation(
+    "kept", (_NAME, *_KEPT_CAPS), "the versions of a table kept, and the caps' use")
+OPERATIONS["drop_kept"] = Operation(
+    "drop_kept",
+    (
+        _NAME,
+        Field("execution", INT, None, nullable=True, min=0, max=MAX_OFFSET,
+              doc="the execution of the version dropped (null: every version of name)"),
+        *_KEPT_CAPS,
+    ),
+    "drop a kept version of a table",
 )
 
 

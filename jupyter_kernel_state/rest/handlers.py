@@ -27,7 +27,7 @@ SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 #: over for the whitespace a person may write.
 MAX_BODY_BYTES = 1 << 20
 _SEGMENTS = {"kernel_id": r"(?P<kernel_id>[^/]+)", "name": r"(?P<name>[^/]+)",
-             "image_id": r"(?P<image_id>[^/]+)"}
+             "image_id": r"(?P<image_id>[^/]+)", "execution": r"(?P<execution>[^/]+)"}
 
 
 class KernelStateHandler(APIHandler):

@@ -203,21 +203,47 @@ def _columns(v: dict[str, Any]) -> dict[str, Any]:
 
 def _compare(v: dict[str, Any]) -> variable_queries.CompareOptions:
     chosen = v["status"] or frozenset(protocol.DEFAULT_COMPARE_STATUSES)
+    other, execution = v["with"] or (None, None)
     return variable_queries.CompareOptions(
-        name=v["name"], other=v["with"], key_columns=v["key"],
+        name=v["name"], other=v["name"] if other is None and execution is not None else other,
+        with_execution=execution, key_columns=v["key"],
         statuses=tuple(s for s in protocol.COMPARE_STATUSES if s in chosen),
         offset=v["offset"], limit=v["limit"], view=view(v), syntax=v["syntax"],
         budget_ms=v["budget_ms"], **_columns(v))
 
 
-class TableName(VariableName):
-    """Another variable's name (``compare``'s ``with``): refusals say which parameter."""
+class ComparedWith(VariableName):
+    """``compare``'s ``with``: another variable's name, or a kept version — ``@12`` (or
+    ``12``: the variable's own, as of execution 12) or ``raw@12`` (another's) — read as
+    ``(name or None, execution or None)``; refusals say which parameter."""
 
-    def read(self, p: Param, value: Any, limits: Limits) -> str:
+    query_schema = {"type": "string", "maxLength": protocol.MAX_NAME + 21}
+
+    def read(  # type: ignore[override]
+            self, p: Param, value: Any, limits: Limits) -> tuple[str | None, int | None]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # a JSON body's execution count
+        if isinstance(value, str):
+            before, at, execution = value.rpartition("@")
+            if not at:
+                before, execution = ("", value) if value.isdecimal() else (value, "")
+            if execution or at:
+                if not (execution.isascii() and execution.isdecimal()) or len(execution) > 18:
+                    raise InvalidRequest(f"{p.name}: a kept version is @<execution count>, "
+                                         f"like @12 or raw@12; got {value[:40]!r}")
+                return self._name(p, before or None, limits), int(execution)
+        return self._name(p, value, limits), None
+
+    def _name(self, p: Param, value: Any, limits: Limits) -> Any:
+        if value is None:
+            return None
         try:
             return super().read(p, value, limits)
         except InvalidRequest as e:
             raise InvalidRequest(f"{p.name}: {e.message}") from None
+
+    def body_schema(self, p: Param) -> dict[str, Any]:
+        return {"anyOf": [dict(self.query_schema), {"type": "integer", "minimum": 0}]}
 
 
 class ColumnNames(Text):
@@ -257,7 +283,7 @@ class ColumnNames(Text):
         return value if value is None or isinstance(value, str) else json.dumps(list(value))
 
 
-TABLE_NAME, COLUMN_NAMES = TableName(), ColumnNames()
+COMPARED_WITH, COLUMN_NAMES = ComparedWith(), ColumnNames()
 
 
 async def _kernels(service: KernelStateService, _kernel_id: str, _query: Any) -> Any:
@@ -499,8 +525,11 @@ _ROUTES = (
         "(R: 501). " + LARGE,
         params=(
             KERNEL_ID, VARIABLE,
-            Param("with", TABLE_NAME, "The table compared against (the before; `name` is the "
-                  "after): a variable's name. Required (a 400 without it)."),
+            Param("with", COMPARED_WITH, "The table compared against (the before; `name` "
+                  "is the after): a variable's name, or a version kept on request (POST "
+                  "…/kept): `@12` (or `12`) for `name` as of execution 12, `raw@12` for "
+                  "another's. Required (a 400 without it); a version not kept is a 404 "
+                  "listing those that are."),
             Param("key", COLUMN_NAMES, "The columns that identify a row in both tables, by "
                   "name: `id` or `region,day` (comma-separated), or a JSON list "
                   '`["a,b", "c"]` for names with commas; at most '
@@ -525,6 +554,63 @@ _ROUTES = (
                 "or the tables' own code raised.",
                 501: "The kernel's language has no probe, or its probe no comparison yet (R).",
                 503: BUSY}),
+    Route(
+        "keep", "POST", "kernels/{kernel_id}/variables/{name}/kept", RUNS_PROBE,
+        "Keep this version of a table, to compare the table with it later",
+        "A copy of the table as it is now (pandas `copy(deep=True)`, polars `clone()`), "
+        "tagged with the last execution count and held by the extension in the kernel — "
+        "never in the user's namespace — until it is dropped (DELETE …/kept/{execution}), "
+        "the variable is deleted, or the kernel restarts. Compare with it through "
+        "`compare?with=@<execution>`. Made only on this request. The kernel's kept versions "
+        "(every name's) hold at most `max_kept` versions and `max_kept_bytes` bytes, a copy "
+        "measured as the list's `memory` measures its table, before it is made: one that "
+        "would pass a cap is refused (nothing else dropped) unless `evict` drops the oldest "
+        "(named in `dropped`). Keeping a name again at the same execution replaces that "
+        "version (`replaced`). Pandas and polars DataFrames (an engine's table, an array, "
+        "anything else: 400). Python kernels (R: 501).",
+        params=(KERNEL_ID, VARIABLE,
+                field_param("keep", "evict", "Drop the oldest kept versions (every name's) "
+                            "to make room under the caps, instead of refusing (409).")),
+        build=lambda v, limits: variable_queries.KeptOptions(name=v["name"],
+                                                             evict=v["evict"]),
+        call=lambda service, kid, query: service.keep(kid, query),
+        reply="KeptVersions",
+        errors={409: "The kept versions leave no room under `max_kept` or `max_kept_bytes` "
+                "(the message lists them; nothing was kept: drop one, or ask with "
+                "`evict=true`); the kernel is busy; a lazy value.",
+                422: "The copy alone is past `max_kept_bytes` (or keeping is off: "
+                "`max_kept` 0), or the table's own code raised while it was copied.",
+                501: "The kernel's language has no probe, or its probe keeps no versions "
+                "(R).", 503: BUSY}),
+    Route(
+        "kept", "GET", "kernels/{kernel_id}/variables/{name}/kept", RUNS_PROBE,
+        "The versions of a table kept, and how much of the caps the kernel's use",
+        "Oldest first, each with the execution count it was kept at, its shape and bytes; "
+        "`kept_total` and `bytes_total` count every name's against `max_kept` and "
+        "`max_kept_bytes`. None kept is an empty list; a variable that does not exist is a "
+        "404 (its versions went with it). "
+        "Python kernels (R: 501).",
+        params=(KERNEL_ID, VARIABLE),
+        build=lambda v, limits: variable_queries.KeptOptions(name=v["name"]),
+        call=lambda service, kid, query: service.kept(kid, query),
+        reply="KeptVersions",
+        errors={501: "The kernel's language has no probe, or its probe keeps no versions "
+                "(R).", 503: BUSY}),
+    Route(
+        "drop_kept", "DELETE", "kernels/{kernel_id}/variables/{name}/kept/{execution}",
+        RUNS_PROBE, "Drop a kept version of a table",
+        "The version kept as of `execution`: its memory is given back to the kernel. A "
+        "version that is not kept is a 404 listing those that are. Python kernels (R: 501).",
+        params=(KERNEL_ID, VARIABLE,
+                Param("execution", INTEGER, "The execution count the version was kept at.",
+                      where="path", min=0, max=protocol.MAX_OFFSET)),
+        build=lambda v, limits: variable_queries.KeptOptions(name=v["name"],
+                                                             execution=v["execution"]),
+        call=lambda service, kid, query: service.drop_kept(kid, query),
+        reply="KeptVersions",
+        errors={409: "The kernel is busy: nothing was dropped.",
+                501: "The kernel's language has no probe, or its probe keeps no versions "
+                "(R).", 503: BUSY}),
     Route(
         "timeline", "GET", "kernels/{kernel_id}/variables/{name}/timeline", RUNS_PROBE,
         "When a variable was bound, changed or removed, and how",

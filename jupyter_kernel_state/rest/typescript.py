@@ -51,6 +51,7 @@ INTERFACES = {
     "TableFindings.errors[]": "IFindingError", "TableFindings.not_checked[]": "IFindingNotChecked",
     "TableComparison": "ITableComparison", "ColumnComparison": "IColumnComparison",
     "TableComparison.window_columns[]": "IComparedColumn", "ComparedRow": "IComparedRow",
+    "KeptVersion": "IKeptVersion", "KeptVersions": "IKeptVersions",
 }
 #: Schema enums and unions with a name of their own.
 ALIASES = {
@@ -298,7 +299,8 @@ def queries() -> Iterator[str]:
 
 #: Each route's path segments, as the route map names them.
 SEGMENTS = {(): "NoSegments", ("kernel_id",): "KernelPath",
-            ("kernel_id", "name"): "VariablePath", ("kernel_id", "image_id"): "ImagePath"}
+            ("kernel_id", "name"): "VariablePath", ("kernel_id", "image_id"): "ImagePath",
+            ("kernel_id", "name", "execution"): "KeptPath"}
 
 
 def route_map() -> str:
@@ -310,7 +312,8 @@ def route_map() -> str:
         "export type NoQuery = Record<string, never>;",
         "export type KernelPath = { kernel_id: string };",
         "export type VariablePath = KernelPath & { name: string };",
-        "export type ImagePath = KernelPath & { image_id: string };", "",
+        "export type ImagePath = KernelPath & { image_id: string };",
+        "export type KeptPath = VariablePath & { execution: number };", "",
         *doc("Every route of the REST API by name (`jupyter_kernel_state/rest/table.py`)."),
         "export interface IRouteMap {",
     ]

@@ -54,6 +54,7 @@ from .variable_queries import (
     CompareOptions,
     CountOptions,
     FindingsOptions,
+    KeptOptions,
     ProfileOptions,
     RowsOptions,
     TableQuery,
@@ -115,6 +116,8 @@ class KernelState:
         self._details = Answers(limits.detail_cache_size, self.now, lock)  # and timelines
         self._rows = Answers(limits.rows_cache_size, self.now, lock)
         self._profiles = Answers(limits.profile_cache_size, self.now, lock)
+        # Versions kept or dropped through us (their listings and comparisons move on).
+        self._kept_changes = 0
         self._after_gap = False  # the wire opening replaces a closed one
         self._last_busy_check = 0.0
         self.prepared = asyncio.Event()  # set once the early probe install has finished
@@ -609,10 +612,63 @@ class KernelState:
                 max_rows=limits.rows_max_rows, max_columns=limits.rows_max_columns,
                 cell_chars=limits.rows_cell_chars, cell_guard_ms=limits.time_guard_ms,
                 compare_ms=budget, max_cells=cells, syntax=options.syntax,
-                **{"with": options.other})
+                with_execution=options.with_execution, **{"with": options.other})
             return self._current(cast(Answer, reply["comparison"]), moment)
 
-        return await self._rows.give(options.key, take, when_busy=stale_or(BUSY))
+        # A kept version kept or dropped since: not the same question.
+        key = options.key if options.with_execution is None else (*options.key,
+                                                                   self._kept_changes)
+        return await self._rows.give(key, take, when_busy=stale_or(BUSY))
+
+    async def keep(self, options: KeptOptions) -> Answer:
+        """Keep a version of the table ``options.name`` as of the last execution, in the
+        probe, within ``max_kept`` and ``max_kept_bytes`` (a copy past a cap is refused
+        before it is made, or, with ``evict``, the oldest versions are dropped and
+        named). A busy kernel is not asked (409): the cell running may be changing it."""
+        await self.probe.require("keep", "Kept versions", options.name)
+        moment = await self.now()
+        if moment.busy:
+            self._check_still_busy()
+            raise Conflict(f"Kernel is busy: no version of {options.name} was kept; try "
+                           "again when the cell has finished")
+        budget = self._limits.table_budget_ms
+        async with self.probe.lock:
+            reply = await self.probe.call(
+                "keep", options.name, name=options.name, evict=options.evict,
+                time_guard_ms=budget, budget_ms=budget, **self._kept_caps())
+        self._kept_changes += 1
+        return self._current(cast(Answer, reply["kept"]), moment)
+
+    async def kept(self, options: KeptOptions) -> Answer:
+        """The versions of ``options.name`` kept, oldest first, and the caps' use."""
+        await self.probe.require("kept", "Kept versions", options.name)
+
+        async def take(moment: Moment) -> Answer:
+            reply = await self.probe.call("kept", options.name, name=options.name,
+                                          **self._kept_caps())
+            return self._current(cast(Answer, reply["kept"]), moment)
+
+        return await self._details.give(("kept", options.name, self._kept_changes), take,
+                                        when_busy=busy_error(BUSY), cached_when_busy=True)
+
+    async def drop_kept(self, options: KeptOptions) -> Answer:
+        """Drop the version of ``options.name`` kept as of ``options.execution`` (None:
+        every one of the name); 404 listing those kept when there is none of it."""
+        await self.probe.require("drop_kept", "Kept versions", options.name)
+        moment = await self.now()
+        if moment.busy:
+            self._check_still_busy()
+            raise Conflict(f"Kernel is busy: no version of {options.name} was dropped; try "
+                           "again when the cell has finished")
+        async with self.probe.lock:
+            reply = await self.probe.call("drop_kept", options.name, name=options.name,
+                                          execution=options.execution, **self._kept_caps())
+        self._kept_changes += 1
+        return self._current(cast(Answer, reply["kept"]), moment)
+
+    def _kept_caps(self) -> dict[str, int]:
+        return {"max_kept": self._limits.max_kept,
+                "max_kept_bytes": self._limits.max_kept_bytes}
 
     async def _call_on_table(self, op: str, query: TableQuery, **fields: Any) -> Answer:
         """One probe operation on a table's columns and view, within the rows' time guards

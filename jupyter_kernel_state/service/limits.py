@@ -43,6 +43,10 @@ class Limits:
     profile_column_ms: int = 1_000
     profile_sample_rows: int = 1_000_000
     profile_cache_size: int = 8
+    # Versions of tables kept on request (``variables/{name}/kept``): every name's, at most
+    # this many and this many bytes in a kernel (the probe's defaults).
+    max_kept: int = 5
+    max_kept_bytes: int = 512 * 1024 * 1024
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.

@@ -46,6 +46,7 @@ _REFUSALS: dict[str, type[KernelStateError]] = {
     "lazy": Conflict,
     "unprocessable": Unprocessable,
     "unsupported": NotSupported,
+    "full": Conflict,
 }
 
 

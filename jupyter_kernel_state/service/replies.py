@@ -52,6 +52,8 @@ class DigestReply(ProbeReply, total=False):
     changed: dict[str, Any]
     runs: list[dict[str, Any]]
     timelines: dict[str, Any]
+    #: name → the findings of a table in one short clause, where the probe knows them.
+    findings: dict[str, str]
 
 
 class DetailReply(ProbeReply):

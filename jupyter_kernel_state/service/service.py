@@ -40,6 +40,7 @@ from .variable_queries import (
     CompareOptions,
     CountOptions,
     FindingsOptions,
+    KeptOptions,
     ProfileOptions,
     RowsOptions,
     TimelineOptions,
@@ -273,6 +274,15 @@ class KernelStateService:
     async def compare(self, kernel_id: str, options: CompareOptions) -> dict[str, Any]:
         return await self.state(kernel_id).compare(options)
 
+    async def keep(self, kernel_id: str, options: KeptOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).keep(options)
+
+    async def kept(self, kernel_id: str, options: KeptOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).kept(options)
+
+    async def drop_kept(self, kernel_id: str, options: KeptOptions) -> dict[str, Any]:
+        return await self.state(kernel_id).drop_kept(options)
+
     async def hidden_names(self, kernel_id: str) -> set[str]:
         """The variables the user hid from assistants in this kernel's notebook."""
         notes = self.annotations.for_scope(await self.scope(kernel_id))
@@ -354,6 +364,11 @@ class KernelStateService:
                 digest = None
             if digest is not None:
                 variables = [present(v, notes) for v in digest.get("variables") or []]
+                # A table's findings, when the probe knows them (one short clause).
+                known = digest.get("findings") or {}
+                for v in variables:
+                    if v.get("name") in known and v.get("kind") == "dataframe":
+                        v["findings"] = known[v["name"]]
         counts = (digest or {}).get("changed") or {}
         image_from = since if since is not None else max(0, generation - 1)
         data = PromptInput(

@@ -1,6 +1,7 @@
 """The queries about one variable's data: ``RowsOptions`` (the data explorer's windows),
 ``CountOptions`` (a table's rows counted), ``CodeOptions`` (the code of a view),
-``FindingsOptions`` (data-quality findings with their fix code),
+``FindingsOptions`` (data-quality findings with their fix code), ``KeptOptions``
+(versions of a table kept on request),
 ``ProfileOptions`` and ``TimelineOptions`` — built like every query (see queries.py); a
 view's sort and filter are one ``protocol.View``."""
 
@@ -125,6 +126,8 @@ class CompareOptions(TableQuery):
     ``syntax`` (None: the tables' own library)."""
 
     other: str | None = None
+    #: Compare with the version of ``other`` kept as of this execution (``with=@12``).
+    with_execution: int | None = None
     key_columns: tuple[str, ...] | None = None
     statuses: tuple[str, ...] = DEFAULT_COMPARE_STATUSES
     offset: int = 0
@@ -133,5 +136,16 @@ class CompareOptions(TableQuery):
 
     @property
     def key(self) -> tuple[object, ...]:
-        return ("compare", *self.columns_key, self.other, self.key_columns, self.statuses,
-                self.offset, self.limit, self.syntax)
+        return ("compare", *self.columns_key, self.other, self.with_execution,
+                self.key_columns, self.statuses, self.offset, self.limit, self.syntax)
+
+
+@dataclass(frozen=True)
+class KeptOptions:
+    """``variables/{name}/kept``: keep a version of ``name`` (POST; ``evict`` drops the
+    oldest versions to make room), list its versions (GET), or drop the version of
+    ``execution`` (DELETE …/kept/{execution}; None: every version of ``name``)."""
+
+    name: str
+    evict: bool = False
+    execution: int | None = None

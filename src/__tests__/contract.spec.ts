@@ -74,7 +74,9 @@ const OBJECTS: [string, string][] = [
   ['TableComparison', 'ITableComparison'],
   ['TableComparison.window_columns[]', 'IComparedColumn'],
   ['ColumnComparison', 'IColumnComparison'],
-  ['ComparedRow', 'IComparedRow']
+  ['ComparedRow', 'IComparedRow'],
+  ['KeptVersion', 'IKeptVersion'],
+  ['KeptVersions', 'IKeptVersions']
 ];
 
 /**

@@ -2,9 +2,11 @@
  * "Compare with…": the comparison tab's model (its query: the other table, the key, the
  * statuses, the page; paging; an answer after a newer question dropped; errors) and its
  * view (the status line's counts, the rows by status, a changed cell highlighted before
- * → after, the columns' changes, Copy and Insert of the code), with the REST seam
- * mocked.
+ * → after, the columns' changes, Copy and Insert of the code); a kept version of the
+ * table ("Keep this version", `with=@12`): its words, the chooser listing it beside the
+ * other tables, keeping with the caps' refusal and eviction — with the REST seam mocked.
  */
+import { Dialog, InputDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 
 import {
@@ -12,9 +14,23 @@ import {
   ComparisonModel,
   PAGE_ROWS
 } from '../explorer/compare/model';
-import { splitKey } from '../explorer/compare/open';
+import {
+  bytesText,
+  keepVersion,
+  keptText,
+  keptWith,
+  withLabel
+} from '../explorer/compare/keep';
+import { pickOther, splitKey } from '../explorer/compare/open';
 import { ComparisonView } from '../explorer/compare/view';
-import { ICompareQuery, IComparedRow, ITableComparison } from '../tokens';
+import {
+  ICompareQuery,
+  IComparedRow,
+  IKeptVersion,
+  IKeptVersions,
+  IKernelStateService,
+  ITableComparison
+} from '../tokens';
 import { flush, responseError, trans } from './explorerFakes';
 
 function comparison(
@@ -24,6 +40,7 @@ function comparison(
   return {
     name: 'clean',
     with: 'raw',
+    with_execution: null,
     type: 'DataFrame',
     with_type: 'DataFrame',
     library: 'pandas',
@@ -329,5 +346,186 @@ describe('ComparisonView', () => {
       [...view.node.querySelectorAll('th')].map(th => th.textContent)[1]
     ).toBe('position');
     view.dispose();
+  });
+});
+
+function version(name: string, execution: number, bytes = 2048): IKeptVersion {
+  return {
+    name,
+    execution_count: execution,
+    type: 'DataFrame',
+    library: 'pandas',
+    rows: 200,
+    columns: 3,
+    bytes
+  };
+}
+
+function versions(
+  name: string,
+  kept: IKeptVersion[],
+  extra: Partial<IKeptVersions> = {}
+): IKeptVersions {
+  return {
+    name,
+    versions: kept,
+    kept_total: kept.length,
+    bytes_total: kept.reduce((sum, v) => sum + v.bytes, 0),
+    max_kept: 5,
+    max_kept_bytes: 512 * 1024 * 1024,
+    kept: null,
+    replaced: false,
+    dropped: [],
+    stale: false,
+    kernel_busy: false,
+    epoch: 0,
+    generation: 3,
+    ...extra
+  };
+}
+
+describe('a kept version', () => {
+  it('is named @12 on the wire and "sales as of [12]" to people', async () => {
+    expect(keptWith(12)).toBe('@12');
+    expect(withLabel(trans, 'sales', '@12')).toBe('sales as of [12]');
+    expect(withLabel(trans, 'sales', 'raw@3')).toBe('raw as of [3]');
+    expect(withLabel(trans, 'sales', 'raw')).toBe('raw');
+    expect(bytesText(512)).toBe('512 B');
+    expect(bytesText(3 * 1024 * 1024 + 1024 * 100)).toBe('3.1 MiB');
+    const got = comparison(ROWS, {
+      name: 'sales',
+      with: 'sales',
+      with_execution: 12,
+      code_note: 'sales_at_12 is sales as of [12], a copy the extension keeps'
+    });
+    expect(comparisonText(trans, got, 0)).toMatch(
+      /^sales vs sales as of \[12\] by key order_id: /
+    );
+    const fetch = jest.fn(async (query: ICompareQuery) => got);
+    const model = new ComparisonModel({ name: 'sales', other: '@12', fetch });
+    const view = new ComparisonView({ model, trans });
+    expect(view.node.getAttribute('aria-label')).toBe(
+      'sales compared with sales as of [12]'
+    );
+    await model.load();
+    expect(fetch.mock.calls[0][0].with).toBe('@12');
+    const note = view.node.querySelector(
+      '[data-test-id="kernel-state-compare-note"]'
+    ) as HTMLElement;
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toContain('a copy the extension keeps');
+    view.dispose();
+  });
+
+  it('says what keeping did: kept, replaced, dropped, the caps', () => {
+    const text = keptText(
+      trans,
+      versions('sales', [version('raw', 2, 1024), version('sales', 12)], {
+        kept: version('sales', 12),
+        replaced: true,
+        dropped: [version('old', 1)],
+        max_kept: 2
+      })
+    );
+    expect(text).toBe(
+      'Kept sales as of [12] (2 KiB); compare with it through Compare with…. ' +
+        'It replaces the version kept at that execution. ' +
+        'Dropped to make room: old as of [1]. ' +
+        '2 of 2 versions, 3 KiB of 512 MiB kept in this kernel.'
+    );
+  });
+});
+
+/**
+ * A service that answers the chooser's and the keep button's requests.
+ */
+function keepingService(
+  keep: (evict: boolean) => Promise<IKeptVersions>,
+  kept: IKeptVersion[] = []
+) {
+  const calls: boolean[] = [];
+  const service = {
+    keep: jest.fn(async (_name: string, evict = false) => {
+      calls.push(evict);
+      return keep(evict);
+    }),
+    keptVersions: jest.fn(async (name: string) => versions(name, kept)),
+    listVariables: jest.fn(async () => ({
+      variables: [
+        { name: 'sales', kind: 'dataframe' },
+        { name: 'raw', kind: 'dataframe' },
+        { name: 'n', kind: 'number' }
+      ]
+    }))
+  } as unknown as IKernelStateService;
+  return { service, calls };
+}
+
+describe('keeping and choosing a kept version', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('lists the kept versions, newest first, beside the other tables', async () => {
+    const { service } = keepingService(
+      async () => versions('sales', []),
+      [version('sales', 3), version('sales', 9)]
+    );
+    const items: string[][] = [];
+    jest.spyOn(InputDialog, 'getItem').mockImplementation(async options => {
+      items.push([...options.items]);
+      return {
+        button: Dialog.okButton(),
+        value: 'sales as of [9]',
+        isChecked: null
+      };
+    });
+    jest.spyOn(InputDialog, 'getText').mockResolvedValue({
+      button: Dialog.okButton(),
+      value: 'order_id',
+      isChecked: null
+    });
+    const picked = await pickOther(service, 'k1', 'sales', trans);
+    expect(items[0]).toEqual(['sales as of [9]', 'sales as of [3]', 'raw']);
+    expect(picked).toEqual({ other: '@9', key: ['order_id'] });
+  });
+
+  it('asks before dropping the oldest when the caps leave no room', async () => {
+    const full = responseError(
+      409,
+      'no room to keep sales (2,048 bytes): 5 of 5 versions …'
+    );
+    const { service, calls } = keepingService(async evict => {
+      if (!evict) {
+        throw full;
+      }
+      return versions('sales', [version('sales', 12)], {
+        kept: version('sales', 12),
+        dropped: [version('raw', 1)]
+      });
+    });
+    const dialogs: string[] = [];
+    const dialog = jest.spyOn(Dialog.prototype, 'launch');
+    dialog.mockImplementation(async function (this: Dialog<unknown>) {
+      dialogs.push(String(this.node.textContent));
+      return { button: Dialog.warnButton(), value: null, isChecked: null };
+    });
+    const got = await keepVersion(service, 'k1', 'sales', trans);
+    expect(calls).toEqual([false, true]);
+    expect(dialogs[0]).toContain('Drop the oldest kept versions');
+    expect(got?.dropped.map(v => v.name)).toEqual(['raw']);
+
+    // Declined: nothing is kept; another refusal is only shown.
+    dialog.mockImplementation(async () => ({
+      button: Dialog.cancelButton(),
+      value: null,
+      isChecked: null
+    }));
+    calls.length = 0;
+    expect(await keepVersion(service, 'k1', 'sales', trans)).toBeNull();
+    expect(calls).toEqual([false]);
+    const tooBig = keepingService(async () => {
+      throw responseError(422, 'sales is 600 bytes, past the 500 bytes');
+    });
+    expect(await keepVersion(tooBig.service, 'k1', 'sales', trans)).toBeNull();
+    expect(tooBig.calls).toEqual([false]);
   });
 });

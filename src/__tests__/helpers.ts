@@ -218,6 +218,9 @@ export function fakeService(kernelId: string | null = 'k1') {
     count: jest.fn(),
     code: jest.fn(),
     compare: jest.fn(),
+    keep: jest.fn(),
+    keptVersions: jest.fn(),
+    dropKept: jest.fn(),
     timeline: jest.fn(async (name: string) => makeTimeline(name)),
     deleteVariable: jest.fn(async (_name: string) => undefined),
     images: jest.fn(),
@@ -235,3 +238,14 @@ export function fakeService(kernelId: string | null = 'k1') {
 
 export const sleep = (ms: number) =>
   new Promise(resolve => setTimeout(resolve, ms));
+
+/**
+ * Waits (polling every 10 ms, at most `ms`) until `done()` holds: for a render that a
+ * loaded machine may take longer to finish than a fixed sleep allows.
+ */
+export async function until(done: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) {
+    await sleep(10);
+  }
+}

@@ -13,7 +13,7 @@ import { countersText, ImageStrip } from '../components/ImageStrip';
 import { IImageItem, ImageStripModel, withGaps } from '../models/images';
 import { IImageList } from '../tokens';
 import { ImageGalleryPanel } from '../widgets/tabs';
-import { fakeService, makeImage, sleep } from './helpers';
+import { fakeService, makeImage, until } from './helpers';
 import { host, render, useReactHost } from './react';
 
 const trans = nullTranslator.load('jupyter_kernel_state');
@@ -225,7 +225,12 @@ describe('ImageGalleryPanel', () => {
     const panel = new ImageGalleryPanel({ service });
     expect(service.images).not.toHaveBeenCalled();
     Widget.attach(panel, document.body);
-    await sleep(80);
+    await until(
+      () =>
+        panel.node.querySelector(
+          '[data-test-id="kernel-state-gallery-code"]'
+        ) !== null
+    );
     expect(service.images).toHaveBeenCalledTimes(1);
     expect(panel.node.textContent).toContain('Images of a.ipynb');
     expect(

@@ -42,6 +42,9 @@ const CALLS: Record<
   code: (service, k) => service.code('df', { syntax: 'pandas' }, k),
   compare: (service, k) =>
     service.compare('df', { with: 'old', key: 'id', status: ['added'] }, k),
+  keep: (service, k) => service.keep('df', true, k),
+  keptVersions: (service, k) => service.keptVersions('df', k),
+  dropKept: (service, k) => service.dropKept('df', 12, k),
   timeline: (service, k) => service.timeline('x', 5, k),
   deleteVariable: (service, k) => service.deleteVariable('x', k),
   annotate: (service, k) => service.annotate('x', { description: 'd' }, k),
@@ -75,14 +78,15 @@ const LARGE_CALLS: ((service: KernelStateService) => Promise<unknown>)[] = [
 ];
 
 /**
- * A reply fit for any request: 204 to a DELETE, bytes to an image, JSON else.
+ * A reply fit for any request: 204 to a DELETE (but a kept version's, which answers
+ * what is left), bytes to an image, JSON else.
  */
 function settingsAnsweringAll(): IRecordingSettings {
   const requests: Request[] = [];
   const fetch = async (input: RequestInfo | URL): Promise<Response> => {
     const request = input as Request;
     requests.push(request);
-    if (request.method === 'DELETE') {
+    if (request.method === 'DELETE' && !/\/kept\//.test(request.url)) {
       return new Response(null, { status: 204 });
     }
     if (/\/images\/[^/?]+/.test(request.url)) {

@@ -6,7 +6,8 @@
  * `schema/explorer.json` (`settings.ts`), applied to every tab. Rows, statistics and
  * code come through the service (`IKernelStateService.rows`, `.count`, `.profile`,
  * `.code` on the tab's kernel); "Compare with…" (`compare/`) compares its table with
- * another of the kernel (`.compare`) in a tab of its own.
+ * another of the kernel, or with a version of it kept by "Keep this version" (`.keep`),
+ * in a tab of its own (`.compare`).
  */
 import {
   ILayoutRestorer,
@@ -28,6 +29,7 @@ import { CommandIDs } from '../commands';
 import { kernelStateIcon } from '../icon';
 import { IKernelStateService } from '../tokens';
 import { addExplorerCommands } from './commands';
+import { keepButton } from './compare/keep';
 import { addCompareCommand, compareButton } from './compare/open';
 import { RowsDataModel } from './data/model';
 import { VariableWatch } from './data/watch';
@@ -112,6 +114,10 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
         insertCode: code => insertInto(kernelId, code)
       });
       widget.title.icon = kernelStateIcon;
+      widget.toolbar.addItem(
+        'keep',
+        keepButton(app.commands, trans, { kernelId, name })
+      );
       widget.toolbar.addItem(
         'compare',
         compareButton(app.commands, trans, { kernelId, name })

@@ -1063,9 +1063,16 @@ export interface ITableComparison {
    */
   name: string;
   /**
-   * The table it is compared against (the before).
+   * The table it is compared against (the before): a variable's name, whose
+   * version kept as of `with_execution` is compared when that is not null.
    */
   with: string;
+  /**
+   * The execution count of the kept version of `with` compared against
+   * (`with=@12`: the table as it was then, kept on request, POST
+   * variables/{name}/kept); null: `with`'s current value.
+   */
+  with_execution: number | null;
   /**
    * `name`'s type name.
    */
@@ -1176,7 +1183,9 @@ export interface ITableComparison {
   code: { syntax: 'pandas' | 'polars' | 'dplyr'; code: string } | null;
   /**
    * Why no code was written (a column label that is no text, an index an R data
-   * frame lacks).
+   * frame lacks); or, comparing with a kept version, that the code names it
+   * `<with>_at_<execution>`, which is no variable of the user's: bind it to
+   * that version to run the code.
    */
   code_note: string | null;
   /**
@@ -1279,6 +1288,82 @@ export interface IComparedRow {
    * Cells of the row that differ, over every compared column.
    */
   changed_cells: number;
+}
+
+/**
+ * A version of a table kept on request, held by the extension in the kernel
+ * (never in the user's namespace).
+ */
+export interface IKeptVersion {
+  /**
+   * The variable it is a version of.
+   */
+  name: string;
+  /**
+   * The last execution when it was kept: the table as of then
+   * (`compare?with=@<execution_count>`).
+   */
+  execution_count: number;
+  /**
+   * The copy's type name.
+   */
+  type: string;
+  library: 'pandas' | 'polars';
+  rows: number;
+  columns: number;
+  /**
+   * Its memory, measured as the list's `memory` measures a table (its arrays
+   * and index; Python objects of an object column are shared with the table,
+   * not copied).
+   */
+  bytes: number;
+}
+
+/**
+ * The versions of a table kept on request (GET, POST and DELETE
+ * variables/{name}/kept): the name's, oldest first; what the kernel's kept
+ * versions (every name's) hold against the caps; what this request kept and
+ * dropped.
+ */
+export interface IKeptVersions {
+  name: string;
+  /**
+   * The versions of `name` kept, oldest first.
+   */
+  versions: IKeptVersion[];
+  /**
+   * Versions kept in the kernel, every name's.
+   */
+  kept_total: number;
+  /**
+   * Bytes they hold.
+   */
+  bytes_total: number;
+  /**
+   * The server's `max_kept`.
+   */
+  max_kept: number;
+  /**
+   * The server's `max_kept_bytes`.
+   */
+  max_kept_bytes: number;
+  /**
+   * The version this request kept (POST; null otherwise).
+   */
+  kept: IKeptVersion | null;
+  /**
+   * It replaced the version of the same execution.
+   */
+  replaced: boolean;
+  /**
+   * The versions this request dropped: the oldest, to make room (POST with
+   * `evict`), or the one deleted (DELETE).
+   */
+  dropped: IKeptVersion[];
+  stale: boolean;
+  kernel_busy: boolean;
+  epoch: number;
+  generation: number;
 }
 
 /**
@@ -1560,7 +1645,9 @@ export interface IFindingsQuery {
 export interface ICompareQuery {
   /**
    * The table compared against (the before; `name` is the after): a variable's
-   * name. Required (a 400 without it).
+   * name, or a version kept on request (POST …/kept): `@12` (or `12`) for
+   * `name` as of execution 12, `raw@12` for another's. Required (a 400 without
+   * it); a version not kept is a 404 listing those that are.
    */
   with?: string;
   /**
@@ -1618,6 +1705,17 @@ export interface ICompareQuery {
    * `max_request_budget_ms` (60,000).
    */
   budget_ms?: number;
+}
+
+/**
+ * Query of `POST kernels/{kernel_id}/variables/{name}/kept`.
+ */
+export interface IKeepQuery {
+  /**
+   * Drop the oldest kept versions (every name's) to make room under the caps,
+   * instead of refusing (409).
+   */
+  evict?: boolean;
 }
 
 /**
@@ -1766,6 +1864,7 @@ export type NoQuery = Record<string, never>;
 export type KernelPath = { kernel_id: string };
 export type VariablePath = KernelPath & { name: string };
 export type ImagePath = KernelPath & { image_id: string };
+export type KeptPath = VariablePath & { execution: number };
 
 /**
  * Every route of the REST API by name (`jupyter_kernel_state/rest/table.py`).
@@ -1812,6 +1911,18 @@ export interface IRouteMap {
    * changed cells.
    */
   compare: IRoute<VariablePath, ICompareQuery, ITableComparison>;
+  /**
+   * Keep this version of a table, to compare the table with it later.
+   */
+  keep: IRoute<VariablePath, IKeepQuery, IKeptVersions>;
+  /**
+   * The versions of a table kept, and how much of the caps the kernel's use.
+   */
+  kept: IRoute<VariablePath, NoQuery, IKeptVersions>;
+  /**
+   * Drop a kept version of a table.
+   */
+  drop_kept: IRoute<KeptPath, NoQuery, IKeptVersions>;
   /**
    * When a variable was bound, changed or removed, and how.
    */
@@ -1990,6 +2101,30 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
       syntax: 'text',
       budget_ms: 'number'
     }
+  },
+  keep: {
+    method: 'POST',
+    path: 'kernels/{kernel_id}/variables/{name}/kept',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: { evict: 'flag' }
+  },
+  kept: {
+    method: 'GET',
+    path: 'kernels/{kernel_id}/variables/{name}/kept',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: {}
+  },
+  drop_kept: {
+    method: 'DELETE',
+    path: 'kernels/{kernel_id}/variables/{name}/kept/{execution}',
+    status: 200,
+    reply: 'json',
+    large: false,
+    query: {}
   },
   timeline: {
     method: 'GET',

@@ -219,8 +219,8 @@ def test_one_refusal_shape() -> None:
         "ok": False, "not_found": True, "error": "Variable not found: x"}
     assert refusal("interrupted", "probe error: KeyboardInterrupt", extra=1)["extra"] == 1
     assert set(REFUSALS) == {"not_found", "bad_request", "lazy", "unprocessable", "interrupted",
-                             "unsupported", "failed"}
-    assert REFUSALS["lazy"] == 409 and REFUSALS["unprocessable"] == 422
+                             "unsupported", "failed", "full"}
+    assert REFUSALS["lazy"] == REFUSALS["full"] == 409 and REFUSALS["unprocessable"] == 422
     with pytest.raises(ValueError):
         refusal("teapot", "no")
 

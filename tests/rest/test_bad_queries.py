@@ -48,8 +48,8 @@ df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None]})
 nested = {"k": [1, 2]}
 x = 1
 """
-#: Valid path values (the variable exists; an image id of the right shape).
-PATH = {"name": "df", "image_id": "0" * 16}
+#: Valid path values (the variable exists; an image id of the right shape; an execution).
+PATH = {"name": "df", "image_id": "0" * 16, "execution": "1"}
 
 
 def _condition(**extra: Any) -> str:
@@ -292,7 +292,7 @@ async def test_a_kernel_id_that_is_no_kernel_is_404_on_every_route(jp_fetch):  #
         if not any(p.name == "kernel_id" for p in route.params):
             continue
         parts = route.path.format(kernel_id="00000000-0000-0000-0000-000000000000",
-                                  name="x", image_id="0" * 16).split("/")
+                                  name="x", image_id="0" * 16, execution="1").split("/")
         with pytest.raises(HTTPClientError) as e:
             await jp_fetch("api", "kernel-state", *parts, method=route.method,
                            body=b"{}" if route.method in ("POST", "PUT") else None)

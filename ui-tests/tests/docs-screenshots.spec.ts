@@ -140,7 +140,7 @@ test.describe('Docs screenshots', () => {
     await shoot(page, 'explorer-code.png');
   });
 
-  test('explorer: a billion-row Spark DataFrame, computed by Spark', async ({
+  test('explorer: a Spark DataFrame, its summary computed by Spark', async ({
     page
   }) => {
     test.setTimeout(300_000);
@@ -156,12 +156,18 @@ test.describe('Docs screenshots', () => {
         '         .config("spark.driver.host", "127.0.0.1")',
         '         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())',
         'spark.sparkContext.setLogLevel("ERROR")',
-        'orders = spark.range(1_000_000_000).select(',
+        'orders = spark.range(200_000).select(',
         '    F.col("id"), (F.col("id") % 1000 / 10).alias("price"),',
-        '    F.concat(F.lit("sku-"), (F.col("id") % 5000).cast("string")).alias("sku"))',
-        "# A fresh session's first job takes seconds (its JVM warms up): run one first.",
+        '    F.concat(F.lit("sku-"), (F.col("id") % 12).cast("string")).alias("sku"),',
+        '    (F.col("id") % 7 == 0).alias("returned"))',
+        "# A fresh session's first jobs take seconds (its JVM warms up): run some first.",
         '_ = orders.limit(1).collect()'
       ].join('\n')
+    );
+    await run(
+      page,
+      1,
+      '_ = orders.count(), orders.groupBy("sku").count().collect()'
     );
     await expect(row(sidebar, 'orders')).toContainText('lazy · Spark');
     const panel = await openExplorer(page, 'orders');
@@ -170,17 +176,27 @@ test.describe('Docs screenshots', () => {
     ).toContainText('Spark');
     const summary = panel.getByTestId('kernel-state-explorer-summary');
     await expect(summary).toBeVisible();
-    const price = summary.locator(
-      '[data-test-id="kernel-state-explorer-summary-row"][data-name="price"]'
-    );
-    await price.getByTestId('kernel-state-explorer-summary-toggle').click();
-    await expect(
-      price.getByTestId('kernel-state-explorer-summary-details')
-    ).toBeVisible();
-    // Spark's statistics of a billion rows: past the column's guard, its first rows.
-    await expect(
-      price.getByTestId('kernel-state-explorer-summary-details')
-    ).not.toContainText('Computing', { timeout: 120_000 });
+    // At the default guards: every column's statistics, computed by Spark.
+    for (const name of ['price', 'sku']) {
+      const column = summary.locator(
+        `[data-test-id="kernel-state-explorer-summary-row"][data-name="${name}"]`
+      );
+      await column.getByTestId('kernel-state-explorer-summary-toggle').click();
+      const details = column.getByTestId(
+        'kernel-state-explorer-summary-details'
+      );
+      await expect(details).toBeVisible();
+      await expect(details).not.toContainText('Computing', {
+        timeout: 120_000
+      });
+      await expect(details).not.toContainText('cancelled');
+      await expect(
+        column
+          .getByTestId('kernel-state-explorer-summary-spark')
+          .locator('rect')
+      ).not.toHaveCount(0);
+    }
+    await expect(summary).not.toContainText('cancelled');
     await panel.getByTestId('kernel-state-explorer-code-button').click();
     await expect(
       panel.getByTestId('kernel-state-explorer-code-text')

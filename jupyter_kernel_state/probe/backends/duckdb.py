@@ -2,10 +2,13 @@
 
 The view is SQL text (``sql``) applied with the relational API — ``rel.filter(where)``,
 ``.order(order_by)``, ``.limit(n, offset)``, ``.project(columns)`` — and a window brings
-back at most its rows (``fetchall`` on the limited relation).  A count and each column's
-statistics are one aggregate query (``approx_quantile``, ``approx_count_distinct``:
-flagged approximate), a histogram one ``GROUP BY`` of at most 50 bins, the top values
-one ``GROUP BY … ORDER BY count DESC LIMIT top``.
+back at most its rows (``fetchall`` on the limited relation).  A count is one aggregate
+query.  A number column's statistics are one aggregate query (``approx_quantile``:
+flagged approximate) and its histogram a second, DuckDB's ``histogram`` over the bins'
+edges (at most 50 counts; the edges need the first query's range and quartiles).  A text
+column's are one statement: its values counted once by a ``GROUP BY`` (missing values one
+group), then those groups summed — rows, missing, exact distinct and empty counts — and
+their ``top`` most frequent, ties by value.
 
 Cancelling: at the guard's time a watchdog thread calls the relation's connection's
 ``interrupt()``, and DuckDB stops the query ("Interrupted!"); nothing is left running.
@@ -61,6 +64,9 @@ def _family(dtype):
         return "datetime", False
     return "other", False
 
+
+#: The name the profile's statements give the view (``rel.query``).
+_VIEW = "__jupyter_kernel_state_view"
 
 _PROFILE_FAMILY = {"integer": "number", "float": "number", "string": "string",
                    "boolean": "boolean", "date": "datetime", "datetime": "datetime"}
@@ -190,16 +196,9 @@ class DuckDBTable(EngineTable):
                                                  mean, std, qs, counts, edges))
             entry["approximate"] = finite_n > 0
         elif family in ("string",):
-            row = self._one(ms, rel, "{}, approx_count_distinct({c}), "
-                            "count(*) FILTER (WHERE {c} = '')".format(head, c=c))
-            total, present, nans, distinct, empty = row
-            best = []
-            if top:
-                best = self.run(ms, lambda: rel.filter(c + " IS NOT NULL").aggregate(
-                    "{c} AS v, count(*) AS n".format(c=c), c).order("n DESC, v").limit(top)
-                    .fetchall())
+            total, present, nans, distinct, empty, best = self._strings(ms, rel, c, top)
             entry.update(aggregates.strings_from(distinct, empty, best, present, texts))
-            entry["approximate"] = present > 0
+            entry["approximate"] = False
         elif family == "boolean":
             total, present, nans, true = self._one(
                 ms, rel, "{}, count(*) FILTER (WHERE {})".format(head, c))
@@ -220,7 +219,43 @@ class DuckDBTable(EngineTable):
     def _one(self, ms, rel, expressions):
         return self.run(ms, lambda: rel.aggregate(expressions).fetchall()[0])
 
+    def _strings(self, ms, rel, c, top):
+        """(rows, present, 0, distinct, empty, the ``top`` most frequent, ties by value)
+        from one statement: the column's values counted once (``GROUP BY``: missing values
+        one group), then those groups summed and their first ``top`` — exact."""
+        best = "NULL"
+        if top:
+            best = ("(SELECT list(struct_pack(v := v, n := n) ORDER BY n DESC, v) FROM "
+                    "(SELECT v, n FROM g WHERE v IS NOT NULL ORDER BY n DESC, v LIMIT {}))"
+                    .format(int(top)))
+        query = ("WITH g AS MATERIALIZED (SELECT {c} AS v, count(*) AS n FROM {t} GROUP BY {c}) "
+                 "SELECT coalesce(sum(n), 0), coalesce(sum(n) FILTER (WHERE v IS NOT NULL), 0), "
+                 "count(v), coalesce(sum(n) FILTER (WHERE v = ''), 0), {best} FROM g"
+                 .format(c=c, t=_VIEW, best=best))
+        total, present, distinct, empty, found = self.run(
+            ms, lambda: rel.query(_VIEW, query).fetchall()[0])
+        best = [(x["v"], int(x["n"])) for x in found or ()]
+        return int(total), int(present), 0, int(distinct), int(empty), best
+
     def _bins(self, ms, rel, value, edges):
+        """How many values fall in each bin (``[left, right)``, the last ``[left,
+        right]``), by DuckDB's ``histogram`` over explicit boundaries: it counts each
+        value in the bin of the least boundary ≥ it, so the values are negated to close
+        the bins on the left."""
+        bins = len(edges) - 1
+        inner = [-e for e in reversed(edges[1:-1])]  # -e[B-1] < … < -e[1]
+        if bins == 1 or any(inner[k] >= inner[k + 1] for k in range(len(inner) - 1)):
+            return self._bins_by_step(ms, rel, value, edges)
+        bounds = ", ".join("'{!r}'::DOUBLE".format(b) for b in inner)
+        found = self.run(ms, lambda: rel.aggregate(
+            "histogram(-CAST({} AS DOUBLE), [{}])".format(value, bounds)).fetchall()[0][0])
+        found = found or {}
+        counts = [int(found.get(-edges[k], 0)) for k in range(1, bins)]
+        return [int(found.get(float("inf"), 0)), *counts]
+
+    def _bins_by_step(self, ms, rel, value, edges):
+        """The bins by each value's ``floor((v - low) / step)`` (one bin, or edges too
+        close to tell apart as boundaries)."""
         bins = len(edges) - 1
         low, high = edges[0], edges[-1]
         step = (high - low) / bins

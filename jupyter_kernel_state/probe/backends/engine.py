@@ -43,6 +43,9 @@ from .engine_findings import EngineFindings
 LABEL_CHARS = 200
 #: Counts kept (by value, view and execution), so that paging does not count again.
 COUNTS_KEPT = 16
+#: The share of the budget left that an engine's least guard (``min_query_ms``) may
+#: take: the rest is for cancelling the query in the engine and answering.
+FLOOR_SHARE = 0.75
 #: Families whose cells read as dates (compact when all at midnight).
 _DATES = ("date", "datetime")
 
@@ -61,6 +64,10 @@ class EngineTable(EngineFindings, TableBackend):
     #: True: a watchdog thread calls :meth:`cancel` at the guard's time (for engines
     #: that may block in native code without looking at Python signals).
     watchdog = False
+    #: The least time guard any of its queries gets (ms), within the call's budget: the
+    #: fixed cost of one query in an engine that schedules jobs (Spark's), which a guard
+    #: meant for the query's work alone would not cover.
+    min_query_ms = 0
 
     def __init__(self, value, session):
         super().__init__(value, session)
@@ -284,10 +291,14 @@ class EngineTable(EngineFindings, TableBackend):
         the engine may not look at signals) and :class:`Cancelled`; the engine's own
         errors as :class:`EngineError`."""
         started = time.perf_counter()
+        # The guard it really has: at least the engine's floor — but no more of the budget
+        # left than leaves a quarter of it to cancel in the engine and answer —, at most
+        # the budget left.
+        left = max(1, int((self.session.deadline - started) * 1000))
+        ms = min(max(ms, min(self.min_query_ms, int(left * FLOOR_SHARE))), left)
         watch = None
         if self.watchdog:
-            left = min(ms / 1000.0, max(0.0, self.session.deadline - started))
-            watch = _Watchdog(left, self.cancel)
+            watch = _Watchdog(ms / 1000.0, self.cancel)
         try:
             return self.session.run_within(ms, fn, *args)
         except guard.ProbeTimeout:

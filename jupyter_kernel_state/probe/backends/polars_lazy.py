@@ -9,9 +9,10 @@ column's NaN sorted as null, so last): the ``code`` op renders that tree, a wind
 evaluates it on the real LazyFrame, so the rows shown are those the code keeps.  A
 window adds ``.slice(offset, limit)`` (polars plans a sort followed by a slice as a
 top-k, and pushes a slice down into its scans) and collects at most its rows; a count
-is ``select(pl.len())``; a column's statistics are one ``select`` of aggregates (exact
-quantiles, ``approx_n_unique`` for text: flagged approximate), its histogram one
-``group_by`` of at most 50 bins, its top values one ``group_by`` cut to ``top`` rows.
+is ``select(pl.len())``; a number column's statistics are one ``select`` of aggregates
+(exact quantiles) and its histogram one ``group_by`` of at most 50 bins; a text column's
+one query: a ``group_by`` of its values (missing values one group), then those groups
+summed — rows, missing, exact distinct and empty counts — and the ``top`` most frequent.
 The schema is ``collect_schema()`` and the plan ``explain()`` (both run polars'
 planner, which may list files and read their metadata: under the guard).
 
@@ -287,26 +288,32 @@ class PolarsLazyTable(EngineTable):
         return counts
 
     def _strings(self, ms, viewed, c, family, top, texts, head, entry):
-        """Distinct values (``approx_n_unique``), empty ones and the ``top`` most frequent
-        (ties by value)."""
+        """Distinct values, empty ones and the ``top`` most frequent (ties by value), from
+        one query: the column's values counted once (``group_by``: missing values one
+        group), then those groups summed and their first ``top`` — exact."""
         pl = sys.modules["polars"]
         s = c.cast(pl.String) if family == "category" else c
-        row = self._one(ms, viewed, head, s.drop_nulls().approx_n_unique().alias("distinct"),
-                        (s == "").sum().alias("empty"))
-        present = int(row["total"]) - int(row["nulls"])
-        best = []
-        if top and present:
-            def plan(t):
-                values = viewed(t).select(s.alias("v")).drop_nulls()
-                counted = values.group_by("v").agg(pl.len().alias("n"))
-                return counted.sort(["n", "v"], descending=[True, False]).head(top)
+        v, n = pl.col("v"), pl.col("n")
+        wanted = [n.sum().alias("total"), n.filter(v.is_null()).sum().alias("nulls"),
+                  v.count().alias("distinct"), n.filter(v == "").sum().alias("empty")]
+        if top:
+            present = v.is_not_null()
+            wanted.append(pl.struct(v, n).filter(present)
+                          .sort_by([n.filter(present), v.filter(present)],
+                                   descending=[True, False]).head(top)
+                          .implode().alias("top"))
 
-            found = self._collect(ms, plan)
-            best = list(zip(found.get_column("v").to_list(), found.get_column("n").to_list()))
-        entry.update(aggregates.strings_from(row["distinct"], int(row["empty"] or 0), best,
-                                             present, texts))
-        entry["approximate"] = present > 0
-        return row
+        def plan(t):
+            groups = viewed(t).group_by(s.alias("v")).agg(pl.len().alias("n"))
+            return groups.select(wanted)
+
+        row = self._collect(ms, plan).row(0, named=True)
+        present = int(row["total"] or 0) - int(row["nulls"] or 0)
+        best = [(x["v"], int(x["n"])) for x in (row.get("top") or ())]
+        entry.update(aggregates.strings_from(int(row["distinct"] or 0), int(row["empty"] or 0),
+                                             best, present, texts))
+        entry["approximate"] = False
+        return {"total": int(row["total"] or 0), "nulls": int(row["nulls"] or 0)}
 
     def _one(self, ms, viewed, head, *aggregates):
         """One aggregate row of the view (as a dict): ``head`` (its counts), then

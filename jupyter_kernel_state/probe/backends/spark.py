@@ -27,10 +27,15 @@ column, a top-k and at most 50 histogram bins.  Never more:
   window comes back.  The order is Spark's partition order, stable for scans of files and ranges.
   A sorted view past :data:`DIRECT_ROWS` is refused (400: Spark would collect every
   earlier row in its driver): filter first.
-* A count is ``df.filter(c).count()``.  A column's profile is one ``agg`` (count, nulls,
-  NaN, min, max, mean, stddev, ``percentile_approx`` at 5/25/50/75/95 %,
-  ``approx_count_distinct``: flagged approximate), its top values a ``groupBy``, its
-  histogram a ``groupBy`` of a bucket.
+* A count is ``df.filter(c).count()``.  A column's profile reads the column alone
+  (projected first).  A number column: one ``agg`` (count, nulls, NaN, min, max, mean,
+  stddev, ``percentile_approx`` at 5/25/50/75/95 %: flagged approximate), then its
+  histogram, a ``groupBy`` of a bucket (its edges need the first job's range and
+  quartiles).  A text column: one ``agg`` (``approx_count_distinct``: flagged
+  approximate, empty strings), then its ``top`` values, a ``groupBy`` (one job that sums
+  the groups and keeps the top in one plan was tried: its first run compiled for
+  seconds).  Every query of a Spark table gets at least
+  :data:`MIN_QUERY_MS` of time (a job's fixed cost), within the call's budget.
 
 Cancelling.  A Spark call blocks in py4j or gRPC, where no Python signal is seen, and a
 py4j connection interrupted mid-answer would be left out of step.  So every call — the
@@ -80,6 +85,9 @@ from . import aggregates, base
 from .base import EngineError, Refused, register
 from .engine import EngineTable
 
+#: The least time guard of a Spark query (ms): a job's fixed cost, which the profile's
+#: per-column guard (1 s by default) would not always cover on a warm local session.
+MIN_QUERY_MS = 3_000
 #: Rows a window may reach with Spark's own offset (in its driver): past it, an unsorted
 #: view is paged by partition and a sorted one refused.
 DIRECT_ROWS = 10_000
@@ -121,6 +129,9 @@ class SparkTable(EngineTable):
     title = "Spark"
     syntaxes = ("pyspark",)
     stops = "cancelled in"
+    #: Every Spark job costs a fraction of a second however small its input (scheduling,
+    #: a stage per shuffle; more on a loaded machine): no query of ours is given less.
+    min_query_ms = MIN_QUERY_MS
 
     def __init__(self, value, session):
         super().__init__(value, session)
@@ -287,7 +298,7 @@ class SparkTable(EngineTable):
             entry["approximate"] = finite_n > 0
         elif family == "string":
             total, present, nans, distinct, empty = self._query(ms, reader.strings)
-            best = self._query(ms, reader.top, top) if top else []
+            best = self._query(ms, reader.top, top) if top and present else []
             entry.update(aggregates.strings_from(distinct, empty, best, present, texts))
             entry["approximate"] = present > 0
         elif family == "boolean":
@@ -564,7 +575,9 @@ def _free_name(names):
 
 
 class _Profile:
-    """One column's aggregates over the view (or its first ``rows`` rows)."""
+    """One column's aggregates over the view (or its first ``rows`` rows), the column
+    projected first (``c``, and ``v``: its finite values, NaN and ±inf as null), so that
+    Spark computes each value once and carries no other column."""
 
     def __init__(self, viewed, nodes, rows, col):
         self.viewed, self.nodes, self.rows = viewed, nodes, rows
@@ -574,60 +587,58 @@ class _Profile:
         df = self.viewed(self.nodes)
         return df if self.rows is None else df.limit(self.rows)
 
-    def head(self):
+    def projected(self):
         F, c = self.F, self.F.col(self.name)
+        value = F.when((c > float("-inf")) & (c < float("inf")), c) if self.nan else c
+        return self.frame().select(c.alias("c"), value.alias("v"))
+
+    def head(self):
+        F, c = self.F, self.F.col("c")
         nans = F.count(F.when(F.isnan(c), 1)) if self.nan else F.lit(0)
         return [F.count(F.lit(1)), F.count(c), nans]
 
-    def value(self):
-        """The column's finite values (NaN and ±inf as null)."""
-        F, c = self.F, self.F.col(self.name)
-        if not self.nan:
-            return c
-        return F.when((c > float("-inf")) & (c < float("inf")), c)
-
     def _one(self, *aggregates):
-        return tuple(self.frame().agg(*self.head(), *aggregates).collect()[0])
+        return tuple(self.projected().agg(*self.head(), *aggregates).collect()[0])
 
     def counts(self):
         return self._one()
 
     def numbers(self):
-        F, v = self.F, self.value()
+        F, v = self.F, self.F.col("v")
         percents = [p / 100.0 for p in aggregates.PERCENTS]
         return self._one(F.min(v), F.max(v), F.avg(v), F.stddev_samp(v),
                          F.percentile_approx(v, percents), F.count(v))
 
     def bins(self, edges):
-        F, v = self.F, self.value()
+        F, v = self.F, self.F.col("v")
         bins = len(edges) - 1
         low, high = float(edges[0]), float(edges[-1])
         step = (high - low) / bins
         bucket = F.least(F.greatest(F.floor((v - F.lit(low)) / F.lit(step)).cast("long"),
                                     F.lit(0)), F.lit(bins - 1))
-        found = self.frame().filter(v.isNotNull()).groupBy(bucket.alias("b")).count().collect()
+        found = (self.projected().filter(v.isNotNull()).groupBy(bucket.alias("b")).count()
+                 .collect())
         counts = [0] * bins
         for b, n in found:
             counts[int(b)] += int(n)
         return counts
 
     def strings(self):
-        F, c = self.F, self.F.col(self.name)
+        F, c = self.F, self.F.col("c")
         return self._one(F.approx_count_distinct(c), F.count(F.when(c == "", 1)))
 
     def top(self, k):
-        F, c = self.F, self.F.col(self.name)
-        found = (self.frame().filter(c.isNotNull()).groupBy(c.alias("v"))
-                 .agg(F.count(F.lit(1)).alias("n")).orderBy(F.desc("n"), F.asc("v"))
-                 .limit(k).collect())
-        return [(v, int(n)) for v, n in found]
+        F, v = self.F, self.F.col("v")
+        found = (self.projected().filter(v.isNotNull()).groupBy(v).agg(F.count(F.lit(1)).alias("n"))
+                 .orderBy(F.desc("n"), F.asc("v")).limit(k).collect())
+        return [(value, int(n)) for value, n in found]
 
     def booleans(self):
-        F, c = self.F, self.F.col(self.name)
+        F, c = self.F, self.F.col("c")
         return self._one(F.count(F.when(c, 1)))
 
     def dates(self):
-        F, c = self.F, self.F.col(self.name)
+        F, c = self.F, self.F.col("c")
         return self._one(F.min(c), F.max(c), F.percentile_approx(c, 0.5))
 
 

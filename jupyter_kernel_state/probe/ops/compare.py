@@ -10,19 +10,23 @@ asked), ``offset``/``limit`` (≤ ``max_rows``), ``columns`` (positions in the c
 columns' list, or ``column_start``/``column_stop``; at most ``max_columns``), ``view``
 (the filter and sort of the listed rows, on the values shown: the key's and compared
 columns' of ``name``, of ``with`` for a removed row), ``syntax`` (the code's: pandas,
-polars, dplyr), ``cell_chars``, ``time_guard_ms`` (reading the columns),
-``compare_ms`` (the comparison), ``max_cells`` (rows × columns compared at most),
-``sort_ms`` (the view), ``cell_guard_ms`` (each cell's own repr), ``budget_ms`` (the
-whole call).
+polars, dplyr), ``with_execution`` (the version of ``with`` kept as of that execution,
+``ops.kept``: ``sales`` against itself as it was), ``cell_chars``, ``time_guard_ms``
+(reading the columns), ``compare_ms`` (the comparison), ``max_cells`` (rows × columns
+compared at most), ``sort_ms`` (the view), ``cell_guard_ms`` (each cell's own repr),
+``budget_ms`` (the whole call).
 
 Two pandas or two polars DataFrames are compared by their own library
 (``windows.compare``); the comparison is kept (one, with the orders of two views) until
-the next cell, so that paging costs a window.  Refusals: ``not_found`` (either name),
+the next cell, so that paging costs a window.  Refusals: ``not_found`` (either name, or
+no version of ``with`` kept as of ``with_execution``: the message lists those kept),
 ``bad_request`` (a value that is no DataFrame, tables of two libraries, a key that is
 not a column of both or that repeats, a view naming a column the window lacks, a syntax
 that does not fit), ``lazy``, ``unprocessable`` (past ``max_cells``, or the
 comparison's time guard; the tables' own code raised).
 """
+
+import textwrap
 
 from ..backends.base import Cancelled, Lazy, NotTabular, backend_for
 from ..inspect.base import MISSING, type_name
@@ -32,6 +36,7 @@ from ..windows import compare as diff
 from ..windows.cells import Cells
 from ..windows.code import NoCode
 from ..windows.compare_code import comparison_code
+from . import kept as kept_op
 from .table import TableWords, asked_columns, read_table
 
 _WORDS = TableWords("Comparing", "Comparison of", "comparing",
@@ -54,13 +59,23 @@ def take(state, fields, ns, hidden, tracker):
             given = "" if field == "name" else " (given as with)"
             return refusal("not_found", "Variable not found: " + fields[field] + given)
         values.append(value)
+    version = None
+    if fields["with_execution"] is not None:
+        kept = kept_op.versions(state)
+        version = kept.get(fields["with"], fields["with_execution"])
+        if version is None:
+            return refusal("not_found", kept_op.missing(kept, fields["with"],
+                                                        fields["with_execution"]))
+        values[1] = version.value
     return read_table(fields, ns, hidden, "comparison",
                       lambda session, value, table: _compare(state, session, value, table,
-                                                             values[1], fields), _WORDS)
+                                                             values[1], fields, version),
+                      _WORDS)
 
 
-def _compare(state, session, value, table, other, fields):
-    names = (fields["name"], fields["with"])
+def _compare(state, session, value, table, other, fields, version):
+    # A kept version is named "sales as of [12]" in messages, sales_at_12 in the code.
+    names = (fields["name"], fields["with"] if version is None else version.label())
     try:
         other_table = backend_for(other, session)
     except (NotTabular, Lazy) as exc:
@@ -87,7 +102,7 @@ def _compare(state, session, value, table, other, fields):
            state.execution_count(), heights, len(plan.after), len(plan.before))
     compared, reused = _kept(state).get(key, lambda: session.run_within(
         fields["compare_ms"], diff.compute, comparer, plan))
-    return _reply(session, comparer, compared, reused, fields, value, other)
+    return _reply(session, comparer, compared, reused, fields, value, other, version)
 
 
 def _kept(state):
@@ -102,7 +117,7 @@ def _reworded(text):
     return text.replace(*_WORDS.not_tabular)
 
 
-def _reply(session, comparer, compared, reused, fields, value, other):
+def _reply(session, comparer, compared, reused, fields, value, other, version):
     plan, found, view = compared.plan, compared.found, fields["view"]
     codes = [diff.CODES[s] for s in fields["statuses"]]
     ids, kept, selected = diff.listed_rows(session, comparer, compared, fields, codes)
@@ -112,10 +127,11 @@ def _reply(session, comparer, compared, reused, fields, value, other):
     shown = asked_columns(fields, len(plan.pairs))
     cells = Cells(fields["cell_chars"], session, fields["cell_guard_ms"])
     rows = diff.window_rows(comparer, compared, window, shown, cells)
-    code, note = _code(comparer, fields, plan, found.by)
+    code, note = _code(comparer, fields, plan, found.by, version)
     reply = {
         "name": fields["name"],
         "with": fields["with"],
+        "with_execution": None if version is None else version.execution,
         "type": type_name(type(value)),
         "with_type": type_name(type(other)),
         "library": comparer.library,
@@ -156,15 +172,33 @@ def _reply(session, comparer, compared, reused, fields, value, other):
     return reply
 
 
-def _code(comparer, fields, plan, by):
+def _code(comparer, fields, plan, by, version):
     """``({"syntax", "code"}, None)``, or ``(None, why)`` when no code is written in the
-    tables' own syntax (an asked syntax that does not fit is a 400)."""
+    tables' own syntax (an asked syntax that does not fit is a 400).  A kept version is
+    no variable of the user's: the code names it ``<with>_at_<execution>``, says so in a
+    comment, and the note says it (``(code, note)``)."""
     nulls = getattr(comparer, "nulls_keyword", lambda: "nulls_equal")()
+    other = fields["with"] if version is None else version.code_name()
     try:
         syntax, code = comparison_code(comparer.library, fields["syntax"],
-                                       (fields["name"], fields["with"]), plan, by, nulls)
+                                       (fields["name"], other), plan, by, nulls)
     except NoCode as exc:
         if fields["syntax"] is not None:
             raise
         return None, str(exc)
-    return {"syntax": syntax, "code": code}, None
+    if version is None:
+        return {"syntax": syntax, "code": code}, None
+    note = ("{} is {}, a copy the extension keeps (not a variable of yours): to run this "
+            "code, bind {} yourself to that version, e.g. {} before the cell that changes "
+            "{}".format(other, version.label(), other, _copy_code(syntax, other, version),
+                        version.name))
+    head = "\n".join("# " + line for line in textwrap.wrap(note, 86))  # R's comment too
+    return {"syntax": syntax, "code": head + "\n" + code}, note
+
+
+def _copy_code(syntax, other, version):
+    if syntax == "dplyr":
+        return "{} <- {}".format(other, version.name)
+    if version.library == "polars":
+        return "{} = {}.clone()".format(other, version.name)
+    return "{} = {}.copy()".format(other, version.name)

@@ -24,7 +24,7 @@ from ..changes.since import changed_since, logged_changes, removed_exactly_since
 from ..inspect.base import MISSING, type_name
 from ..namespace import visibility
 from ..protocol import MAX_LIMIT
-from . import snapshot
+from . import findings, snapshot
 
 #: Fewer names with one prefix are listed one by one (a few lines cost little, and each
 #: line shows a value).
@@ -208,6 +208,7 @@ def take(state, fields, ns, hidden, tracker):
     counts["listed"] = len(changed)
     return {
         "total": len(names),
+        "findings": findings.clauses(state, changed + pinned + notable, ns, hidden, tracker),
         "timelines": _timelines(tracker, changed),
         "variables": variables,
         "changed": counts,

@@ -1,8 +1,9 @@
 """The ``delete`` and ``timeline`` ops: one variable, by its exact namespace key.
 
-``delete`` removes the key from the user namespace (never code built from the name) and
-lets the tracker record the removal at once, at the last user execution, so the list,
-deltas, the prompt and the timeline agree without waiting for the next cell.
+``delete`` removes the key from the user namespace (never code built from the name),
+drops its kept versions (``ops.kept``) and lets the tracker record the removal at once,
+at the last user execution, so the list, deltas, the prompt and the timeline agree
+without waiting for the next cell.
 ``timeline`` answers from the tracker's timeline (``changes.logs.Timeline``); a name that
 is gone still has one.
 """
@@ -23,6 +24,9 @@ def delete(state, fields, ns, hidden, tracker):
     except (KeyError, TypeError):
         return refusal("not_found", "Variable not found: " + name)
     del value
+    kept = getattr(state, "kept", None)
+    if kept is not None:
+        kept.forget(name)  # its kept versions go with it
     if tracker is not None:
         tracker.scan(tracker.last_ec)  # the removal, stamped at the last user execution
     return {"deleted": name}

@@ -17,7 +17,7 @@ class PythonSupport:
     display_name = "python"
     needs_execution_count = False
     operations = frozenset({"digest", "rows", "count", "profile", "findings", "compare", "code",
-                            "delete", "timeline"})
+                            "delete", "timeline", "keep", "kept", "drop_kept"})
 
     def install_call(self) -> ProbeCall:
         return ProbeCall(probe_loader.install_code())

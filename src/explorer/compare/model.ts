@@ -235,9 +235,21 @@ export function comparisonText(
   return trans.__(
     '%1 vs %2 %3: %4 · %5',
     got.name,
-    got.with,
+    withText(trans, got),
     how,
     counts,
     shown
   );
+}
+
+/**
+ * The before as people read it: `raw`, or `sales as of [12]` for a kept version.
+ */
+export function withText(
+  trans: TranslationBundle,
+  got: ITableComparison
+): string {
+  return got.with_execution === null
+    ? got.with
+    : trans.__('%1 as of [%2]', got.with, got.with_execution);
 }

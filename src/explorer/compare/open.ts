@@ -1,9 +1,11 @@
 /**
- * "Compare with…": from an explorer tab, pick another table of the same kernel (the
- * before; the tab's variable is the after) and, optionally, the key's columns, then
- * open a tab comparing them (`ComparisonView`), or activate the one already open. The
- * command (`COMPARE_COMMAND`, on the current explorer tab or on `{kernelId, name,
- * other, key}`), its toolbar button and its palette item.
+ * "Compare with…": from an explorer tab, pick another table of the same kernel, or a
+ * version of this one kept earlier ("Keep this version": `sales as of [12]`, sent as
+ * `@12`) — the before; the tab's variable is the after — and, optionally, the key's
+ * columns, then open a tab comparing them (`ComparisonView`), or activate the one
+ * already open. The commands (`COMPARE_COMMAND`, on the current explorer tab or on
+ * `{kernelId, name, other, key}`; *Keep This Version*), their toolbar buttons and palette
+ * items.
  */
 import { JupyterFrontEnd } from '@jupyterlab/application';
 import {
@@ -22,6 +24,7 @@ import { Widget } from '@lumino/widgets';
 import { IKernelStateService } from '../../tokens';
 import { button } from '../dom';
 import { DataExplorer } from '../widget';
+import { keepVersion, keptWith, withLabel } from './keep';
 import { ComparisonModel } from './model';
 import { ComparisonView } from './view';
 import { CommandIDs } from '../../commands';
@@ -54,19 +57,27 @@ export async function pickOther(
   name: string,
   trans: TranslationBundle
 ): Promise<{ other: string; key: string[] } | null> {
-  const listing = await service.listVariables(
-    { detail: 'names', limit: MAX_LISTED },
-    kernelId
-  );
-  const tables = listing.variables
-    .filter(v => v.kind === 'dataframe' && v.name !== name)
-    .map(v => v.name);
+  const [listing, kept] = await Promise.all([
+    service.listVariables({ detail: 'names', limit: MAX_LISTED }, kernelId),
+    // None kept, or a kernel that keeps none (R): no versions to list.
+    service.keptVersions(name, kernelId).catch(() => null)
+  ]);
+  const choices = new Map<string, string>(); // label -> `with`
+  for (const version of [...(kept?.versions ?? [])].reverse()) {
+    const other = keptWith(version.execution_count);
+    choices.set(withLabel(trans, name, other), other);
+  }
+  for (const v of listing.variables) {
+    if (v.kind === 'dataframe' && v.name !== name) {
+      choices.set(v.name, v.name);
+    }
+  }
   const title = trans.__('Compare %1 with…', name);
-  if (!tables.length) {
+  if (!choices.size) {
     await showDialog({
       title,
       body: trans.__(
-        'This kernel has no other table to compare %1 with.',
+        'This kernel has no other table to compare %1 with, and no version of it is kept (Keep this version keeps one to compare with after later cells).',
         name
       ),
       buttons: [Dialog.okButton()]
@@ -75,12 +86,16 @@ export async function pickOther(
   }
   const chosen = await InputDialog.getItem({
     title,
-    label: trans.__('The table before (%1 is the after)', name),
-    items: tables
+    label: trans.__(
+      'The table before (%1 is the after): another table, or a version of %1 kept earlier',
+      name
+    ),
+    items: [...choices.keys()]
   });
   if (!chosen.button.accept || !chosen.value) {
     return null;
   }
+  const other = choices.get(chosen.value) ?? chosen.value;
   const key = await InputDialog.getText({
     title,
     label: trans.__(
@@ -91,7 +106,7 @@ export async function pickOther(
   if (!key.button.accept) {
     return null;
   }
-  return { other: chosen.value, key: splitKey(key.value ?? '') };
+  return { other, key: splitKey(key.value ?? '') };
 }
 
 /**
@@ -144,9 +159,10 @@ export function addCompareCommand(
       insert: code => insert(kernelId, code)
     });
     const widget = new MainAreaWidget({ content });
+    const before = withLabel(trans, name, other);
     widget.id = id;
-    widget.title.label = trans.__('%1 vs %2', name, other);
-    widget.title.caption = trans.__('%1 compared with %2', name, other);
+    widget.title.label = trans.__('%1 vs %2', name, before);
+    widget.title.caption = trans.__('%1 compared with %2', name, before);
     widget.title.closable = true;
     widget.disposed.connect(() => model.dispose());
     void tracker.add(widget);
@@ -158,7 +174,7 @@ export function addCompareCommand(
   app.commands.addCommand(CommandIDs.explorerCompareWith, {
     label: trans.__('Compare with…'),
     caption: trans.__(
-      'Compare this table with another of the kernel, row by row: rows added, removed and changed'
+      'Compare this table with another of the kernel, or with a version of it kept earlier, row by row: rows added, removed and changed'
     ),
     isEnabled: args =>
       !!(args as ICompareArgs).name || explorers.currentWidget !== null,
@@ -181,6 +197,28 @@ export function addCompareCommand(
   });
   palette?.addItem({
     command: CommandIDs.explorerCompareWith,
+    category: trans.__('Kernel State')
+  });
+  app.commands.addCommand(CommandIDs.explorerKeepVersion, {
+    label: trans.__('Keep This Version'),
+    caption: trans.__(
+      'Keep a copy of this table as it is now, to compare it with after later cells'
+    ),
+    isEnabled: args =>
+      !!(args as ICompareArgs).name || explorers.currentWidget !== null,
+    execute: async args => {
+      const given = args as ICompareArgs;
+      const explorer = explorers.currentWidget?.content ?? null;
+      const kernelId = given.kernelId ?? explorer?.kernelId;
+      const name = given.name ?? explorer?.name;
+      if (!kernelId || !name) {
+        return null;
+      }
+      return keepVersion(service, kernelId, name, trans);
+    }
+  });
+  palette?.addItem({
+    command: CommandIDs.explorerKeepVersion,
     category: trans.__('Kernel State')
   });
   return tracker;

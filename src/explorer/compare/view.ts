@@ -12,7 +12,8 @@ import { Widget } from '@lumino/widgets';
 
 import { CompareStatus, IComparedRow, ITableComparison } from '../../tokens';
 import { button, element, select } from '../dom';
-import { comparisonText, ComparisonModel, DIFFERING } from './model';
+import { withLabel } from './keep';
+import { comparisonText, ComparisonModel, DIFFERING, withText } from './model';
 
 /**
  * The choices of the rows listed.
@@ -42,7 +43,11 @@ export class ComparisonView extends Widget {
     this.node.setAttribute('role', 'region');
     this.node.setAttribute(
       'aria-label',
-      trans.__('%1 compared with %2', model.name, model.other)
+      trans.__(
+        '%1 compared with %2',
+        model.name,
+        withLabel(trans, model.name, model.other)
+      )
     );
 
     this._listed = select(
@@ -136,7 +141,11 @@ export class ComparisonView extends Widget {
     this._next.disabled = !model.hasNext || model.loading;
     if (got === null) {
       this._status.textContent = model.loading
-        ? trans.__('Comparing %1 with %2…', model.name, model.other)
+        ? trans.__(
+            'Comparing %1 with %2…',
+            model.name,
+            withLabel(trans, model.name, model.other)
+          )
         : '';
       return;
     }
@@ -144,8 +153,12 @@ export class ComparisonView extends Widget {
     this._status.title = got.stale
       ? trans.__('The kernel is busy: this is the last answer')
       : '';
-    this._note.textContent = got.key_note ?? '';
-    this._note.hidden = !got.key_note;
+    // How rows were matched, and what the code of a kept version needs.
+    const notes = [got.key_note, got.code ? got.code_note : null].filter(
+      (note): note is string => !!note
+    );
+    this._note.textContent = notes.join(' ');
+    this._note.hidden = !notes.length;
     this._copyButton.disabled = got.code === null;
     this._insertButton.disabled = got.code === null;
     this._copyButton.title =
@@ -251,7 +264,11 @@ export class ComparisonView extends Widget {
     }
     if (got.only_in_with_total) {
       lines.push(
-        trans.__('only in %1: %2', got.with, got.only_in_with.join(', '))
+        trans.__(
+          'only in %1: %2',
+          withText(trans, got),
+          got.only_in_with.join(', ')
+        )
       );
     }
     this._columns.replaceChildren(

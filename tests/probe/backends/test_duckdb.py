@@ -5,6 +5,7 @@ guard that interrupts DuckDB, and tables that cannot be collected."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import random
 import resource
@@ -277,6 +278,43 @@ def test_profiles_are_the_engines_aggregates(rel: Any) -> None:
     assert b["true"] == sum(1 for r in ROWS if r[4] is True)
     assert d["min"] == min(r[5] for r in ROWS if r[5] is not None).isoformat()
     assert got["engine"]["name"] == "duckdb" and got["sampled"] is False
+
+
+def _bin_counts(values: list[float], edges: list[float]) -> list[int]:
+    """The in-memory rule: a bin holds [left, right), the last one [left, right]."""
+    last = len(edges) - 2
+    return [sum(1 for v in values if lo <= v < hi or (k == last and v == hi))
+            for k, (lo, hi) in enumerate(itertools.pairwise(edges))]
+
+
+@pytest.mark.parametrize("sql", [
+    # integers on the edges (0, 2, 4 … of 50 bins over 0–100), with NULLs
+    "SELECT CASE WHEN range % 17 = 0 THEN NULL ELSE range END AS x FROM range(101)",
+    # doubles with NaN and ±inf (missing, out of the bins), a skewed spread
+    "SELECT CASE WHEN range % 13 = 0 THEN 'NaN'::DOUBLE WHEN range = 5 THEN 'inf'::DOUBLE "
+    "WHEN range = 6 THEN '-inf'::DOUBLE ELSE (range * range) / 7.0 END AS x FROM range(300)",
+    # one value (one bin of ±0.5)
+    "SELECT 3.25::DOUBLE AS x FROM range(9)",
+])
+def test_the_histogram_bins_are_closed_on_the_left(sql: str) -> None:
+    rel = duckdb.connect().sql(sql)
+    got = call(rel, op="profile", columns=[0])["profile"]["columns"][0]
+    present = [v for (v,) in rel.fetchall() if v is not None and v == v]  # NaN is missing
+    values = [v for v in present if abs(v) != float("inf")]  # the bins hold finite values
+    edges, counts = got["histogram"]["edges"], got["histogram"]["counts"]
+    assert got["error"] is None and got["count"] == len(present), got
+    assert counts == _bin_counts(values, edges) and sum(counts) == len(values)
+
+
+def test_a_text_profile_is_one_exact_statement(con: Any) -> None:
+    rel = con.sql("SELECT * FROM (VALUES ('b'), ('a'), (''), (NULL), ('b'), ('a'), ('c'), "
+                  "(NULL), ('')) v(s)")
+    got = call(rel, op="profile", columns=[0], top=2)["profile"]["columns"][0]
+    assert (got["count"], got["null_count"], got["distinct"], got["empty"]) == (7, 2, 4, 2)
+    assert [(x["value"], x["count"]) for x in got["top"]] == [("", 2), ("a", 2)]  # ties by value
+    assert got["other"] == 3 and got["approximate"] is False
+    empty = call(con.sql("SELECT s FROM t WHERE false"), op="profile", columns=[0])
+    assert empty["profile"]["columns"][0]["count"] == 0
 
 
 # --- sizes that cannot be collected; the guard interrupts DuckDB --------------------------

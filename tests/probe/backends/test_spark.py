@@ -156,6 +156,8 @@ def _functions(value: Any) -> Any:
     return classic_functions
 
 
+BILLION = 1_000_000_000
+
 #: Time guards given to each op: Spark's first jobs in a cold JVM take seconds here.
 GUARDS = {"rows": ("sort_ms", "count_ms"), "count": ("count_ms",), "profile": ("column_ms",)}
 
@@ -511,7 +513,9 @@ def test_a_sort_past_its_guard_is_cancelled_in_spark(spark: Any) -> None:
     got = call(slow, op="rows", sort_ms=400, view={"sort": [{"column": "x", "desc": True}]})
     answered = time.perf_counter() - started
     assert got.get("unprocessable") is True, got
-    assert "cancelled in Spark" in got["error"] and "its time guard is 400 ms" in got["error"], got
+    # 400 ms asked, Spark's least guard given: a job's fixed cost
+    floor = f"its time guard is {spark_backend.MIN_QUERY_MS:,} ms"
+    assert "cancelled in Spark" in got["error"] and floor in got["error"], got
     print(f"sort of 300 M rows cancelled: answered in {answered:.2f} s: {got['error']}")
     assert answered < 20, answered
     if "connect" not in type(slow).__module__:
@@ -558,9 +562,53 @@ def test_a_profile_past_its_guard_says_so_per_column(spark: Any) -> None:
         assert "cancelled in Spark" in column["error"]
 
 
+def test_every_spark_query_gets_at_least_a_jobs_fixed_cost(
+        spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small table's profile answers however short the per-column guard: a Spark job
+    costs a fraction of a second whatever its input, and each query is given at least
+    the engine's ``min_query_ms`` (within the call's budget).  The floor is raised here
+    so that a loaded machine cannot make the test flaky; without one the same profile is
+    cancelled."""
+    df = _frame(spark)
+    call(df, op="count")  # a warm session: the first jobs of a JVM take seconds
+    assert spark_backend.SparkTable.min_query_ms == spark_backend.MIN_QUERY_MS >= 1_000
+    monkeypatch.setattr(spark_backend.SparkTable, "min_query_ms", 25_000)
+    got = call(df, op="profile", columns=[1, 3, 5], column_ms=10, budget_ms=30_000)["profile"]
+    assert [c["error"] for c in got["columns"]] == [None, None, None], got
+    assert got["sampled"] is False and got["columns"][0]["count"] == sum(
+        1 for r in DICTS if r["n"] is not None)
+    monkeypatch.setattr(spark_backend.SparkTable, "min_query_ms", 0)
+    got = call(df, op="profile", columns=[1], column_ms=10, budget_ms=30_000)["profile"]
+    assert "its time guard is 10 ms" in got["columns"][0]["error"], got
+
+
+def test_a_billion_row_profile_at_the_default_guards_stops_and_is_cancelled(spark: Any) -> None:
+    """At the server's defaults (1 s a column, 4 s in all) a billion-row column stops at
+    its guard — the engine's floor, within the budget — is cancelled in Spark, and is
+    computed again on its first rows in what is left, or says it was cancelled."""
+    F = _functions(spark.range(1))
+    big = spark.range(0, BILLION, numPartitions=200).select(
+        "id", (F.col("id") % 1000 / 10).alias("price"))
+    started = time.perf_counter()
+    got = entry.dispatch({"name": "t", "op": "profile", "columns": [1], "column_ms": 1_000,
+                          "budget_ms": 4_000}, {"t": big})["profile"]
+    answered = time.perf_counter() - started
+    column = got["columns"] and got["columns"][0]
+    if column and column["error"] is None:
+        assert got["sampled"] is True and column["count"] <= 1_000_000, got
+    elif column:
+        assert "cancelled in Spark" in column["error"], column
+        guard_ms = int(re.search(r"its time guard is ([\d,]+) ms", column["error"])[1]
+                       .replace(",", ""))
+        assert guard_ms <= spark_backend.MIN_QUERY_MS, column
+    print(f"a billion-row profile at the defaults answered in {answered:.2f} s: {got['columns']}")
+    assert answered < 4 + spark_backend.JOIN_S, answered
+    if "connect" not in type(big).__module__:
+        assert spark.sparkContext.statusTracker().getActiveJobsIds() == []
+
+
 # --- a billion rows (slow) ------------------------------------------------------------------
 
-BILLION = 1_000_000_000
 
 
 @pytest.mark.slow
