@@ -112,6 +112,10 @@ test.describe('Tables over time', () => {
         '[data-test-id="kernel-state-finding"][data-kind="constant"]'
       )
     ).toBeVisible();
+    // Nothing ran out of time: the footer's "Try with 60 s" stays hidden.
+    await expect(
+      panel.getByTestId('kernel-state-explorer-more-time')
+    ).toBeHidden();
     await shoot(page, 'explorer-findings.png');
 
     // Insert fix: the code that drops the duplicates, below the notebook's active cell.
