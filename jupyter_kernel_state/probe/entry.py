@@ -30,6 +30,7 @@ from .protocol import (
     DEFAULT_GUARD_MS,
     DEFAULT_PREVIEW,
     BadRequest,
+    declaration,
     refusal,
     with_defaults,
 )
@@ -173,8 +174,10 @@ def _failed(exc):
 
 
 def ping(state, fields, ns, hidden, tracker):
-    """The ``ping`` op: nothing (the server installs the probe on the way)."""
-    return {}
+    """The ``ping`` op: what this probe can do, declared (the server installs the probe on
+    the way, and reads the declaration once per probe): every operation it handles with
+    the optional fields it applies, from the spec itself."""
+    return {"operations": declaration(HANDLERS)}
 
 
 #: Every operation of ``protocol.OPERATIONS`` and its handler, all of one signature:

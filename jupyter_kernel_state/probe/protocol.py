@@ -44,7 +44,7 @@ import keyword
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 # --- bounds ---------------------------------------------------------------------------
 
@@ -765,6 +765,14 @@ OPERATIONS: dict[str, Operation] = {
         ),
     )
 }
+
+
+def declaration(operations: Iterable[str]) -> dict[str, list[str]]:
+    """What a probe's ``ping`` declares it can do (the server reads it once per probe):
+    each of ``operations`` (those the probe handles) with the optional fields of the spec
+    it applies -- for this probe, every one the spec lists."""
+    return {op: [f.name for f in OPERATIONS[op].fields if not f.required]
+            for op in operations if op in OPERATIONS}
 
 
 # --- checking -------------------------------------------------------------------------

@@ -38,10 +38,30 @@ emit <- function(reply) {
   }
 }
 
+# What this probe declares at `ping` (the server reads it once per probe and answers 501
+# for what is not there): each operation it has -- exactly the names of HANDLERS -- with
+# the optional fields of the protocol it applies. The fields left out it checks and then
+# ignores: snapshot's delta, schema and framing (the server takes a page of decoded
+# variables), detail's reveal and budget_ms, rows' cell_guard_ms, count_ms and budget_ms,
+# code's guards, profile's time_guard_ms. max_rows is applied by check.R (limit's bound).
+DECLARED <- list(
+  ping = I(character(0)),
+  snapshot = I(c("include", "offset", "limit", "sort", "since_ec", "filter", "changed_in",
+                 "preview_chars", "time_guard_ms", "budget_ms")),
+  detail = I(c("path", "max_chars", "since_ec", "preview_chars", "time_guard_ms")),
+  rows = I(c("max_rows", "max_columns", "offset", "limit", "columns", "column_start",
+             "column_stop", "view", "cell_chars", "time_guard_ms", "sort_ms")),
+  delete = I(character(0)),
+  timeline = I("limit"),
+  code = I(c("view", "columns", "column_start", "column_stop", "syntax")),
+  profile = I(c("max_columns", "columns", "column_start", "column_stop", "view", "top",
+                "value_chars", "sample_rows", "filter_ms", "column_ms", "budget_ms"))
+)
+
 # The operations this probe has: op -> handler(fields, ec). An operation of the protocol
 # without a handler here is answered `unsupported` (the server's 501).
 HANDLERS <- list(
-  ping = function(fields, ec) list(),
+  ping = function(fields, ec) list(operations = DECLARED),
   snapshot = function(fields, ec) snapshot(fields, ec),
   detail = function(fields, ec) detail(fields, ec),
   rows = function(fields, ec) rows_op(fields, ec),

@@ -378,6 +378,10 @@ class KernelState:
         """A page (or the changes since a generation) of the namespace's variables, each as
         the probe encoded it (``fragments``: passed through, never decoded here)."""
         await self.probe.support()
+        if options.changed_in is not None and (
+                await self.probe.capabilities()).applies("snapshot", "changed_in") is False:
+            raise NotSupported(f"changed_in is not available for {self.language} kernels yet "
+                               "(the kernel's probe does not apply it)")
         moment = await self.now()
         if options.delta and not self._can_tell_changes_since(options.since):
             options = options.as_page()
@@ -411,8 +415,10 @@ class KernelState:
         # ``total``: the names listed (with ``include``); ``matched``: those the filter and
         # ``changed_in`` keep (a probe that sends no ``matched`` counted only those).
         matched = reply.get("matched", total)
-        if options.changed_in is not None and reply.get("changed_in") != options.changed_in:
-            # A probe that does not say it applied it listed every name: not an answer.
+        if options.changed_in is not None and self._applied_unknown("changed_in") and (
+                reply.get("changed_in") != options.changed_in):
+            # A probe that declares nothing (an older one) and does not say it applied it
+            # listed every name: not an answer.
             raise NotSupported(f"changed_in is not available for {self.language} kernels yet")
         snapshot: Answer = {
             "kernel_id": self.kernel_id,
@@ -438,6 +444,12 @@ class KernelState:
                 options.filter is None and options.changed_in is None)):
             self.variables_total = total  # the namespace's own count, whatever the filter
         return snapshot
+
+    def _applied_unknown(self, field: str) -> bool:
+        """Whether the probe that answered has not declared if it applies the snapshot's
+        ``field`` (an older probe, or a new process not asked yet): its reply must say."""
+        declared = self.probe.declared()
+        return declared is None or declared.applies("snapshot", field) is None
 
     async def _probe_snapshot(self, options: SnapshotOptions) -> SnapshotReply:
         return cast(SnapshotReply, await self.probe.call(

@@ -4,8 +4,9 @@ Which probe a kernel gets is decided once per language by ``languages.for_langua
 support says how to install the probe, how to call it and where its reply comes back
 (``user_expressions`` for IPython, the request's own output for IRkernel). Everything
 else here is language-neutral: the one lock (at most one probe request in a kernel),
-deadlines, liveness, shutdowns, the probe id, and turning every failure into the domain
-error that says it (``errors.py`` maps each to its HTTP status).
+deadlines, liveness, shutdowns, the probe id, what the probe declared it can do
+(``capabilities``: read from its ``ping`` once per probe id), and turning every failure
+into the domain error that says it (``errors.py`` maps each to its HTTP status).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from ..errors import (
     Unprocessable,
 )
 from ..probe import protocol
+from .answers import Moment
+from .capabilities import Capabilities
 from .channels import is_remote
 from .connection import KernelConnection, KernelDied, KernelGone, LinkDown, RequestTimeout
 from .languages import LanguageSupport, ProbeCall, for_language
@@ -60,8 +63,13 @@ class ProbeHost(Protocol):
     """What the probe client needs of the kernel it calls (``KernelState``)."""
 
     kernel_id: str
+    #: The probe the last reply came from (None: none since the kernel (re)started).
+    probe_id: str | None
 
     def connection(self) -> KernelConnection: ...
+
+    async def now(self) -> Moment:
+        """The kernel as of now (IOPub taken in): whether a cell is running."""
 
     @property
     def gone(self) -> bool: ...
@@ -86,6 +94,8 @@ class ProbeClient:
         self.lock = asyncio.Lock()
         self.requests = 0  # counted for tests and benchmarks
         self.language = self._spec_language()
+        #: The last probe's declaration, by its probe id (one probe per kernel at a time).
+        self._declared: tuple[str, Capabilities] | None = None
 
     # -- the kernel's language ---------------------------------------------------------
 
@@ -165,8 +175,31 @@ class ProbeClient:
         support = await self.support()
         if name is not None:
             support.check_name(name)
-        if operation not in support.operations:
-            raise NotSupported(f"{what} are not available for {self.language} kernels yet")
+        if not (await self.capabilities()).has(operation):
+            raise NotSupported(f"{what} are not available for {self.language} kernels yet "
+                               f"(the kernel's probe has no {operation} operation)")
+
+    def declared(self) -> Capabilities | None:
+        """What the current probe declared at its ping, if it has answered one."""
+        known = self._declared
+        probe_id = self._host.probe_id
+        return known[1] if known is not None and known[0] == probe_id else None
+
+    async def capabilities(self) -> Capabilities:
+        """What the kernel's probe can do, as it declared: one ping the first time a probe
+        is asked about (at kernel start the early install's ping has already told), none
+        after. While the kernel is busy a ping would wait behind the cell: what the
+        language's probe is expected to do stands in (the request is answered from the
+        last answer anyway)."""
+        support = await self.support()
+        known = self.declared()
+        if known is None and not (await self._host.now()).busy:
+            async with self.lock:
+                known = self.declared()
+                if known is None:
+                    await self.call("ping")
+                    known = self.declared()
+        return known or Capabilities.expected(support)
 
     # -- calls -------------------------------------------------------------------------
 
@@ -198,7 +231,10 @@ class ProbeClient:
             except ProbeMissing:
                 await self.install()
                 continue
-            self._host.new_probe(reply.get("probe_id"))
+            probe_id = reply.get("probe_id")
+            self._host.new_probe(probe_id)
+            if op == "ping" and isinstance(probe_id, str) and reply.get("ok", True):
+                self._declared = (probe_id, Capabilities.from_ping(reply, support))
             await self._raise_refusal(reply, subject)
             return reply
         raise ProbeFailed("Probe could not be installed in the kernel")

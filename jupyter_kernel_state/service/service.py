@@ -353,7 +353,7 @@ class KernelStateService:
             pinned = tuple(sorted(name for name, note in notes.items()
                                   if note.get("description") or note.get("constraints")))
             try:
-                if "digest" in support.operations:
+                if (await state.probe.capabilities()).has("digest"):
                     digest = await state.digest(
                         since=changes_from, limit=prompt_limit(options.budget),
                         preview_chars=self.limits.preview_chars,

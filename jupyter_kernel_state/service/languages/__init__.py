@@ -32,8 +32,10 @@ class LanguageSupport(Protocol):
     #: Whether requests carry the last user execution count (``ec``): for probes that
     #: cannot read it in the kernel.
     needs_execution_count: bool
-    #: The probe operations beyond snapshot and detail ("digest", "rows", "delete",
-    #: "timeline"; see ``probe/protocol.py``).
+    #: The probe operations beyond ping, snapshot and detail ("digest", "rows", "delete",
+    #: "timeline"; see ``probe/protocol.py``) expected of this language's probe before it
+    #: has declared what it has at its ping (``capabilities.py``), and of a probe installed
+    #: by an earlier version, which declares nothing.
     operations: frozenset[str]
 
     def install_call(self) -> ProbeCall:
