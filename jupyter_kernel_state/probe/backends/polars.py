@@ -570,10 +570,11 @@ class PolarsColumn(SeriesColumn):
 
 
 class PolarsComparer(Comparer):
-    """Two polars DataFrames compared: rows matched by joins on the key's columns (a left
-    join for ``name``'s rows, an anti join for the removed ones; missing keys equal) or by
-    position (polars has no index), each pair of columns by ``eq_missing`` on the matched
-    rows (:func:`polars_same`); the statuses in a polars Series."""
+    """Two polars DataFrames compared: by key, one lazy query — a left join of ``name``'s
+    rows with ``with``'s on the key's columns (missing keys equal), in ``name``'s order,
+    that compares the pairs of columns in the same ``select`` (:meth:`match_columns`) —
+    or by position (polars has no index), each pair of columns by ``eq_missing`` on the
+    matched rows (:func:`polars_same`); the statuses in a polars Series."""
 
     library = "polars"
 
@@ -628,6 +629,103 @@ class PolarsComparer(Comparer):
             found.by = "key"
         found.status = ((found.match < 0).cast(pl.Int8) * ADDED).cast(pl.Int8)
         return found
+
+    def match_columns(self, key, pairs):
+        """By key: the key's uniqueness counted on both sides at once (``n_unique``; the
+        repeated values read only for the refusal), then one lazy query — the left join
+        in ``name``'s order and every pair of columns compared as :func:`polars_same`
+        does, the cells of unmatched rows not compared — collected once.  Pairs whose
+        dtypes polars cannot compare as they are go column by column
+        (:meth:`compare_columns`), as does everything if the query raises."""
+        if key is None:
+            return super().match_columns(key, pairs)
+        pl = self.pl
+        after, before = self.frames
+        names = [after.columns[p] for p in key[0]]
+        left = after.select(names)
+        right = before.select([before.columns[q] for q in key[1]])
+        right = right.rename(dict(zip(right.columns, names)))
+        self._unique((left, right))
+        fused = [j for j, (p, q) in enumerate(pairs)
+                 if _natively_compared(pl, after.dtypes[p], before.dtypes[q])]
+        try:
+            found, counted = self._joined(key, pairs, fused, left.schema, right.schema)
+        except Exception as exc:
+            guard.check(exc)
+            found, counted, fused = self.match(key), {}, []
+        rest = [j for j in range(len(pairs)) if j not in counted]
+        by_rest = dict(zip(rest, self.compare_columns(found, [pairs[j] for j in rest])))
+        return found, [counted[j] if j in counted else by_rest[j] for j in range(len(pairs))]
+
+    def _unique(self, frames):
+        """:class:`NotComparable` (as :meth:`match` words it) when a side's key repeats."""
+        pl = self.pl
+        counts = pl.collect_all([
+            f.lazy().select((pl.struct(pl.all()) if f.width > 1 else pl.all()).n_unique())
+            for f in frames])
+        for side, (frame, counted) in enumerate(zip(frames, counts)):
+            if counted.item() != frame.height:
+                repeated = frame.is_duplicated()
+                if repeated.any():
+                    raise NotComparable(_polars_repeated(frame.filter(repeated),
+                                                         self.names[side]))
+
+    def _joined(self, key, pairs, fused, left_schema, right_schema):
+        """``(found, {pair: (cells changed, None)})``: the key's left join in ``name``'s
+        order (the key's columns only), then ``with``'s compared columns taken at the
+        matched rows and compared in one ``select`` (polars runs the columns in
+        parallel; ``name``'s are read in place); ``ValueError`` when the join's rows are
+        not ``name``'s (a key polars' counts missed)."""
+        pl = self.pl
+        after, before = self.frames
+        n_a, n_b = after.height, before.height
+        keys = ["k{}".format(i) for i in range(len(key[0]))]
+        casts = _key_casts(pl, keys, list(left_schema.values()), list(right_schema.values()))
+        left = after.lazy().select([pl.col(after.columns[p]).alias(k)
+                                    for p, k in zip(key[0], keys)])
+        right = before.lazy().select([pl.col(before.columns[q]).alias(k)
+                                      for q, k in zip(key[1], keys)])
+        left = left.with_columns(casts[0]).with_row_index("ra")
+        right = right.with_columns(casts[1]).with_row_index("rb")
+        ordered = _keeps_left_order(pl)
+        joined = _join(pl, left, right, keys, "left",
+                       **({"maintain_order": "left"} if ordered else {}))
+        if not ordered:
+            joined = joined.sort("ra")
+        rows_b = joined.select("rb").collect().to_series()
+        if len(rows_b) != n_a:
+            raise ValueError("the join's rows are not the rows of " + self.names[0])
+        matched = rows_b.is_not_null()
+        at = rows_b.fill_null(0)  # unmatched rows read row 0, their cells not compared
+        mine = after.select([pl.col(after.columns[pairs[j][0]]).alias("a{}".format(j))
+                             for j in fused])
+        theirs = before.select([pl.col(before.columns[pairs[j][1]]).gather(at)
+                                .alias("b{}".format(j)) for j in fused]) if n_b else None
+        both = pl.concat([mine, theirs], how="horizontal") if fused and n_b else None
+        out = pl.DataFrame([rows_b.cast(pl.Int64).fill_null(-1).alias("match")])
+        if both is not None:
+            out = out.with_columns(both.select([
+                (~_same_expr(pl, "a{}".format(j), "b{}".format(j),
+                             after.dtypes[pairs[j][0]], before.dtypes[pairs[j][1]])
+                 & pl.lit(matched)).alias("d{}".format(j)) for j in fused]))
+        fused = fused if both is not None else []
+        found = Matched(n_a, n_b)
+        found.by = "key"
+        found.match = out.get_column("match")
+        changed = (pl.any_horizontal([pl.col("d{}".format(j)) for j in fused]) if fused
+                   else pl.lit(False))  # none of name's rows match when with is empty
+        found.status = out.select(
+            pl.when(pl.col("match") < 0).then(pl.lit(ADDED, dtype=pl.Int8))
+            .when(changed).then(pl.lit(CHANGED, dtype=pl.Int8))
+            .otherwise(pl.lit(UNCHANGED, dtype=pl.Int8)).alias("status")).to_series()
+        hit = pl.repeat(False, n_b, eager=True, dtype=pl.Boolean)
+        rows_b = found.match.filter(found.match >= 0)
+        if len(rows_b):
+            hit.scatter(rows_b, True)
+        found.removed = (~hit).arg_true().cast(pl.Int64)
+        sums = out.select([pl.col("d{}".format(j)).sum() for j in fused]).row(0) \
+            if fused else ()
+        return found, {j: (int(n), None) for j, n in zip(fused, sums)}
 
     def compare_columns(self, found, pairs):
         pl = self.pl
@@ -731,6 +829,33 @@ class PolarsComparer(Comparer):
             out.append(cells.column(self.session.run(col.to_list), dtype_is_date(col.dtype)))
         return out
 
+    def differs(self, sub_a, sub_b, pairs):
+        """The pairs polars compares natively in one ``select`` (one call, not one per
+        column), the others as :meth:`same` compares them."""
+        pl = self.pl
+        native = [k for k, (p, q) in enumerate(pairs) if _natively_compared(
+            pl, sub_a.dtypes[p], sub_b.dtypes[q])] if sub_a.height else []
+
+        def fused():
+            both = pl.concat([
+                sub_a.select([pl.col(sub_a.columns[pairs[k][0]]).alias("a{}".format(k))
+                              for k in native]),
+                sub_b.select([pl.col(sub_b.columns[pairs[k][1]]).alias("b{}".format(k))
+                              for k in native])], how="horizontal")
+            return both.select([~_same_expr(pl, "a{}".format(k), "b{}".format(k),
+                                            sub_a.dtypes[pairs[k][0]],
+                                            sub_b.dtypes[pairs[k][1]]) for k in native])
+
+        out = {}
+        if native:
+            try:
+                out = dict(zip(native, self.session.run(fused).to_dict(as_series=False)
+                               .values()))
+            except Exception as exc:
+                guard.check(exc)
+        return [out[k] if k in out else [not same for same in self.same(sub_a, p, sub_b, q)]
+                for k, (p, q) in enumerate(pairs)]
+
     def same(self, sub_a, p, sub_b, q):
         pl = self.pl
         try:
@@ -765,8 +890,8 @@ def nulls_keyword(pl):
     return "nulls_equal" if "nulls_equal" in names else "join_nulls"
 
 
-def _join(pl, left, right, on, how):
-    return left.join(right, on=on, how=how, **{nulls_keyword(pl): True})
+def _join(pl, left, right, on, how, **more):
+    return left.join(right, on=on, how=how, **{nulls_keyword(pl): True}, **more)
 
 
 def _rows(pl, frame, rows):
@@ -784,9 +909,16 @@ def _number(dtype):
 def _key_types(pl, left, right):
     """The key's columns of both sides made comparable: numbers of two dtypes as floats,
     other dtypes that differ as text; a float's NaN as null (missing keys match)."""
+    names = left.columns
+    casts = _key_casts(pl, names, [left.schema[n] for n in names],
+                       [right.schema[n] for n in names])
+    return left.with_columns(casts[0]), right.with_columns(casts[1])
+
+
+def _key_casts(pl, names, a_types, b_types):
+    """The expressions of :func:`_key_types` for each side (columns ``names``)."""
     casts = ([], [])
-    for name in left.columns:
-        a, b = left.schema[name], right.schema[name]
+    for name, a, b in zip(names, a_types, b_types):
         target = None
         if a != b:
             target = pl.Float64 if _number(a) and _number(b) else pl.String
@@ -795,7 +927,36 @@ def _key_types(pl, left, right):
             if (dtype if target is None else target).is_float():
                 expr = expr.fill_nan(None)
             casts[side].append(expr)
-    return left.with_columns(casts[0]), right.with_columns(casts[1])
+    return casts
+
+
+def _natively_compared(pl, a, b):
+    """Whether :func:`_same_expr` compares columns of dtypes ``a`` and ``b`` exactly as
+    :func:`polars_same` does (one dtype, or two of numbers; never objects)."""
+    if a == pl.Object or b == pl.Object:
+        return False
+    return a == b or (_number(a) and _number(b))
+
+
+def _same_expr(pl, x, y, x_type, y_type):
+    """:func:`polars_same` as an expression, for the dtypes :func:`_natively_compared`
+    accepts."""
+    x, y = pl.col(x), pl.col(y)
+    if x_type.is_float():
+        x = x.fill_nan(None)
+    if y_type.is_float():
+        y = y.fill_nan(None)
+    if x_type != y_type:
+        x, y = x.cast(pl.Float64), y.cast(pl.Float64)
+    return x.eq_missing(y)
+
+
+def _keeps_left_order(pl):
+    """Whether this polars' joins take ``maintain_order`` (1.18 and later)."""
+    try:
+        return "maintain_order" in inspect.signature(pl.DataFrame.join).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _free(name, taken):

@@ -83,6 +83,12 @@ class Comparer:
         ``note``, ``heights``; :class:`NotComparable` for a key that repeats."""
         raise NotImplementedError
 
+    def match_columns(self, key, pairs):
+        """``(found, changes)``: :meth:`match`, then :meth:`compare_columns`; a library
+        may match the rows and compare their cells in one pass."""
+        found = self.match(key)
+        return found, self.compare_columns(found, pairs)
+
     def compare_columns(self, found, pairs):
         """[(cells changed, error or None)] for each (position in after, in before) of
         ``pairs`` over the matched rows; marks each matched row changed or not."""
@@ -324,8 +330,7 @@ def compute(comparer, plan):
     """The comparison of the tables ``comparer`` holds as ``plan`` says (the caller runs
     it under the comparison's time guard)."""
     started = time.perf_counter()
-    found = comparer.match(plan.key)
-    changes = comparer.compare_columns(found, [(p, q) for p, q, _n in plan.pairs])
+    found, changes = comparer.match_columns(plan.key, [(p, q) for p, q, _n in plan.pairs])
     columns = []
     for (p, q, text), (changed, error) in zip(plan.pairs, changes):
         mean, nulls = comparer.summary(0, p)
