@@ -189,13 +189,17 @@ class UserClient:
         """Send a user cell without waiting for it."""
         return self.execute(code)
 
-    async def wait_generation(self, generation: int, timeout: float = 10) -> None:
-        for _ in range(int(timeout / 0.01)):
+    async def wait_generation(self, generation: int, timeout: float = 60) -> None:
+        """Until the server has seen ``generation`` (a hang guard: a loaded machine's
+        gateway may take seconds to pass a cell's status on)."""
+        ends = time.monotonic() + timeout
+        while True:
             self.state.sync()
             if self.state.tracker.generation >= generation:
                 return
+            if time.monotonic() > ends:
+                raise AssertionError(f"server never saw generation {generation}")
             await asyncio.sleep(0.01)
-        raise AssertionError(f"server never saw generation {generation}")
 
     async def drain_iopub(self, quiet: float = 0.3) -> list[dict[str, Any]]:
         """Every IOPub message this client has received and not yet read."""

@@ -183,16 +183,23 @@ async def waiting_get(jp_fetch, kernel):  # type: ignore[no-untyped-def]
     return pending
 
 
-async def test_user_interrupt_during_a_probe_request_gives_503(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
-    kernel = await new_kernel()
-    pending = await waiting_get(jp_fetch, kernel)
-    await jp_fetch("api", "kernels", kernel.kernel_id, "interrupt", method="POST", body="")
-    with pytest.raises(HTTPClientError) as e:
-        await pending
-    assert e.value.code == 503
-    assert json.loads(e.value.response.body)["message"].startswith("Inspection interrupted")
-    reply = await kernel.run("still_usable = 1")  # the kernel is fine
-    assert reply["status"] == "ok"
+class TestInterrupt:
+    @pytest.fixture
+    def jp_server_config(self, gateway_url):  # type: ignore[no-untyped-def]
+        # Only the interrupt ends the request, however loaded the machine: its deadline is
+        # far past the slow repr's 3 s.
+        return server_config(gateway_url, KernelStateApp={"probe_timeout": 30.0})
+
+    async def test_user_interrupt_during_a_probe_request_gives_503(self, jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+        kernel = await new_kernel()
+        pending = await waiting_get(jp_fetch, kernel)
+        await jp_fetch("api", "kernels", kernel.kernel_id, "interrupt", method="POST", body="")
+        with pytest.raises(HTTPClientError) as e:
+            await pending
+        assert e.value.code == 503
+        assert json.loads(e.value.response.body)["message"].startswith("Inspection interrupted")
+        reply = await kernel.run("still_usable = 1")  # the kernel is fine
+        assert reply["status"] == "ok"
 
 
 class TestShortDeadline:

@@ -118,7 +118,9 @@ async def test_concurrent_gets_share_one_probe_request(jp_fetch, new_kernel):  #
     await kernel.run("y = list(range(10))")
     before = kernel.state.probe_requests
     results = await asyncio.gather(*[
-        get_json(jp_fetch, "kernels", kernel.kernel_id, "variables") for _ in range(50)
+        # queued ten at a time by the test's HTTP client: a loaded machine waits long
+        get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", request_timeout=120)
+        for _ in range(50)
     ])
     assert kernel.state.probe_requests - before == 1
     assert len({r["taken_at"] for r in results}) == 1

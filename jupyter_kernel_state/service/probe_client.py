@@ -240,8 +240,16 @@ class ProbeClient:
         raise ProbeFailed("Probe could not be installed in the kernel")
 
     async def install(self) -> None:
+        """Send the probe's code; no reply within ``probe_timeout`` (a cell or an earlier
+        request still running) is a 503, as for any call."""
         support = await self.support()
-        await self._execute(support.install_call())
+        try:
+            await self._execute(support.install_call())
+        except RequestTimeout:
+            raise KernelUnavailable(
+                f"Kernel did not answer within {self._limits.probe_timeout:g} s (installing "
+                "the probe)",
+                retry_after=2) from None
 
     async def _execute(self, call: ProbeCall, timeout: float | None = None
                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
