@@ -14,6 +14,7 @@ import jsonschema
 from jupyter_client.jsonutil import json_default
 from jupyter_client.session import Session
 from jupyter_server.services.kernels.connection.base import deserialize_binary_message
+from tornado.httpclient import HTTPClientError
 
 from jupyter_kernel_state.probe.protocol import with_defaults
 
@@ -45,6 +46,15 @@ async def get_json(jp_fetch: Any, *parts: str, **kwargs: Any) -> Any:
         for variable in payload["variables"]:
             with_defaults(variable)
     return payload
+
+
+async def status_of(jp_fetch: Any, *parts: str, **params: str) -> tuple[int, str]:
+    """A route's status and, for an error, its message (200 and "" for an answer)."""
+    try:
+        await get_json(jp_fetch, *parts, params=params)
+    except HTTPClientError as e:
+        return e.code, json.loads(e.response.body)["message"]
+    return 200, ""
 
 
 class UserClient:

@@ -7,14 +7,11 @@ nothing still works as before."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from tornado.httpclient import HTTPClientError
 
 from jupyter_kernel_state.probe import protocol
 
-from .kernel_utils import UserClient, get_json
+from .kernel_utils import UserClient, get_json, status_of
 
 pytestmark = pytest.mark.kernel
 
@@ -33,14 +30,6 @@ async def reinstall(jp_fetch, kernel: UserClient, change: str) -> None:  # type:
     before = kernel.state.probe_id
     await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     assert kernel.state.probe_id not in (None, before)
-
-
-async def status_of(jp_fetch, *parts: str, **params: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
-    try:
-        await get_json(jp_fetch, *parts, params=params)
-    except HTTPClientError as e:
-        return e.code, json.loads(e.response.body)["message"]
-    return 200, ""
 
 
 async def kernel_with(jp_fetch, new_kernel) -> UserClient:  # type: ignore[no-untyped-def]

@@ -3,16 +3,14 @@ it answers, and the server acts on it: real IRkernel kernels behind a real serve
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from tornado.httpclient import HTTPClientError
 
 from jupyter_kernel_state.probe import protocol
 from jupyter_kernel_state.service.languages import r
 
-from .kernel_utils import UserClient, get_json
+from .kernel_utils import UserClient, get_json, status_of
 from .test_r_kernel import IR_SPEC_DIR, ir_kernelspec  # noqa: F401 (autouse: the `ir` kernelspec)
 from .test_r_protocol import raw_call
 
@@ -35,14 +33,6 @@ async def change_probe(jp_fetch, kernel: UserClient, change: str) -> None:  # ty
     before = kernel.state.probe_id
     await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
     assert kernel.state.probe_id not in (None, before)
-
-
-async def status_of(jp_fetch, *parts: str, **params: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
-    try:
-        await get_json(jp_fetch, *parts, params=params)
-    except HTTPClientError as e:
-        return e.code, json.loads(e.response.body)["message"]
-    return 200, ""
 
 
 async def test_r_declares_exactly_what_it_answers(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]

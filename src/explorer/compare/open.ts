@@ -171,6 +171,14 @@ export function addCompareCommand(
     void model.load();
     return widget;
   };
+  // The table a command acts on: the one its arguments name, else the current explorer's.
+  const target = (given: ICompareArgs) => {
+    const explorer = explorers.currentWidget?.content ?? null;
+    return {
+      kernelId: given.kernelId ?? explorer?.kernelId,
+      name: given.name ?? explorer?.name
+    };
+  };
   app.commands.addCommand(CommandIDs.explorerCompareWith, {
     label: trans.__('Compare with…'),
     caption: trans.__(
@@ -180,9 +188,7 @@ export function addCompareCommand(
       !!(args as ICompareArgs).name || explorers.currentWidget !== null,
     execute: async args => {
       const given = args as ICompareArgs;
-      const explorer = explorers.currentWidget?.content ?? null;
-      const kernelId = given.kernelId ?? explorer?.kernelId;
-      const name = given.name ?? explorer?.name;
+      const { kernelId, name } = target(given);
       if (!kernelId || !name) {
         return null;
       }
@@ -207,10 +213,7 @@ export function addCompareCommand(
     isEnabled: args =>
       !!(args as ICompareArgs).name || explorers.currentWidget !== null,
     execute: async args => {
-      const given = args as ICompareArgs;
-      const explorer = explorers.currentWidget?.content ?? null;
-      const kernelId = given.kernelId ?? explorer?.kernelId;
-      const name = given.name ?? explorer?.name;
+      const { kernelId, name } = target(args as ICompareArgs);
       if (!kernelId || !name) {
         return null;
       }
