@@ -150,13 +150,15 @@ class PandasSeries(OneColumn, PandasFrame):
         return index, [[x] for x in _series_cells(sub, cells)]
 
 
-def _series_cells(col, cells):
+def _series_cells(col, cells, rows=None):
+    """The texts of a Series' cells (at ``rows``, positions; None: all)."""
     dtype = col.dtype
     kind = getattr(dtype, "kind", "O")
     if kind == "f" and getattr(dtype, "itemsize", 8) < 8:
         values = list(col.to_numpy())  # numpy scalars: float32 prints as 0.1, not 0.1000000015
     else:
         values = col.tolist()
+    values = _picked(values, rows)
     if kind in "biuf" and type(dtype).__module__.startswith("numpy"):  # plain numbers; NaN: missing
         return cells.numbers(values)
     return cells.column(values, dtype_is_date(dtype))
@@ -841,26 +843,48 @@ class PandasComparer(Comparer):
 
     def take(self, side, rows):
         rows = _positions(rows)
-        return self.session.run(lambda: self.frames[side].iloc[rows])
+        return _Taken(self.session.run(lambda: self.frames[side].iloc[rows]))
 
-    def texts(self, sub, positions, cells):
-        columns = self.session.run(_columns, sub, positions)
-        return [_series_cells(column, cells) for column in columns]
+    def texts(self, sub, positions, cells, rows=None):
+        columns = self.session.run(sub.columns, positions)
+        return [_series_cells(column, cells, rows) for column in columns]
 
-    def differs(self, sub_a, sub_b, pairs):
+    def differs(self, sub_a, sub_b, pairs, rows_a=None, rows_b=None):
         """For each pair, whether each row's two cells differ: the columns taken once, all
         compared under one guard."""
-        return self.session.run(_differs, sub_a, sub_b, pairs)
+        return self.session.run(_differs, sub_a, sub_b, pairs, rows_a, rows_b)
 
-    def index_texts(self, sub, cells):
-        index = self.session.run(lambda: sub.index)
-        return cells.column(self.session.run(index.tolist),
+    def index_texts(self, sub, cells, rows=None):
+        index = self.session.run(lambda: sub.frame.index)
+        return cells.column(_picked(self.session.run(index.tolist), rows),
                             dtype_is_date(getattr(index, "dtype", None)))
 
 
-def _differs(sub_a, sub_b, pairs):
-    a = [c.array for c in _columns(sub_a, [p for p, _q in pairs])]
-    b = [c.array for c in _columns(sub_b, [q for _p, q in pairs])]
+class _Taken:
+    """Rows of a table taken once for a window (:meth:`PandasComparer.take`), each column
+    read from them as a Series at most once, however many times the window reads it."""
+
+    def __init__(self, frame):
+        self.frame = frame
+        self.read = {}
+
+    def columns(self, positions):
+        """The columns at ``positions``, as Series: every column's Series picked (no copy)
+        for a table not much wider than asked, else the asked columns taken first."""
+        positions = list(positions)
+        unread = [p for p in positions if p not in self.read]
+        if unread:
+            if self.frame.shape[1] <= 2 * len(unread) + 16:
+                self.read.update(enumerate(column for _label, column in self.frame.items()))
+            else:
+                self.read.update(zip(unread, (column for _label, column
+                                              in self.frame.iloc[:, unread].items())))
+        return [self.read[p] for p in positions]
+
+
+def _differs(sub_a, sub_b, pairs, rows_a, rows_b):
+    a = [_at(c.array, rows_a) for c in sub_a.columns([p for p, _q in pairs])]
+    b = [_at(c.array, rows_b) for c in sub_b.columns([q for _p, q in pairs])]
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -873,15 +897,14 @@ def _differs(sub_a, sub_b, pairs):
     return out
 
 
-def _columns(sub, positions):
-    """The columns at ``positions`` of a window's rows, as Series: every column's Series
-    picked (no copy) for a table not much wider than asked, else the asked columns
-    taken first."""
-    positions = list(positions)
-    if sub.shape[1] <= 2 * len(positions) + 16:
-        every = [column for _label, column in sub.items()]
-        return [every[p] for p in positions]
-    return [column for _label, column in sub.iloc[:, positions].items()]
+def _at(array, rows):
+    """A column's values (a pandas array) at ``rows`` (None: all)."""
+    return array if rows is None else array.take(_positions(rows))
+
+
+def _picked(values, rows):
+    """The items of the list ``values`` at ``rows`` (None: all)."""
+    return values if rows is None else [values[r] for r in rows]
 
 
 def pandas_same(a, b):

@@ -822,25 +822,34 @@ class PolarsComparer(Comparer):
         pl = self.pl
         return self.session.run(lambda: _rows(pl, self.frames[side], rows))
 
-    def texts(self, sub, positions, cells):
+    def texts(self, sub, positions, cells, rows=None):
         out = []
         for p in positions:
             col = self.session.run(lambda p=p: sub.to_series(p))
-            out.append(cells.column(self.session.run(col.to_list), dtype_is_date(col.dtype)))
+            out.append(cells.column(_picked(self.session.run(col.to_list), rows),
+                                    dtype_is_date(col.dtype)))
         return out
 
-    def differs(self, sub_a, sub_b, pairs):
+    def differs(self, sub_a, sub_b, pairs, rows_a=None, rows_b=None):
         """The pairs polars compares natively in one ``select`` (one call, not one per
-        column), the others as :meth:`same` compares them."""
+        column; the rows picked in it), the others as :meth:`same` compares them."""
         pl = self.pl
+        height = sub_a.height if rows_a is None else len(rows_a)
         native = [k for k, (p, q) in enumerate(pairs) if _natively_compared(
-            pl, sub_a.dtypes[p], sub_b.dtypes[q])] if sub_a.height else []
+            pl, sub_a.dtypes[p], sub_b.dtypes[q])] if height else []
+
+        at = [None if rows is None else pl.Series(rows, dtype=pl.Int64)
+              for rows in (rows_a, rows_b)] if native else []
+
+        def column(side, sub, p, alias):
+            c = pl.col(sub.columns[p])
+            return (c if at[side] is None else c.gather(at[side])).alias(alias)
 
         def fused():
             both = pl.concat([
-                sub_a.select([pl.col(sub_a.columns[pairs[k][0]]).alias("a{}".format(k))
+                sub_a.select([column(0, sub_a, pairs[k][0], "a{}".format(k))
                               for k in native]),
-                sub_b.select([pl.col(sub_b.columns[pairs[k][1]]).alias("b{}".format(k))
+                sub_b.select([column(1, sub_b, pairs[k][1], "b{}".format(k))
                               for k in native])], how="horizontal")
             return both.select([~_same_expr(pl, "a{}".format(k), "b{}".format(k),
                                             sub_a.dtypes[pairs[k][0]],
@@ -853,6 +862,10 @@ class PolarsComparer(Comparer):
                                .values()))
             except Exception as exc:
                 guard.check(exc)
+        if len(out) < len(pairs):  # the others read the rows picked, once
+            sub_a, sub_b = self.session.run(lambda: (
+                sub_a if rows_a is None else _rows(pl, sub_a, rows_a),
+                sub_b if rows_b is None else _rows(pl, sub_b, rows_b)))
         return [out[k] if k in out else [not same for same in self.same(sub_a, p, sub_b, q)]
                 for k, (p, q) in enumerate(pairs)]
 
@@ -896,6 +909,11 @@ def _join(pl, left, right, on, how, **more):
 
 def _rows(pl, frame, rows):
     return frame.select(pl.all().gather(rows))
+
+
+def _picked(values, rows):
+    """The items of the list ``values`` at ``rows`` (positions; None: all)."""
+    return values if rows is None else [values[r] for r in rows]
 
 
 def _nan_as_null(s):

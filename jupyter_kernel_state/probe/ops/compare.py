@@ -91,15 +91,19 @@ def _compare(state, session, value, table, other, fields, version):
         raise diff.NotComparable("{} is a {}: comparisons are made between two pandas or two "
                                  "polars DataFrames".format(names[0], type_name(type(value))))
     comparer = make(other_table, names)
-    plan = session.run(diff.ComparePlan, comparer, fields["key"], names)
     heights = session.run(lambda: (comparer.height(0), comparer.height(1)))
+    widths = (table.columns_total(), other_table.columns_total())
+    key = (names, fields["key"], id(value), id(other), type(value), type(other),
+           state.execution_count(), heights, widths)
+    # a kept comparison keeps its plan: paging reads no column's label again
+    kept = _kept(state).peek(key)
+    plan = kept.plan if kept is not None else session.run(diff.ComparePlan, comparer,
+                                                           fields["key"], names)
     read = max(heights) * (len(plan.pairs) + (len(fields["key"] or ()) or 1))
     if read > fields["max_cells"]:
         raise TooLarge("not compared: {:,} rows × {:,} columns is past the {:,} cells a "
                        "comparison reads (give it more time with budget_ms)".format(
                            max(heights), read // max(1, max(heights)), fields["max_cells"]))
-    key = (names, fields["key"], id(value), id(other), type(value), type(other),
-           state.execution_count(), heights, len(plan.after), len(plan.before))
     compared, reused = _kept(state).get(key, lambda: session.run_within(
         fields["compare_ms"], diff.compute, comparer, plan))
     return _reply(session, comparer, compared, reused, fields, value, other, version)

@@ -133,12 +133,14 @@ class Comparer:
         raise NotImplementedError
 
     def take(self, side, rows):
-        """The rows ``rows`` (positions, a list) of a table, every column."""
+        """The rows ``rows`` (positions, a list) of a table, every column: a window takes
+        each table once.  ``rows`` below: positions in what this returned (a list; None:
+        all of them, in order)."""
         raise NotImplementedError
 
-    def texts(self, sub, positions, cells):
+    def texts(self, sub, positions, cells, rows=None):
         """The cell texts (``cells.Cells``) of the columns at ``positions`` of ``sub``
-        (what :meth:`take` returned), a list per column."""
+        (what :meth:`take` returned) at ``rows``, a list per column."""
         raise NotImplementedError
 
     def same(self, sub_a, p, sub_b, q):
@@ -146,13 +148,15 @@ class Comparer:
         hold one value (a list of booleans)."""
         raise NotImplementedError
 
-    def differs(self, sub_a, sub_b, pairs):
-        """For each (p, q) of ``pairs``, whether each row's two cells differ (lists of
-        booleans); a library may read the columns at once."""
-        return [[not same for same in self.same(sub_a, p, sub_b, q)] for p, q in pairs]
+    def differs(self, sub_a, sub_b, pairs, rows_a=None, rows_b=None):
+        """For each (p, q) of ``pairs``, whether each row's two cells (``sub_a`` at
+        ``rows_a``, ``sub_b`` at ``rows_b``) differ (lists of booleans); a library may
+        read the columns at once."""
+        raise NotImplementedError
 
-    def index_texts(self, sub, cells):
-        """The index labels of ``sub`` as text (tables whose index is a key)."""
+    def index_texts(self, sub, cells, rows=None):
+        """The index labels of ``sub`` at ``rows`` as text (tables whose index is a
+        key)."""
         raise NotImplementedError
 
 
@@ -314,6 +318,10 @@ class Comparisons:
     def __init__(self):
         self.kept = {}
 
+    def peek(self, key):
+        """The comparison kept for ``key``, or None."""
+        return self.kept.get(key)
+
     def get(self, key, compute):
         """``(compared, reused)``."""
         found = self.kept.get(key)
@@ -394,7 +402,13 @@ def window_rows(comparer, compared, ids, shown, cells):
     """The window's rows (``ids``, in order): ``{"status", "position", "key", "cells",
     "changes", "changed_cells"}``.  ``cells``: the texts of the compared columns at
     ``shown`` (``before``'s for a removed row); ``changes``: those of them that differ,
-    before → after; ``changed_cells``: how many of every compared column differ."""
+    before → after; ``changed_cells``: how many of every compared column differ.
+
+    Each table is taken once: ``name``'s rows of the window, ``with``'s removed rows then
+    the rows the changed ones matched; the texts and the changed cells read those two by
+    row positions.  Only the cells shown become text (and count when cut): every listed
+    row's, and ``with``'s of the changed rows in the shown columns where one of them
+    differs."""
     found, plan = compared.found, compared.plan
     n_a = found.heights[0]
     mine = [i for i in ids if i < n_a]
@@ -404,19 +418,23 @@ def window_rows(comparer, compared, ids, shown, cells):
     before_rows = comparer.match_of(found, changed)
     shown_pairs = [plan.pairs[j] for j in shown]
     key_columns = ([], []) if plan.key is None else plan.key
-    sub_a, sub_r = comparer.take(0, mine), comparer.take(1, removed)
+    at_a = {i: k for k, i in enumerate(mine)}
+    n_w = len(removed) + len(before_rows)
+    rows_c = _unless_all([at_a[i] for i in changed], len(mine))
+    rows_r = _unless_all(list(range(len(removed))), n_w)
+    rows_b = _unless_all(list(range(len(removed), n_w)), n_w)
+    sub_a, sub_w = comparer.take(0, mine), comparer.take(1, removed + before_rows)
     cells_a = _rows(comparer.texts(sub_a, [p for p, _q, _t in shown_pairs], cells), len(mine))
-    cells_r = _rows(comparer.texts(sub_r, [q for _p, q, _t in shown_pairs], cells),
+    cells_r = _rows(comparer.texts(sub_w, [q for _p, q, _t in shown_pairs], cells, rows_r),
                     len(removed))
-    keys_a, keys_r = _keys(comparer, found.by, (sub_a, sub_r), key_columns, mine, removed,
-                           cells)
-    sub_c, sub_b = comparer.take(0, changed), comparer.take(1, before_rows)
-    differ = comparer.differs(sub_c, sub_b, [(p, q) for p, q, _t in plan.pairs])
+    keys_a, keys_r = _keys(comparer, found.by, (sub_a, sub_w), (None, rows_r), key_columns,
+                           mine, removed, cells)
+    differ = comparer.differs(sub_a, sub_w, [(p, q) for p, q, _t in plan.pairs], rows_c,
+                              rows_b)
     # the before's texts of the shown columns where a window's row changed, only
     needed = [j for j, k in enumerate(shown) if any(differ[k])]
-    befores = dict(zip(needed, comparer.texts(sub_b, [shown_pairs[j][1] for j in needed],
-                                              cells)))
-    at_a = {i: k for k, i in enumerate(mine)}
+    befores = dict(zip(needed, comparer.texts(sub_w, [shown_pairs[j][1] for j in needed],
+                                              cells, rows_b)))
     at_c = {i: k for k, i in enumerate(changed)}
     shown_at = list(shown)
     out, rank = [], 0
@@ -437,6 +455,12 @@ def window_rows(comparer, compared, ids, shown, cells):
     return out
 
 
+def _unless_all(rows, n):
+    """``rows`` (positions in a take of ``n`` rows), or None when they are all of it in
+    order (nothing to pick)."""
+    return None if len(rows) == n and rows == list(range(n)) else rows
+
+
 def _row(code, position, key, texts, changed):
     return {"status": STATUS_NAMES[code], "position": position, "key": key, "cells": texts,
             "changes": [], "changed_cells": changed}
@@ -447,14 +471,17 @@ def _rows(columns, n):
     return [[col[r] for col in columns] for r in range(n)]
 
 
-def _keys(comparer, by, subs, key_columns, mine, removed, cells):
-    """Each row's key as texts: its key columns' cells, its index label, or its position."""
+def _keys(comparer, by, subs, at, key_columns, mine, removed, cells):
+    """Each row's key as texts: its key columns' cells, its index label, or its position
+    (``subs``' rows at ``at``)."""
     if by == "key":
-        return [_rows(comparer.texts(sub, positions, cells), len(rows))
-                for sub, positions, rows in zip(subs, key_columns, (mine, removed))]
+        return [_rows(comparer.texts(sub, positions, cells, rows), len(listed))
+                for sub, rows, positions, listed in zip(subs, at, key_columns,
+                                                         (mine, removed))]
     if by == "index":
-        return [[[t] for t in comparer.index_texts(sub, cells)] for sub in subs]
-    return [[[str(i)] for i in rows] for rows in (mine, removed)]
+        return [[[t] for t in comparer.index_texts(sub, cells, rows)]
+                for sub, rows in zip(subs, at)]
+    return [[[str(i)] for i in listed] for listed in (mine, removed)]
 
 
 def counts_of(compared):
