@@ -264,11 +264,11 @@ CODE = [
     ({"sort": [{"column": "f", "desc": True}, {"column": "s"}]}, None,
      't_view = (\n    t\n    .order_by(t["f"].isnan().ifelse(None, t["f"]).desc(), t["s"])\n)\n'),
     ({"filter": {"column": "s", "op": "contains", "value": "App"}}, [0, 4],
-     't_view = (\n    t\n    .filter(t["s"].notnull() & t["s"].lower().contains("app"))\n'
+     't_view = (\n    t\n    .filter(t["s"].lower().contains("app"))\n'
      "    .select(\"id\", 'it\\'s a \"name\"')\n)\n"),
     ({"filter": {"column": "d", "op": "ge", "value": "2024-01-02"}}, None,
      'import datetime\nt_view = (\n    t\n'
-     '    .filter(t["d"].notnull() & (t["d"] >= datetime.date(2024, 1, 2)))\n)\n'),
+     '    .filter(t["d"] >= datetime.date(2024, 1, 2))\n)\n'),
     ({"filter": {"column": "f", "op": "isnull"}}, None,
      't_view = (\n    t\n    .filter(t["f"].isnull() | t["f"].isnan())\n)\n'),
 ]
@@ -297,9 +297,9 @@ def test_a_long_filter_is_written_one_condition_a_line(cases: Any) -> None:
     code = entry.dispatch({"op": "code", "name": "t", "view": view}, {"t": cases})["code"]
     assert code["code"] == (
         "t_view = (\n    t\n    .filter(\n"
-        '        (t["s"].notnull() & t["s"].lower().contains("apple"))\n'
-        '        & (t["f"].notnull() & ~t["f"].isnan() & (t["f"] > 0.0))\n'
-        '        & (t["b"].notnull() & (t["b"] == True))\n'
+        '        t["s"].lower().contains("apple")\n'
+        '        & (~t["f"].isnan() & (t["f"] > 0.0))\n'
+        '        & (t["b"] == True)\n'
         "    )\n)\n")
 
 
