@@ -68,3 +68,12 @@ async def sdk_refusal(url: str, headers: dict[str, str] | None = None) -> Any:
         assert len(errors) == 1, repr(e)
         return errors[0]
     raise AssertionError("the MCP server accepted the session")
+
+
+async def started_mcp_url(serverapp: Any) -> str:
+    """Start jupyter-server-mcp in ``serverapp`` (enabled by the test's config) and give
+    the URL of its MCP endpoint."""
+    manager = serverapp.extension_manager
+    await manager.start_extension("jupyter_server_mcp")
+    (app,) = manager.extension_apps["jupyter_server_mcp"]
+    return f"http://127.0.0.1:{app.mcp_server_instance.port}/mcp"

@@ -14,6 +14,7 @@ from tornado.httpclient import HTTPClientError
 from traitlets.config import Config
 
 from .kernel_utils import get_json, validate
+from .mcp_clients import started_mcp_url
 from .test_cli import run_cli
 
 pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300)]
@@ -137,10 +138,7 @@ async def test_bad_comparisons_are_4xx_naming_what_is_wrong(jp_fetch, new_kernel
 async def test_compare_tables_through_a_real_mcp_client(jp_serverapp, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     assert (await kernel.run(SETUP))["status"] == "ok"
-    manager = jp_serverapp.extension_manager
-    await manager.start_extension("jupyter_server_mcp")
-    (app,) = manager.extension_apps["jupyter_server_mcp"]
-    url = f"http://127.0.0.1:{app.mcp_server_instance.port}/mcp"
+    url = await started_mcp_url(jp_serverapp)
     async with fastmcp.Client(url, auth=jp_serverapp.identity_provider.token) as client:
         tools = {tool.name: tool for tool in await client.list_tools()}
         assert "compare_tables" in tools and "key" in (tools["compare_tables"].description or "")

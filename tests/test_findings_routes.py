@@ -13,6 +13,7 @@ from tornado.httpclient import HTTPClientError
 from traitlets.config import Config
 
 from .kernel_utils import get_json, validate
+from .mcp_clients import started_mcp_url
 
 pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300)]
 fastmcp = pytest.importorskip("fastmcp")
@@ -117,10 +118,7 @@ async def test_bad_findings_queries_are_4xx_naming_them(jp_fetch, new_kernel):  
 async def test_describe_table_carries_the_findings(jp_serverapp, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     assert (await kernel.run(SETUP))["status"] == "ok"
-    manager = jp_serverapp.extension_manager
-    await manager.start_extension("jupyter_server_mcp")
-    (app,) = manager.extension_apps["jupyter_server_mcp"]
-    url = f"http://127.0.0.1:{app.mcp_server_instance.port}/mcp"
+    url = await started_mcp_url(jp_serverapp)
     async with fastmcp.Client(url, auth=jp_serverapp.identity_provider.token) as client:
         described = json.loads((await client.call_tool(
             "describe_table", {"name": "sales"})).content[0].text)

@@ -18,6 +18,7 @@ from traitlets.config import Config
 
 from .conftest import server_config
 from .kernel_utils import get_json, validate
+from .mcp_clients import started_mcp_url
 from .test_cli import run_cli
 from .test_r_kernel import IR_SPEC_DIR, ir_kernelspec  # noqa: F401 (autouse: the `ir` kernelspec)
 
@@ -161,10 +162,7 @@ async def test_compare_tables_with_a_kept_version_through_mcp(jp_serverapp, jp_f
     at = await _execution(kernel)
     await _keep(jp_fetch, kernel, "sales")
     assert (await kernel.run("sales.loc[0, 'region'] = 'east'"))["status"] == "ok"
-    manager = jp_serverapp.extension_manager
-    await manager.start_extension("jupyter_server_mcp")
-    (app,) = manager.extension_apps["jupyter_server_mcp"]
-    url = f"http://127.0.0.1:{app.mcp_server_instance.port}/mcp"
+    url = await started_mcp_url(jp_serverapp)
     async with fastmcp.Client(url, auth=jp_serverapp.identity_provider.token) as client:
         got = json.loads((await client.call_tool("compare_tables", {
             "name": "sales", "other": f"@{at}", "key": ["order_id"]})).content[0].text)

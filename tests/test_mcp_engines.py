@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from traitlets.config import Config
 
+from .mcp_clients import started_mcp_url
+
 pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300)]
 fastmcp = pytest.importorskip("fastmcp")
 pytest.importorskip("duckdb")  # not in the other MCP generation's venv (.venv-mcp04)
@@ -40,10 +42,7 @@ def mcp_url(jp_serverapp, http_server):  # type: ignore[no-untyped-def]
     """Start the server's MCP extension (the test server does not) and give its URL."""
 
     async def start() -> str:
-        manager = jp_serverapp.extension_manager
-        await manager.start_extension("jupyter_server_mcp")
-        (app,) = manager.extension_apps["jupyter_server_mcp"]
-        return f"http://127.0.0.1:{app.mcp_server_instance.port}/mcp"
+        return await started_mcp_url(jp_serverapp)
 
     return start
 
