@@ -180,9 +180,11 @@ async def _one_user(hub: Hub, user: str, everyone: list[str], kernels: int,
             ):
                 started = time.monotonic()
                 status, body = await _get(client, api + path, token)
-                while status == 503 and "busy" in body and time.monotonic() < started + 30:
-                    # The server has not seen the cell's end on its own wire yet: as the
-                    # answer's Retry-After says, ask again (as the sidebar does).
+                while status == 503 and time.monotonic() < started + 30:
+                    # A 503 says "try again" (Retry-After): the server has not seen the
+                    # cell's end on its own wire yet, or an earlier request of ours is
+                    # still unanswered (one the kernel never answers is found out within
+                    # seconds: connection.py): ask again, as the sidebar does.
                     report.retries += 1
                     await asyncio.sleep(0.1)
                     status, body = await _get(client, api + path, token)

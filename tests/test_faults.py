@@ -229,6 +229,27 @@ class TestShortDeadline:
         assert [v["name"] for v in snapshot["variables"]] == ["a"] and not snapshot["stale"]
 
 
+async def test_a_request_the_kernel_never_answers_does_not_block_the_next(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
+    """A request dropped on its way (here: a message type the kernel does not know, which
+    it drops without a reply) stays overdue until a later request's reply proves it lost;
+    it does not answer "an earlier inspection is still running" for ever."""
+    from jupyter_kernel_state.service.connection import OVERDUE_GRACE_S, RequestTimeout
+
+    kernel = await new_kernel()
+    await kernel.run("kept = 1")
+    connection = kernel.state.connection()
+    with pytest.raises(RequestTimeout):
+        await connection.request("kernel_state_unknown_request", {}, timeout=1.0)
+    assert connection.waiting_on == 1
+    with pytest.raises(HTTPClientError) as e:  # just overdue: it may yet be running
+        await jp_fetch("api", "kernel-state", "kernels", kernel.kernel_id, "variables")
+    assert e.value.code == 503 and "earlier inspection" in e.value.response.body.decode()
+    await asyncio.sleep(OVERDUE_GRACE_S)
+    snapshot = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables")
+    assert [v["name"] for v in snapshot["variables"]] == ["kept"]
+    assert connection.waiting_on == 0 and connection.lost_requests == 1
+
+
 async def test_kernel_deleted_while_a_get_waits_gets_404(jp_fetch, new_kernel):  # type: ignore[no-untyped-def]
     kernel = await new_kernel()
     pending = await waiting_get(jp_fetch, kernel)

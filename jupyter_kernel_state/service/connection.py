@@ -8,6 +8,13 @@ be told apart from the user's.
 A wire that drops (a gateway restarted, a websocket cut) is reopened in the background
 with backoff, so IOPub capture resumes by itself; requests in flight fail at once with
 ``LinkDown``. A gateway that no longer knows the kernel ends the connection: ``KernelGone``.
+
+A request whose deadline passed is remembered as overdue: nothing more is sent while it is
+still in the kernel. A request the kernel will never answer (dropped on its way, or its
+reply lost) is told apart by order: a kernel answers one socket's shell requests in the
+order they were sent, so the reply to a later request of ours proves every earlier one
+without a reply lost, and they are forgotten (``settle_overdue`` sends such a later
+request when nothing of ours is running).
 """
 
 from __future__ import annotations
@@ -38,6 +45,11 @@ LIVENESS_TIMEOUT_S = 2.0
 # Reopening a dropped wire: first delay, and the longest.
 RECONNECT_FIRST_S = 0.5
 RECONNECT_MAX_S = 30.0
+# At most one request every this many seconds asks whether overdue requests were lost,
+# and only about requests overdue for this long (the kernel's word that it started one may
+# still be on its way).
+OVERDUE_CHECK_S = 10.0
+OVERDUE_GRACE_S = 2.0
 
 
 class RequestTimeout(Exception):
@@ -95,7 +107,13 @@ class KernelConnection:
         self._own_set: set[str] = set()
         # Our requests whose deadline passed before their reply came: still queued or
         # running in the kernel. Nothing more is sent until they answer (see `waiting_on`).
-        self._overdue: dict[str, float] = {}
+        # Each is kept with its place in the order we sent (see the module's docstring)
+        # and when its deadline passed.
+        self._overdue: dict[str, tuple[int, float]] = {}
+        self._sent_order: dict[str, int] = {}  # our requests awaiting a reply (and overdue)
+        self._running: set[str] = set()  # of those, the ones the kernel said it started
+        self._last_overdue_check = -OVERDUE_CHECK_S
+        self.lost_requests = 0  # requests of ours the kernel never answered (for tests)
         self._channels: KernelChannels | None = None
         self._opening: asyncio.Future[KernelChannels] | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -213,6 +231,12 @@ class KernelConnection:
 
     def _handle_iopub(self, msg: dict[str, Any]) -> None:
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
+        if parent_id in self._sent_order and (msg.get("header") or {}).get("msg_type") == "status":
+            state = (msg.get("content") or {}).get("execution_state")
+            if state == "busy":
+                self._running.add(parent_id)
+            elif state == "idle":
+                self._running.discard(parent_id)
         if isinstance(parent_id, str) and parent_id in self._own_outputs:
             self._own_outputs.handle(parent_id, msg)
         own = self.is_own(parent_id)
@@ -229,9 +253,35 @@ class KernelConnection:
         passed (they are still in the kernel: a new one would queue behind them)."""
         return len(self._overdue)
 
+    @property
+    def overdue_running(self) -> bool:
+        """Whether the kernel said it started one of our overdue requests and has not
+        finished it: it is running, not lost."""
+        return any(msg_id in self._running for msg_id in self._overdue)
+
+    async def settle_overdue(self, timeout: float) -> None:
+        """Overdue requests the kernel will never answer forgotten: when none of them is
+        running, one kernel_info_request (at most one every ``OVERDUE_CHECK_S``) whose
+        reply, coming after theirs would have, proves them lost. The caller has made sure
+        that no cell is running (the check would only queue behind it)."""
+        now = time.monotonic()
+        if (not self._overdue or self.overdue_running
+                or now - max(since for _, since in self._overdue.values()) < OVERDUE_GRACE_S
+                or now - self._last_overdue_check < OVERDUE_CHECK_S):
+            return
+        self._last_overdue_check = now
+        try:
+            await self.request("kernel_info_request", {}, timeout=timeout)
+        except RequestTimeout:  # the check is overdue too: still nothing more is sent
+            return
+
     def _handle_shell(self, msg: dict[str, Any]) -> None:
         parent_id = str((msg.get("parent_header") or {}).get("msg_id"))
         self._overdue.pop(parent_id, None)
+        self._running.discard(parent_id)
+        order = self._sent_order.pop(parent_id, None)
+        if order is not None and self._overdue:
+            self._forget_lost(order)
         future = self._pending.pop(parent_id, None)
         if future is not None and not future.done():
             future.set_result(msg)
@@ -241,6 +291,20 @@ class KernelConnection:
             except Exception:
                 self._log.exception("jupyter_kernel_state: reply handler failed")
 
+    def _forget_lost(self, answered: int) -> None:
+        """Our overdue requests sent before the one just answered: the kernel answers in
+        order, so theirs will never come."""
+        lost = [msg_id for msg_id, (order, _) in self._overdue.items() if order < answered]
+        for msg_id in lost:
+            del self._overdue[msg_id]
+            self._sent_order.pop(msg_id, None)
+            self._running.discard(msg_id)
+        if lost:
+            self.lost_requests += len(lost)
+            self._log.warning(
+                "jupyter_kernel_state: the kernel never answered %d earlier request(s) of ours "
+                "(lost on the way, or their replies were); forgotten", len(lost))
+
     # -- a dropped wire ----------------------------------------------------------------
 
     def _lost(self, channels: KernelChannels) -> None:
@@ -248,6 +312,8 @@ class KernelConnection:
             return
         self._channels = None
         self._overdue.clear()  # their replies went with the wire
+        self._sent_order.clear()
+        self._running.clear()
         self.link_error = channels.lost_message
         self._fail_pending(LinkDown(self.link_error))
         asyncio.ensure_future(channels.close()).add_done_callback(_consume_exception)
@@ -340,19 +406,21 @@ class KernelConnection:
             before_send(msg_id)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future
+        order = self.sent
         if self.quiet is not None:
             self.quiet.begin()
         try:
             try:
                 channels.send(msg)
                 self.sent += 1
+                self._sent_order[msg_id] = order
             except Exception as e:  # a websocket closing under us
                 raise LinkDown(f"The connection to the kernel was lost ({type(e).__name__})"
                                ) from None
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    self._overdue[msg_id] = time.monotonic()
+                    self._overdue[msg_id] = (order, time.monotonic())
                     raise RequestTimeout(f"no reply within {timeout:g} s")
                 try:
                     reply = await asyncio.wait_for(
@@ -364,6 +432,9 @@ class KernelConnection:
                     await self._check_alive(channels)
         finally:
             self._pending.pop(msg_id, None)
+            if msg_id not in self._overdue:  # answered, failed or cancelled: not awaited
+                self._sent_order.pop(msg_id, None)
+                self._running.discard(msg_id)
             if self.quiet is not None:
                 self.quiet.end()
 

@@ -254,6 +254,9 @@ class ProbeClient:
     async def _execute(self, call: ProbeCall, timeout: float | None = None
                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         connection = self._host.connection()
+        if connection.waiting_on and not (await self._host.now()).busy:
+            # Still in the kernel, or lost on the way: a later request's reply tells.
+            await connection.settle_overdue(self._limits.probe_timeout)
         if connection.waiting_on:  # never queue a second request behind our own
             raise KernelUnavailable(
                 "An earlier inspection is still running in the kernel (no answer within "
