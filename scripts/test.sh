@@ -42,7 +42,7 @@ in_background extras bash scripts/setup-test-extras.sh
 . .venv/bin/activate
 
 run_suite "lint (ruff, mypy --strict; stylelint, prettier, eslint)" bash -c \
-  'ruff check jupyter_kernel_state tests benchmarks && mypy jupyter_kernel_state && jlpm lint:check'
+  'ruff check jupyter_kernel_state tests benchmarks scripts && mypy jupyter_kernel_state && jlpm lint:check'
 run_suite "jest" jlpm test
 wait "$(cat "$lanes/extras.pid")"
 if [ "$(cat "$lanes/extras.status" 2> /dev/null)" != 0 ]; then
@@ -54,6 +54,7 @@ run_suite "pytest" python -m pytest -q -p no:cacheprovider -n auto --maxprocesse
   --dist loadfile -m "not alone"
 # The UI tests after it, not beside it: run beside pytest's workers on two cores, a galata
 # test that waits on the list's re-sort timed out (measured: the lanes saved 2–3 minutes).
+rm -f "$KERNEL_STATE_LOG_DIR/ui-report.json" "$KERNEL_STATE_LOG_DIR/ui-hub-report.json"
 run_suite "ui-tests (Playwright, Debian chromium; then behind JupyterHub)" bash -c '
   cd ui-tests &&
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 jlpm install > "$KERNEL_STATE_LOG_DIR/ui-install.log" 2>&1 ||
@@ -72,5 +73,7 @@ run_suite "pytest, Notebook Intelligence 6" .venv-nbi/bin/python -m pytest -q \
   -p no:cacheprovider tests/test_notebook_intelligence.py
 
 echo
+# The UI suites' failures again, last, one line each (their output is long).
+python scripts/failures.py "$KERNEL_STATE_LOG_DIR/ui-report.json" "$KERNEL_STATE_LOG_DIR/ui-hub-report.json"
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

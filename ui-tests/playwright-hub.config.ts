@@ -20,7 +20,16 @@ export default defineConfig({
   testDir: './tests-hub',
   // Not *.spec.ts: the galata config (playwright.config.js) collects every spec under ui-tests/.
   testMatch: '*.hub.ts',
-  reporter: [['list']],
+  // The JSON report is what the test command's closing summary reads (scripts/failures.py).
+  reporter: [
+    ['list'],
+    [
+      'json',
+      {
+        outputFile: `${process.env.KERNEL_STATE_LOG_DIR || 'test-results'}/ui-hub-report.json`
+      }
+    ]
+  ],
   timeout: 240000,
   expect: { timeout: 30000 },
   retries: 0,

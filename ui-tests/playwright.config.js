@@ -12,7 +12,16 @@ const url = `http://localhost:${port}`;
 
 module.exports = {
   ...baseConfig,
-  reporter: [['list']],
+  // The JSON report is what the test command's closing summary reads (scripts/failures.py).
+  reporter: [
+    ['list'],
+    [
+      'json',
+      {
+        outputFile: `${process.env.KERNEL_STATE_LOG_DIR || 'test-results'}/ui-report.json`
+      }
+    ]
+  ],
   timeout: 120000,
   expect: { timeout: 20000 },
   retries: 0,
