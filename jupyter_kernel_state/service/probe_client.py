@@ -244,12 +244,15 @@ class ProbeClient:
         request still running) is a 503, as for any call."""
         support = await self.support()
         try:
-            await self._execute(support.install_call())
+            content, outputs = await self._execute(support.install_call())
         except RequestTimeout:
             raise KernelUnavailable(
                 f"Kernel did not answer within {self._limits.probe_timeout:g} s (installing "
                 "the probe)",
                 retry_after=2) from None
+        error = support.install_error(content, outputs)
+        if error is not None:
+            raise ProbeFailed(f"Probe could not be installed in the kernel ({error})")
 
     async def _execute(self, call: ProbeCall, timeout: float | None = None
                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import zlib
 from importlib import resources
 from typing import Any
 
@@ -106,6 +107,27 @@ def install_code() -> str:
     """Source that (re)installs the probe; leaves nothing in the user namespace."""
     namespace = {"SOURCES": probe_sources(), "ORDER": PROBE_MODULES, "NAME": MODULE_NAME}
     return f"exec({_BOOTSTRAP!r}, {namespace!r})\n"
+
+
+@functools.lru_cache(maxsize=1)
+def install_expression() -> str:
+    """``install_code`` as one ``user_expressions`` entry: compressed, and evaluated by the
+    kernel without the transforming, parsing and compiling IPython gives a cell's code (a
+    megabyte of source: about three times the cost). Its value is ``None``; a failure is
+    the entry's error."""
+    packed = base64.b64encode(zlib.compress(install_code().encode("utf-8"), 6)).decode("ascii")
+    return (f"exec(__import__('zlib').decompress(__import__('base64').b64decode('{packed}'))"
+            ".decode('utf-8'), {})")
+
+
+def install_error(entry: dict[str, Any] | None) -> str | None:
+    """What went wrong installing, from the install expression's ``user_expressions``
+    entry; None when it ran."""
+    if not isinstance(entry, dict):
+        return "the kernel did not evaluate the install expression"
+    if entry.get("status") == "ok":
+        return None
+    return f"{entry.get('ename', 'error')}: {entry.get('evalue', '')}"[:MAX_ERROR_CHARS]
 
 
 def call_expression(request: dict[str, Any]) -> str:

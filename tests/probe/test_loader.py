@@ -74,6 +74,29 @@ def test_install_then_call_in_plain_python():  # type: ignore[no-untyped-def]
     assert modules == sorted(f"_jupyter_kernel_state_probe{m}" for m in expected)
 
 
+def test_the_install_expression_installs_and_says_what_failed():  # type: ignore[no-untyped-def]
+    """What the server sends (one user_expressions entry, compressed): it installs the probe
+    as install_code does, leaves the namespace as it was, and a failure is its entry's
+    error, named by install_error."""
+    expression = probe_loader.install_expression()
+    assert expression.isascii() and len(expression) < len(install_code()) / 2
+    body = "\n".join([
+        "import json",
+        "before = None; before = sorted(globals())",
+        evaluate(expression),
+        "print(json.dumps(sorted(globals()) == before))",
+        evaluate(call_expression({"op": "ping"})),
+        evaluate(expression.replace("b64decode('eJ", "b64decode('AA", 1)),  # not zlib
+    ])
+    installed, untouched, ping, broken = run_plain_python(body)
+    assert probe_loader.install_error(installed) is None and installed["data"] == {
+        "text/plain": "None"}
+    assert untouched is True
+    assert parse_reply(ping)["ok"] is True
+    assert (probe_loader.install_error(broken) or "").startswith("error: Error -3")
+    assert probe_loader.install_error(None) == "the kernel did not evaluate the install expression"
+
+
 def test_probe_missing_in_plain_python():  # type: ignore[no-untyped-def]
     (entry,) = run_plain_python("import json\n" + evaluate(call_expression({"op": "ping"})))
     with pytest.raises(ProbeMissing):

@@ -41,6 +41,12 @@ class LanguageSupport(Protocol):
     def install_call(self) -> ProbeCall:
         """The request that (re)installs the probe, leaving nothing in the user's namespace."""
 
+    def install_error(
+        self, content: dict[str, Any], outputs: list[dict[str, Any]]
+    ) -> str | None:
+        """Why the install request did not install the probe, when its reply can tell
+        (None: it did, or the kernel does not say)."""
+
     def probe_call(self, request: dict[str, Any]) -> ProbeCall:
         """The request for one probe operation; ``request`` travels as data, never as code."""
 

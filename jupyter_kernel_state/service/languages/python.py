@@ -20,7 +20,13 @@ class PythonSupport:
                             "delete", "timeline", "keep", "kept", "drop_kept"})
 
     def install_call(self) -> ProbeCall:
-        return ProbeCall(probe_loader.install_code())
+        return ProbeCall("", {EXPRESSION_KEY: probe_loader.install_expression()})
+
+    def install_error(
+        self, content: dict[str, Any], outputs: list[dict[str, Any]]
+    ) -> str | None:
+        return probe_loader.install_error(
+            (content.get("user_expressions") or {}).get(EXPRESSION_KEY))
 
     def probe_call(self, request: dict[str, Any]) -> ProbeCall:
         return ProbeCall("", {EXPRESSION_KEY: probe_loader.call_expression(request)})

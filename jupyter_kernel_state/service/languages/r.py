@@ -148,6 +148,11 @@ class RSupport:
     def install_call(self) -> ProbeCall:
         return ProbeCall(install_code(), collect_output=True)
 
+    def install_error(
+        self, content: dict[str, Any], outputs: list[dict[str, Any]]
+    ) -> str | None:
+        return None  # IRkernel drops a silent request's error: the next call finds out
+
     def probe_call(self, request: dict[str, Any]) -> ProbeCall:
         return ProbeCall(call_code(request), collect_output=True)
 
