@@ -79,6 +79,7 @@ class DuckDBTable(EngineTable):
     syntaxes = ("duckdb", "sql")
     stops = "interrupted in"
     watchdog = True
+    watchdog_repeat_s = 0.05  # an interrupt before the query starts is forgotten
     finding_kinds = ALL_KINDS
     fix_library = "duckdb"
 

@@ -64,6 +64,9 @@ class EngineTable(EngineFindings, TableBackend):
     #: True: a watchdog thread calls :meth:`cancel` at the guard's time (for engines
     #: that may block in native code without looking at Python signals).
     watchdog = False
+    #: Seconds between the watchdog's further calls of :meth:`cancel` while the run goes
+    #: on (None: once).
+    watchdog_repeat_s = None
     #: The least time guard any of its queries gets (ms), within the call's budget: the
     #: fixed cost of one query in an engine that schedules jobs (Spark's), which a guard
     #: meant for the query's work alone would not cover.
@@ -298,7 +301,7 @@ class EngineTable(EngineFindings, TableBackend):
         ms = min(max(ms, min(self.min_query_ms, int(left * FLOOR_SHARE))), left)
         watch = None
         if self.watchdog:
-            watch = _Watchdog(ms / 1000.0, self.cancel)
+            watch = _Watchdog(ms / 1000.0, self.cancel, self.watchdog_repeat_s)
         try:
             return self.session.run_within(ms, fn, *args)
         except guard.ProbeTimeout:
@@ -348,33 +351,56 @@ class EngineTable(EngineFindings, TableBackend):
 class _Watchdog:
     """Calls ``cancel`` from a thread of its own after ``seconds``, unless the run ended
     first (decided under a lock; ``cancel`` itself runs outside it, so an engine's cancel
-    may wait for its query to end).  An engine whose cancel must never reach a later
-    query guards that itself (the Ibis backend does); DuckDB's is one ``interrupt()``."""
+    may wait for its query to end), and again every ``repeat`` seconds while it runs: an
+    interrupt that lands before the engine has started its query (DuckDB still sniffing a
+    CSV, binding) is forgotten when the query starts. An engine whose cancel must never
+    reach a later query guards that itself (the Ibis backend does); DuckDB's is one
+    ``interrupt()``, which a query started later does not see."""
 
-    def __init__(self, seconds, cancel):
-        self.lock = threading.Lock()
+    #: How long ``end`` waits for a cancel under way to return (it must not reach the
+    #: next query: under the GIL a cancel can be held until that query lets go of it).
+    END_WAIT_S = 5.0
+
+    def __init__(self, seconds, cancel, repeat=None):
+        self.lock = threading.Condition()
         self.running = True
         self.fired = False
+        self.cancelling = False
         self.cancel = cancel
-        self.timer = threading.Timer(seconds, self._fire)
-        self.timer.daemon = True
-        self.timer.start()
+        self.repeat = repeat
+        self.timer = self._timer(seconds)
+
+    def _timer(self, seconds):
+        timer = threading.Timer(seconds, self._fire)
+        timer.daemon = True
+        timer.start()
+        return timer
 
     def _fire(self):
         with self.lock:
             if not self.running:
                 return
             self.fired = True
+            self.cancelling = True
+            if self.repeat is not None:
+                self.timer = self._timer(self.repeat)
         try:
             self.cancel()
         except Exception:
             pass  # the engine is gone: the query ends with its own error
+        finally:
+            with self.lock:
+                self.cancelling = False
+                self.lock.notify_all()
 
     def end(self):
-        """Stop watching; whether it fired (then the engine was asked to cancel)."""
+        """Stop watching; whether it fired (then the engine was asked to cancel). A
+        cancel under way has returned when this does."""
         with self.lock:
             self.running = False
-        self.timer.cancel()
+            timer = self.timer
+            self.lock.wait_for(lambda: not self.cancelling, self.END_WAIT_S)
+        timer.cancel()
         return self.fired
 
 
