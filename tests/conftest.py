@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +21,39 @@ from .kernel_utils import UserClient, start_kernel
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
-# Route tests that take `kernel_backend` run against local kernels, kernels behind a real
-# Kernel Gateway and kernels behind a real Enterprise Gateway, both token-protected:
-# `pytestmark = BOTH_BACKENDS` (the name stayed from when there were two).
+# Route tests that take `kernel_backend` (`pytestmark = BOTH_BACKENDS`) run against local
+# kernels and behind one of two real, token-protected gateways: a Kernel Gateway or an
+# Enterprise Gateway, picked per test by a stable hash of its id, so each gateway carries
+# about half of every file's cases (the route's meaning is the same above the wire). The
+# tests of the wire itself — faults, gateways, images and IOPub, R — run behind both:
+# `pytestmark = [..., BOTH_BACKENDS, EVERY_GATEWAY]`.
 BACKENDS = ["local", "gateway", "enterprise"]
+GATEWAYS = ("gateway", "enterprise")
 BOTH_BACKENDS = pytest.mark.parametrize("kernel_backend", BACKENDS, indirect=True)
+EVERY_GATEWAY = pytest.mark.every_gateway
+
+
+def gateway_for(nodeid: str, backend: str) -> str:
+    """The gateway a route test runs behind: by a stable hash of its id without the
+    backend's own name."""
+    base = re.sub(rf"(?<=[\[-]){backend}(?=[\]-])", "", nodeid)
+    return GATEWAYS[zlib.crc32(base.encode()) % len(GATEWAYS)]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    dropped = []
+    kept = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        backend = callspec.params.get("kernel_backend") if callspec is not None else None
+        if (backend in GATEWAYS and item.get_closest_marker("every_gateway") is None
+                and gateway_for(item.nodeid, backend) != backend):
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")

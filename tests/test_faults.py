@@ -9,10 +9,10 @@ import time
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from .conftest import BOTH_BACKENDS, server_config
+from .conftest import BOTH_BACKENDS, EVERY_GATEWAY, server_config
 from .kernel_utils import get_json, validate
 
-pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS, EVERY_GATEWAY]
 
 HOSTILE = '''
 import threading

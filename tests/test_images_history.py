@@ -9,10 +9,10 @@ import struct
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from .conftest import BOTH_BACKENDS, server_config
+from .conftest import BOTH_BACKENDS, EVERY_GATEWAY, server_config
 from .kernel_utils import get_json, start_kernel, validate
 
-pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS, EVERY_GATEWAY]
 
 # Kernel-side helper: a valid, distinct PNG of the given size without any library.
 MAKE_PNG = r'''

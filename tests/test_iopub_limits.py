@@ -12,11 +12,11 @@ import pytest
 
 from jupyter_kernel_state.service.channels import ZmqChannels
 
-from .conftest import BOTH_BACKENDS, server_config
+from .conftest import BOTH_BACKENDS, EVERY_GATEWAY, server_config
 from .kernel_utils import get_json, validate
 from .test_images_history import MAKE_PNG, get_history, images
 
-pytestmark = [pytest.mark.kernel, BOTH_BACKENDS]
+pytestmark = [pytest.mark.kernel, BOTH_BACKENDS, EVERY_GATEWAY]
 
 IMAGE_CAP = 1024 * 1024
 

@@ -15,13 +15,14 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from tornado.httpclient import HTTPClientError
 
-from .conftest import BOTH_BACKENDS
+from .conftest import BOTH_BACKENDS, EVERY_GATEWAY
 from .kernel_utils import UserClient, get_json, validate
 
 # Found before the test server isolates its Jupyter paths (the venv's share/jupyter).
 IR_SPEC_DIR = KernelSpecManager().find_kernel_specs().get("ir")
 pytestmark = [
     pytest.mark.kernel,
+    EVERY_GATEWAY,
     pytest.mark.skipif(IR_SPEC_DIR is None,
                        reason="no IRkernel kernelspec `ir` (run scripts/setup.sh)"),
 ]
