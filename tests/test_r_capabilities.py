@@ -62,6 +62,9 @@ async def test_the_server_takes_r_at_its_word(jp_fetch, new_kernel):  # type: ig
     still has both) gets 501s for them without being asked to run them."""
     kernel: UserClient = await new_kernel("ir")
     await kernel.ready()
+    # The early install's ping has told (or, on a loaded machine past its deadline, the
+    # first request asks): either way what the probe declared.
+    await kernel.state.probe.capabilities()
     declared = kernel.state.probe.declared()
     assert declared is not None and declared.declared
     assert declared.has("timeline") and not declared.has("digest")
