@@ -414,8 +414,36 @@ def cmd_timeline(client: KernelStateClient, args: argparse.Namespace) -> str:
         footer += f" (complete after execution {_count(data['complete_after'])})"
     if data.get("exists") is False:
         footer += "; not bound now"
+    lines.extend(_lineage_lines(data))
     lines.append(footer)
     return "\n".join(lines)
+
+
+#: Lineage lists of a timeline, and how the CLI names them.
+_LINEAGE = (("defined_in", "defined in"), ("used_in", "used in"),
+            ("unknown", "maybe touched (dynamic access) in"))
+
+
+def _lineage_lines(data: dict[str, Any]) -> list[str]:
+    """``defined in: [1] df = load() · [4] df['x'] += 1 (changed)``: each lineage list,
+    newest last, each execution with its cell's first line (Python kernels)."""
+    lines = []
+    for key, label in _LINEAGE:
+        entries = data.get(key) or []
+        if not entries:
+            continue
+        parts = []
+        for e in entries:
+            text = f"[{_count(e['execution_count'])}] {(e.get('code') or '').split(chr(10))[0]}"
+            notes = [n for n in (e.get("kind") if e.get("kind") in ("changed", "deleted")
+                                 else None,
+                                 "in a function" if e.get("in_function") else None,
+                                 ", ".join(e.get("reasons") or []) or None) if n]
+            parts.append(text + (f" ({'; '.join(notes)})" if notes else ""))
+        held = (data.get("lineage_totals") or {}).get(key, len(entries))
+        more = f" ({len(entries):,} of {held:,})" if held > len(entries) else ""
+        lines.append(f"{label}{more}: " + " · ".join(parts))
+    return lines
 
 
 def cmd_images(client: KernelStateClient, args: argparse.Namespace) -> str:

@@ -536,14 +536,21 @@ async def variable_timeline(
     name: str,
     kernel_id: str | None = None,
     limit: int = 20,
+    lineage_limit: int = 20,
 ) -> dict[str, Any]:
     """When a variable was created, changed or deleted, and how: the executions (cell
     numbers) with structural changes such as "rows 100,000 → 95,991" or "column revenue
     added". Use it to find which cell changed a variable instead of re-running cells.
-    Entries are oldest first (the last `limit`, at most 100)."""
+    Entries are oldest first (the last `limit`, at most 100). Its lineage too (Python
+    kernels), read from the code of each executed cell: `defined_in` (the executions
+    that bound or changed it: execution_count, cell_id, code, kind bound|changed|deleted),
+    `used_in` (those that read it; in_function: only inside a function the cell defined)
+    and `unknown` (executions whose dynamic access - globals(), exec, star imports,
+    %store -r - may have touched any name), the last `lineage_limit` of each."""
     service = _get_service()
     kernel = await _kernel(service, kernel_id)
-    options = await _run(parse, "timeline", {"name": name, "limit": limit}, service.limits)
+    options = await _run(parse, "timeline", {"name": name, "limit": limit,
+                                             "lineage_limit": lineage_limit}, service.limits)
     await _visible(service, kernel, name)
     timeline = await _run(service.timeline, kernel["kernel_id"], options, kernel=kernel)
     return {**kernel, **timeline}

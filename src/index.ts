@@ -28,6 +28,7 @@ import {
 import { identifierAt } from './format';
 import { kernelStateIcon } from './icon';
 import { ISessionWidgetTracker } from './kernelFollower';
+import { followActiveCell, goToCell } from './notebookCells';
 import { KernelStateService } from './service';
 import {
   IKernelStateOptions,
@@ -110,6 +111,7 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
       service,
       translator: translator ?? nullTranslator,
       commands: app.commands,
+      goToCell: notebooks ? cellId => goToCell(notebooks, cellId) : undefined,
       onOptionsChange: options => {
         if (!settings) {
           service.setOptions(options);
@@ -120,6 +122,10 @@ const sidebarPlugin: JupyterFrontEndPlugin<void> = {
         }
       }
     });
+    if (notebooks) {
+      // the list's "used by the active cell" view follows the active cell
+      followActiveCell(notebooks, cellId => sidebar.list.setActiveCell(cellId));
+    }
     sidebar.title.icon = kernelStateIcon;
     app.shell.add(sidebar, 'left', { rank: 600 });
     restorer?.add(sidebar, sidebar.id);

@@ -110,8 +110,9 @@ class UserClient:
             if queue is not None:
                 queue.put_nowait(msg)
 
-    def _send(self, msg_type: str, content: dict[str, Any], channel: str = "shell") -> str:
-        msg = self.session.msg(msg_type, content)
+    def _send(self, msg_type: str, content: dict[str, Any], channel: str = "shell",
+              metadata: dict[str, Any] | None = None) -> str:
+        msg = self.session.msg(msg_type, content, metadata=metadata)
         msg["channel"] = channel
         self._ws.write_message(json.dumps(msg, default=json_default))
         return str(msg["header"]["msg_id"])
@@ -174,11 +175,14 @@ class UserClient:
             await asyncio.sleep(0.01)
         raise AssertionError("server never saw the kernel busy")
 
-    async def run(self, code: str, timeout: float = 60) -> dict[str, Any]:
-        """Execute a user cell; return its reply once the server has seen it finish."""
+    async def run(self, code: str, timeout: float = 60,
+                  cell_id: str | None = None) -> dict[str, Any]:
+        """Execute a user cell (sent with a notebook cell id as JupyterLab sends it, in
+        the request's metadata, when ``cell_id`` is given); return its reply once the
+        server has seen it finish."""
         before = self.state.tracker.generation
         self.outputs = []
-        msg_id = self.execute(code)
+        msg_id = self.execute(code) if cell_id is None else self.execute_in_cell(code, cell_id)
         deadline = time.monotonic() + timeout
         while True:  # its outputs, until its idle
             msg = await self.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
@@ -194,6 +198,13 @@ class UserClient:
                 break
         await self.wait_generation(before + 1)
         return reply["content"]  # type: ignore[no-any-return]
+
+    def execute_in_cell(self, code: str, cell_id: str) -> str:
+        """``execute`` with the execute_request metadata JupyterLab adds (``cellId``)."""
+        return self._send("execute_request", {
+            "code": code, "silent": False, "store_history": True, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": True,
+        }, metadata={"cellId": cell_id})
 
     def submit(self, code: str) -> str:
         """Send a user cell without waiting for it."""

@@ -236,7 +236,10 @@ async def test_cli_timeline(cli, new_kernel):  # type: ignore[no-untyped-def]
     assert lines[0].startswith("[1] new")
     assert lines[1].startswith("[2] modified") and "100 → 90" in lines[1]
     assert lines[2].startswith("[3] removed")
-    assert lines[3] == "3 of 3 changes of sales; not bound now"
+    assert lines[3] == ("defined in: [1] import pandas as pd · "
+                        "[2] sales = sales[sales.price < 90] · [3] del sales (deleted)")
+    assert lines[4] == "used in: [2] sales = sales[sales.price < 90]"
+    assert lines[5] == "3 of 3 changes of sales; not bound now"
     code, out, _ = await cli("timeline", "sales", "--limit", "1")
     assert out.splitlines()[-1].startswith("1 of 3 changes")
     code, out, _ = await cli("--json", "timeline", "sales")

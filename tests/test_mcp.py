@@ -202,6 +202,15 @@ async def test_an_agent_asks_names_then_schema_then_full_then_when(
         timeline = _json(await client.call_tool("variable_timeline", {"name": "sales"}))
         assert [(e["execution_count"], e["changes"]) for e in timeline["entries"]] == [
             (1, []), (2, ["rows 100,000 → 95,991"]), (3, ["column revenue added"])]
+        # its lineage: which cells bound and read it, the head of their code
+        assert [(e["execution_count"], e["kind"]) for e in timeline["defined_in"]] == [
+            (1, "bound"), (2, "bound"), (3, "changed")]
+        assert [e["execution_count"] for e in timeline["used_in"]] == [2, 3]
+        assert timeline["used_in"][0]["code"] == "sales = sales[sales.price > 4008]"
+        assert timeline["unknown"] == []
+        short = _json(await client.call_tool("variable_timeline",
+                                             {"name": "sales", "lineage_limit": 1}))
+        assert [e["execution_count"] for e in short["defined_in"]] == [3]
         bad = await client.call_tool("list_variables", {"detail": "all"}, raise_on_error=False)
         assert bad.is_error and "detail must be one of names, schema, full" in bad.content[0].text
 

@@ -42,6 +42,7 @@ MODULES = (
     "changes.fingerprints",
     "changes.copies",
     "changes.logs",
+    "changes.lineage",
     "changes.hashing",
     "changes.polars_hashing",
     "changes.sources",

@@ -103,6 +103,11 @@ DEFAULT_COLUMN_MS = 1_000
 #: ``timeline``: entries per answer.
 DEFAULT_ENTRIES = 20
 MAX_ENTRIES = 100
+#: ``timeline``: executions per lineage list (``defined_in``, ``used_in``, ``unknown``).
+DEFAULT_LINEAGE = 20
+MAX_LINEAGE = 100
+#: A notebook cell's id (``snapshot``'s ``used_by_cell``; lineage keeps ids up to this).
+MAX_CELL_ID = 256
 #: Views: sort keys, and the filter's grammar (see the module docstring).
 MAX_SORT_KEYS = 10
 COMPARE_OPS = ("eq", "ne", "lt", "le", "gt", "ge")
@@ -560,6 +565,16 @@ OPERATIONS: dict[str, Operation] = {
                     max=MAX_OFFSET,
                     doc="only the names last bound or changed in this execution count",
                 ),
+                Field(
+                    "used_by_cell",
+                    TEXT,
+                    None,
+                    nullable=True,
+                    min=1,
+                    max=MAX_CELL_ID,
+                    doc="only the names the last execution of this notebook cell (its id) "
+                    "bound or read (its lineage)",
+                ),
                 Field("delta", BOOL, False, doc="only what changed since since_ec"),
                 Field("schema", BOOL, False, doc="tables' first columns with their dtypes"),
                 Field("framing", CHOICE, "json", nullable=True, choices=FRAMINGS),
@@ -760,8 +775,11 @@ OPERATIONS: dict[str, Operation] = {
         Operation("delete", (_NAME,), "remove a variable from the user namespace"),
         Operation(
             "timeline",
-            (_NAME, Field("limit", INT, DEFAULT_ENTRIES, nullable=True, min=1, max=MAX_ENTRIES)),
-            "when a variable was new, modified or removed, and how",
+            (_NAME, Field("limit", INT, DEFAULT_ENTRIES, nullable=True, min=1, max=MAX_ENTRIES),
+             Field("lineage_limit", INT, DEFAULT_LINEAGE, nullable=True, min=1, max=MAX_LINEAGE,
+                   doc="executions per lineage list (defined_in, used_in, unknown), the latest")),
+            "when a variable was new, modified or removed, and how; which executions bound and "
+            "read it",
         ),
     )
 }

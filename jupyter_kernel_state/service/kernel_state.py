@@ -382,6 +382,10 @@ class KernelState:
                 await self.probe.capabilities()).applies("snapshot", "changed_in") is False:
             raise NotSupported(f"changed_in is not available for {self.language} kernels yet "
                                "(the kernel's probe does not apply it)")
+        if options.used_by_cell is not None and (
+                await self.probe.capabilities()).applies("snapshot", "used_by_cell") is not True:
+            raise NotSupported(f"used_by_cell is not available for {self.language} kernels "
+                               "(the kernel's probe keeps no lineage)")
         moment = await self.now()
         if options.delta and not self._can_tell_changes_since(options.since):
             options = options.as_page()
@@ -441,7 +445,8 @@ class KernelState:
             "schema": reply.get("schema") or {},  # table columns for detail=schema
         }
         if not options.include and ("matched" in reply or (
-                options.filter is None and options.changed_in is None)):
+                options.filter is None and options.changed_in is None
+                and options.used_by_cell is None)):
             self.variables_total = total  # the namespace's own count, whatever the filter
         return snapshot
 
@@ -456,7 +461,8 @@ class KernelState:
             "snapshot",
             include=sorted(options.include), offset=options.offset, limit=options.limit,
             sort=options.sort, since_ec=self._since_ec(options.since), filter=options.filter,
-            changed_in=options.changed_in, delta=options.delta, schema=options.detail == "schema",
+            changed_in=options.changed_in, used_by_cell=options.used_by_cell,
+            delta=options.delta, schema=options.detail == "schema",
             framing="lines",  # variables as JSON lines after the reply (not decoded here)
             preview_chars=options.preview_chars, time_guard_ms=self._limits.time_guard_ms,
             budget_ms=self._limits.probe_budget_ms,
@@ -515,7 +521,8 @@ class KernelState:
 
         async def take(moment: Moment) -> Answer:
             reply = cast(TimelineReply, await self.probe.call(
-                "timeline", options.name, name=options.name, limit=options.limit))
+                "timeline", options.name, name=options.name, limit=options.limit,
+                lineage_limit=options.lineage_limit))
             return reply["timeline"]
 
         return await self._details.give(options.key, take, when_busy=busy_error(BUSY),

@@ -53,6 +53,8 @@ class SnapshotOptions:
     #: Only the variables last bound or changed in this execution count (whatever the page
     #: and sort); ``matched`` counts them.
     changed_in: int | None = None
+    #: Only the variables the last execution of this notebook cell bound or read.
+    used_by_cell: str | None = None
     #: Only what changed since generation ``since`` (every new or modified entry, not
     #: paged, at most ``limit``), when that can be told exactly; else a normal page.
     delta: bool = False
@@ -64,7 +66,8 @@ class SnapshotOptions:
     def key(self) -> tuple[object, ...]:
         """What makes two snapshots differ, besides the kernel's generation."""
         return (tuple(sorted(self.include)), self.limit, self.offset, self.sort, self.since,
-                self.preview_chars, self.filter, self.delta, self.detail, self.changed_in)
+                self.preview_chars, self.filter, self.delta, self.detail, self.changed_in,
+                self.used_by_cell)
 
     def as_page(self) -> SnapshotOptions:
         """The same request as a normal page (when a delta cannot be given)."""

@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..probe.protocol import DEFAULT_COMPARE_STATUSES, DEFAULT_ENTRIES, EMPTY_VIEW, View
+from ..probe.protocol import (
+    DEFAULT_COMPARE_STATUSES,
+    DEFAULT_ENTRIES,
+    DEFAULT_LINEAGE,
+    EMPTY_VIEW,
+    View,
+)
 
 
 @dataclass(frozen=True)
@@ -110,10 +116,11 @@ class TimelineOptions:
 
     name: str
     limit: int = DEFAULT_ENTRIES
+    lineage_limit: int = DEFAULT_LINEAGE
 
     @property
     def key(self) -> tuple[object, ...]:
-        return ("timeline", self.name, self.limit)
+        return ("timeline", self.name, self.limit, self.lineage_limit)
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,9 @@ describe('KernelStatePanel', () => {
         loadMore: jest.fn(async () => undefined),
         changedOnly: false,
         changedView: null,
-        setChangedOnly: jest.fn()
+        setChangedOnly: jest.fn(),
+        setUsedByCell: jest.fn(),
+        activeCell: null
       },
       inspector: { selected: null, select: jest.fn(), close: jest.fn() },
       options: { sort: 'name', include: [], limit: 2000 },

@@ -60,7 +60,14 @@ describe('totals', () => {
     expect(
       text({
         counts: counts(1, 1, 100_003),
-        changed: { executionCount: 7, matched: 1, loading: false, error: null }
+        changed: {
+          executionCount: 7,
+          matched: 1,
+          loading: false,
+          error: null,
+          byCell: false,
+          cellId: null
+        }
       })
     ).toBe('1 of 100,003 variables changed in execution 7 · execution 7');
     expect(text({ counts: counts(1, 1, 1), executionCount: null })).toBe(
@@ -93,6 +100,8 @@ describe('the panel', () => {
         changedOnly: false,
         changedView: null,
         setChangedOnly: jest.fn(),
+        setUsedByCell: jest.fn(),
+        activeCell: null,
         ...list
       },
       inspector: { selected: null, select: jest.fn(), close: jest.fn() },
@@ -160,7 +169,9 @@ describe('the panel', () => {
         executionCount: 3,
         matched: 0,
         loading: false,
-        error: null
+        error: null,
+        byCell: false,
+        cellId: null
       },
       counts: { loaded: 0, selected: 0, total: 100_003 },
       hasMore: false
@@ -174,6 +185,44 @@ describe('the panel', () => {
     );
     expect(byTestId('kernel-state-total')?.textContent).toBe(
       '0 of 100,003 variables changed in execution 3 · execution 3'
+    );
+  });
+
+  it('toggles the used-by-the-active-cell view', () => {
+    const none = view(big);
+    show(big, none);
+    const toggle = byTestId('kernel-state-cell-toggle') as HTMLButtonElement;
+    expect(toggle.disabled).toBe(true); // no active notebook cell
+    const shown = view(big, { activeCell: 'c1' });
+    show(big, shown);
+    React.act(() => byTestId('kernel-state-cell-toggle')!.click());
+    expect(shown.list.setUsedByCell).toHaveBeenCalledWith(true);
+    const on = view(big, {
+      rows: [],
+      activeCell: 'c1',
+      changedView: {
+        executionCount: 3,
+        matched: 0,
+        loading: false,
+        error: null,
+        byCell: true,
+        cellId: 'c1'
+      },
+      counts: { loaded: 0, selected: 0, total: 100_003 },
+      hasMore: false
+    });
+    show(big, on);
+    expect(
+      byTestId('kernel-state-cell-toggle')?.getAttribute('aria-pressed')
+    ).toBe('true');
+    expect(
+      byTestId('kernel-state-changed-toggle')?.getAttribute('aria-pressed')
+    ).toBe('false');
+    expect(byTestId('kernel-state-changed-empty')?.textContent).toBe(
+      'The active cell bound or read no listed variable when it last ran (or it has not run)'
+    );
+    expect(byTestId('kernel-state-total')?.textContent).toBe(
+      '0 of 100,003 variables used by the active cell · execution 3'
     );
   });
 

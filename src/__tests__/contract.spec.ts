@@ -76,7 +76,9 @@ const OBJECTS: [string, string][] = [
   ['ColumnComparison', 'IColumnComparison'],
   ['ComparedRow', 'IComparedRow'],
   ['KeptVersion', 'IKeptVersion'],
-  ['KeptVersions', 'IKeptVersions']
+  ['KeptVersions', 'IKeptVersions'],
+  ['LineageExecution', 'ILineageExecution'],
+  ['LineageNote', 'ILineageNote']
 ];
 
 /**

@@ -248,7 +248,9 @@ describe('the list model', () => {
       executionCount: 3,
       matched: 1,
       loading: false,
-      error: null
+      error: null,
+      byCell: false,
+      cellId: null
     });
     expect(model.counts).toEqual({ loaded: 1, selected: 1, total: 100_001 });
     expect(model.hasMore).toBe(false);

@@ -61,6 +61,8 @@ export namespace KernelStatePanel {
       | 'changedOnly'
       | 'changedView'
       | 'setChangedOnly'
+      | 'setUsedByCell'
+      | 'activeCell'
     >;
     /**
      * The inspected variable: selecting a row inspects it, Escape closes it.
@@ -219,6 +221,9 @@ function SnapshotView(
   ];
   const include = view.options.include;
   const changed = list.changedView;
+  const changedOn = changed !== null && !changed.byCell;
+  const cellOn = changed !== null && changed.byCell;
+  const activeCell = list.activeCell;
   const counts = list.counts ?? {
     loaded: snapshot.variables.length,
     selected: snapshot.total,
@@ -261,11 +266,11 @@ function SnapshotView(
         <div className="jp-KernelState-toolbarRow">
           <button
             className={`jp-KernelState-button jp-KernelState-changedToggle${
-              changed ? ' jp-mod-active' : ''
+              changedOn ? ' jp-mod-active' : ''
             }`}
-            aria-pressed={changed !== null}
-            disabled={ec === null && changed === null}
-            onClick={() => list.setChangedOnly(changed === null)}
+            aria-pressed={changedOn}
+            disabled={ec === null && !changedOn}
+            onClick={() => list.setChangedOnly(!changedOn)}
             title={
               ec === null
                 ? trans.__('No cell has run yet')
@@ -279,6 +284,24 @@ function SnapshotView(
             {ec === null
               ? trans.__('Changed in the last execution')
               : trans.__('Changed in the last execution [%1]', ec)}
+          </button>
+          <button
+            className={`jp-KernelState-button jp-KernelState-changedToggle${
+              cellOn ? ' jp-mod-active' : ''
+            }`}
+            aria-pressed={cellOn}
+            disabled={activeCell === null && !cellOn}
+            onClick={() => list.setUsedByCell(!cellOn)}
+            title={
+              activeCell === null
+                ? trans.__('No notebook cell is active')
+                : trans.__(
+                    'List only the variables the active cell bound or read when it last ran (from its code)'
+                  )
+            }
+            data-test-id="kernel-state-cell-toggle"
+          >
+            {trans.__('Used by the active cell')}
           </button>
           <div
             className="jp-KernelState-toggles"
@@ -326,12 +349,18 @@ function SnapshotView(
           className="jp-KernelState-message"
           data-test-id="kernel-state-changed-empty"
         >
-          {changed.executionCount === null
-            ? trans.__('No cell has run yet')
-            : trans.__(
-                'Execution %1 bound or changed no listed variable',
-                changed.executionCount
-              )}
+          {changed.byCell
+            ? changed.cellId === null
+              ? trans.__('No notebook cell is active')
+              : trans.__(
+                  'The active cell bound or read no listed variable when it last ran (or it has not run)'
+                )
+            : changed.executionCount === null
+              ? trans.__('No cell has run yet')
+              : trans.__(
+                  'Execution %1 bound or changed no listed variable',
+                  changed.executionCount
+                )}
         </div>
       ) : !changed && snapshot.total === 0 && rows.length === 0 ? (
         <div
@@ -420,7 +449,13 @@ export function totalText(
   // Whether `selected` counts what is shown: the changed view, or the typed pattern
   // once the server applied it.
   let exact = true;
-  if (changed) {
+  if (changed?.byCell) {
+    parts.push(
+      changed.matched === null
+        ? trans.__('variables of the active cell, of %1', all)
+        : trans.__('%1 of %2 used by the active cell', n(changed.matched), all)
+    );
+  } else if (changed) {
     parts.push(
       changed.matched === null
         ? trans.__(

@@ -21,7 +21,13 @@ import {
   secretExplanation
 } from '../models/inspector';
 import { ITableHead } from '../payloads';
-import { IChild, ITimeline, ITimelineEntry, IVariableDetail } from '../tokens';
+import {
+  IChild,
+  ILineageExecution,
+  ITimeline,
+  ITimelineEntry,
+  IVariableDetail
+} from '../tokens';
 
 export interface IVariableInspectorProps {
   /**
@@ -55,6 +61,11 @@ export interface IVariableInspectorProps {
    */
   timeline?: ITimeline | null;
   timelineError?: string | null;
+  /**
+   * Scroll to a notebook cell by its id (lineage entries that know their cell); false
+   * when the active notebook does not hold it.
+   */
+  onGoToCell?: (cellId: string) => boolean;
   /**
    * Open the variable in the Data Explorer (a table or an array at the top level).
    */
@@ -234,6 +245,13 @@ function DetailBody(
             )}
         </Section>
       )}
+      {props.timeline && (
+        <Lineage
+          timeline={props.timeline}
+          onGoToCell={props.onGoToCell}
+          trans={trans}
+        />
+      )}
       {detail.signature && (
         <pre className="jp-KernelState-code">{detail.signature}</pre>
       )}
@@ -378,6 +396,124 @@ export function timelineText(
         : trans.__('removed');
   const what = entry.changes.join('; ');
   return what ? `${at} ${change} — ${what}` : `${at} ${change}`;
+}
+
+/**
+ * Where the name was defined and used (the timeline's lineage, Python kernels): the
+ * newest first, each execution with its cell's first line of code; one whose cell id
+ * is known scrolls to that cell. Nothing when the kernel keeps no lineage (R).
+ */
+function Lineage(props: {
+  timeline: ITimeline;
+  onGoToCell?: (cellId: string) => boolean;
+  trans: TranslationBundle;
+}): JSX.Element | null {
+  const { timeline, trans } = props;
+  if (!timeline.defined_in && !timeline.used_in) {
+    return null;
+  }
+  const totals = timeline.lineage_totals;
+  const lists: [string, string, ILineageExecution[], number | undefined][] = [
+    [
+      'kernel-state-defined-in',
+      trans.__('Defined in'),
+      timeline.defined_in ?? [],
+      totals?.defined_in
+    ],
+    [
+      'kernel-state-used-in',
+      trans.__('Used in'),
+      timeline.used_in ?? [],
+      totals?.used_in
+    ],
+    [
+      'kernel-state-unknown-in',
+      trans.__('Maybe touched in (dynamic access)'),
+      timeline.unknown ?? [],
+      totals?.unknown
+    ]
+  ];
+  return (
+    <>
+      {lists.map(([testId, title, entries, total]) =>
+        entries.length === 0 && testId === 'kernel-state-unknown-in' ? null : (
+          <Section
+            key={testId}
+            title={
+              total !== undefined && total > entries.length
+                ? trans.__('%1 (%2 of %3)', title, entries.length, total)
+                : title
+            }
+          >
+            {entries.length === 0 ? (
+              <div className="jp-KernelState-dim">
+                {trans.__('No execution kept.')}
+              </div>
+            ) : (
+              <ol className="jp-KernelState-lineage" data-test-id={testId}>
+                {[...entries].reverse().map(entry => (
+                  <li key={entry.execution_count}>
+                    <LineageEntry
+                      entry={entry}
+                      onGoToCell={props.onGoToCell}
+                      trans={trans}
+                    />
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Section>
+        )
+      )}
+    </>
+  );
+}
+
+function LineageEntry(props: {
+  entry: ILineageExecution;
+  onGoToCell?: (cellId: string) => boolean;
+  trans: TranslationBundle;
+}): JSX.Element {
+  const { entry, onGoToCell, trans } = props;
+  const text = lineageText(entry, trans);
+  const cellId = entry.cell_id;
+  if (!cellId || !onGoToCell) {
+    return <span title={entry.code}>{text}</span>;
+  }
+  return (
+    <button
+      className="jp-KernelState-lineageLink"
+      title={trans.__('Go to the cell\n%1', entry.code)}
+      data-cell-id={cellId}
+      onClick={() => onGoToCell(cellId)}
+    >
+      {text}
+    </button>
+  );
+}
+
+/**
+ * `[3] df = pd.read_csv(p)` — the execution and its cell's first line of code, with
+ * how it touched the name when that says more than the list does.
+ */
+export function lineageText(
+  entry: ILineageExecution,
+  trans: TranslationBundle
+): string {
+  const first = entry.code.split('\n', 1)[0];
+  const parts = [`[${entry.execution_count}]`, first];
+  if (entry.kind === 'changed') {
+    parts.push(trans.__('(changed)'));
+  } else if (entry.kind === 'deleted') {
+    parts.push(trans.__('(deleted)'));
+  }
+  if (entry.in_function) {
+    parts.push(trans.__('(in a function)'));
+  }
+  if (entry.reasons && entry.reasons.length > 0) {
+    parts.push(`(${entry.reasons.join(', ')})`);
+  }
+  return parts.join(' ');
 }
 
 /**

@@ -422,8 +422,11 @@ export class InspectorModel implements IDisposable {
       const complete = snapshot && snapshot.variables.length >= snapshot.total;
       if (!snapshot || (!row && complete)) {
         this.close();
-      } else if (row && row.change !== 'unchanged') {
-        void this.load();
+      } else if (row) {
+        if (row.change !== 'unchanged') {
+          void this.load();
+        }
+        // a cell that only read the name is in its lineage (used in) all the same
         void this._loadTimeline();
       }
     }

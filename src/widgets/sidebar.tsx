@@ -61,6 +61,7 @@ export class KernelStateSidebar
     this._openImageView =
       options.openImage ?? (item => showImageDialog(item, this._trans));
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
+    this._goToCell = options.goToCell ?? null;
     this._commands = options.commands ?? null;
     this._confirmDelete =
       options.confirmDelete ?? (name => confirmDeleteDialog(this._trans, name));
@@ -401,6 +402,7 @@ export class KernelStateSidebar
       <InspectorView
         model={this.inspector}
         onOpenExplorer={explorer ? name => this.openExplorer(name) : undefined}
+        onGoToCell={this._goToCell ?? undefined}
         trans={this._trans}
       />
     ) : null;
@@ -495,6 +497,7 @@ export class KernelStateSidebar
   private _trans: TranslationBundle;
   private _openImageView: (item: IImageItem) => void;
   private _copy: (text: string) => void;
+  private _goToCell: ((cellId: string) => boolean) | null;
   private _commands: CommandRegistry | null;
   private _confirmDelete: (name: string) => Promise<boolean>;
   private _menu: Menu;
@@ -549,5 +552,10 @@ export namespace KernelStateSidebar {
      * Copy text to the system clipboard (default: `Clipboard.copyToSystem`).
      */
     copy?: (text: string) => void;
+    /**
+     * Scroll to a cell of the active notebook by its id (the inspector's lineage);
+     * false when it holds no such cell.
+     */
+    goToCell?: (cellId: string) => boolean;
   }
 }

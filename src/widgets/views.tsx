@@ -27,6 +27,10 @@ export interface IInspectorViewProps {
    * Open a variable in the Data Explorer, when that command exists.
    */
   onOpenExplorer?: (name: string) => void;
+  /**
+   * Scroll to a notebook cell by its id (the lineage's entries), when possible.
+   */
+  onGoToCell?: (cellId: string) => boolean;
   trans: TranslationBundle;
 }
 
@@ -64,6 +68,7 @@ export function InspectorView(props: IInspectorViewProps): JSX.Element {
       onReveal={model.canReveal ? () => void model.reveal() : undefined}
       timeline={model.atTop ? model.timeline : null}
       timelineError={model.timelineError}
+      onGoToCell={props.onGoToCell}
       onOpenExplorer={
         props.onOpenExplorer && model.atTop && detail
           ? () => props.onOpenExplorer?.(detail.name)

@@ -99,13 +99,15 @@ from .contents import (
 )
 from .copies import describe
 from .fingerprints import describe_changes, describe_len, fingerprint
+from .lineage import Lineage, analyse
 from .records import LEN_DESCRIBED, MAX_REMOVED, DeepBudget, NameRecords
 from .samples import describe as describe_nested
 from .samples import digest, sample
 from .sources import size_of
 from .table_words import NOT_IN_TIME, is_provisional, not_compared
 
-#: Marks the probe's ``post_run_cell`` callbacks (so that a new probe removes old ones).
+#: Marks the probe's ``post_run_cell`` and ``pre_run_cell`` callbacks and its AST
+#: transformer (so that a new probe removes old ones).
 HOOK_MARK = "_jupyter_kernel_state_hook"
 #: Deep fingerprints computed per cell at most (see the module docstring).
 DEEP_BUDGET = 128
@@ -152,6 +154,10 @@ class ChangeTracker:
         self._observe_ec = None  # the execution the snapshots' content budget is for
         self._observe_left = 0.0  # seconds of it left
         self._mentioned = frozenset()  # what the last cell's code names
+        self.lineage = Lineage()  # what each cell's code bound and read (bounded)
+        self.trees = TreeKeeper()  # the tree IPython parsed for the running cell
+        self.lineage_enabled = True  # off only to measure what it costs (benchmarks)
+        self.last_lineage_ms = None
         self.scan(None)
 
     # -- the hook --------------------------------------------------------------------
@@ -160,7 +166,29 @@ class ChangeTracker:
         ec = getattr(result, "execution_count", None)
         if type(ec) is not int:
             ec = (getattr(self.shell, "execution_count", 1) or 1) - 1
-        self.scan(ec, _cell_code(result, self.shell.user_ns, ec))
+        code = _cell_code(result, self.shell.user_ns, ec)
+        self.scan(ec, code)
+        tree, self.trees.tree = self.trees.tree, None
+        if self.lineage_enabled:
+            cell_id = getattr(getattr(result, "info", None), "cell_id", None)
+            self.record_lineage(ec, code, cell_id, tree)
+
+    def record_lineage(self, ec, code, cell_id=None, tree=None):
+        """What the cell's code (``tree``: as IPython parsed it, when known) bound and
+        read (``lineage``), reads kept only for names of the namespace (or gone from
+        it): not builtins, not IPython's own names."""
+        t0 = time.perf_counter()
+        found = analyse(code, getattr(self.shell, "transform_cell", None), tree)
+        if found.read:
+            ns = self.shell.user_ns
+            hidden = getattr(self.shell, "user_ns_hidden", None) or {}
+            removed = self.records.removed
+            found.read = {
+                name: in_function for name, in_function in found.read.items()
+                if (name in ns and hidden.get(name, MISSING) is not ns[name]) or name in removed
+            }
+        self.lineage.add(ec, cell_id, code, found)
+        self.last_lineage_ms = (time.perf_counter() - t0) * 1000.0
 
     def scan(self, ec, code=None):
         """Record what the cell with execution count ``ec`` (None: before any), whose
@@ -573,8 +601,29 @@ def _mentioned(code):
     return found
 
 
+class TreeKeeper:
+    """An AST transformer that changes nothing: it keeps the first tree IPython hands
+    its transformers after ``pre_run_cell`` (the user cell's, as IPython parsed and
+    transformed it), so that lineage reads the code that ran without parsing it again.
+    Later trees of the same cell (``%time`` transforms its statement too) and those of
+    silent executions (no ``pre_run_cell``) are not kept."""
+
+    def __init__(self):
+        self.tree = None
+        self.armed = False
+
+    def visit(self, node):
+        if self.armed:
+            self.tree, self.armed = node, False
+        return node
+
+    def arm(self, *args):
+        self.tree, self.armed = None, True
+
+
 def register(shell, tracker):
-    """Register ``tracker``'s hook, first removing any earlier probe's hook."""
+    """Register ``tracker``'s hook (and its tree keeper, first among IPython's AST
+    transformers), first removing any earlier probe's."""
     unregister_all(shell)
 
     def _jks_post_run_cell(result=None):
@@ -583,18 +632,33 @@ def register(shell, tracker):
         except Exception:
             pass  # never disturb the user's cell
 
-    setattr(_jks_post_run_cell, HOOK_MARK, True)
+    keeper = tracker.trees
+
+    def _jks_pre_run_cell(info=None):
+        keeper.arm()
+
+    for marked in (_jks_post_run_cell, _jks_pre_run_cell, keeper):
+        setattr(marked, HOOK_MARK, True)
     shell.events.register("post_run_cell", _jks_post_run_cell)
+    transformers = getattr(shell, "ast_transformers", None)
+    if type(transformers) is list:
+        shell.events.register("pre_run_cell", _jks_pre_run_cell)
+        transformers.insert(0, keeper)
     return _jks_post_run_cell
 
 
 def unregister_all(shell):
-    """Remove every probe hook (of this probe or an earlier one) from ``shell``."""
+    """Remove every probe hook and tree keeper (of this probe or an earlier one) from
+    ``shell``."""
     events = getattr(shell, "events", None)
-    callbacks = getattr(events, "callbacks", {}).get("post_run_cell", [])
-    for cb in list(callbacks):
-        if getattr(cb, HOOK_MARK, False):
-            try:
-                events.unregister("post_run_cell", cb)
-            except ValueError:
-                pass
+    for event in ("post_run_cell", "pre_run_cell"):
+        callbacks = getattr(events, "callbacks", {}).get(event, [])
+        for cb in list(callbacks):
+            if getattr(cb, HOOK_MARK, False):
+                try:
+                    events.unregister(event, cb)
+                except ValueError:
+                    pass
+    transformers = getattr(shell, "ast_transformers", None)
+    if type(transformers) is list:
+        transformers[:] = [t for t in transformers if not getattr(t, HOOK_MARK, False)]

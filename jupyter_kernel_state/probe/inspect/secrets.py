@@ -77,3 +77,17 @@ def mask_values(text: str) -> str:
 
 def _masked_match(match):
     return match.group(0)[:3] + "…" + MASK
+
+
+#: A string literal on one line ('…' or "…", with escapes), the prefix letters aside.
+_LITERAL = re.compile(r"""(['"])(?:\\.|(?!\1)[^\\\n])*\1""")
+
+
+def mask_code(text: str) -> str:
+    """Code said to a reader that must not see a credential in it: credential-looking
+    values masked, and every string literal masked when the code names something that
+    looks like a credential (``api_key = "…"``: its value could be any text)."""
+    text = mask_values(text)
+    if _search(text) is None:
+        return text
+    return _LITERAL.sub(lambda m: m.group(1) + MASK + m.group(1), text)

@@ -46,10 +46,15 @@ def take(state, fields, ns, hidden, tracker):
     if changed_in is not None:
         at = tracker.changed_at if tracker is not None else (lambda name: None)
         names = [n for n in names if at(n) == changed_in]
+    used_by_cell = fields["used_by_cell"]
+    if used_by_cell is not None:
+        touched = tracker.lineage.names_of_cell(used_by_cell) if tracker is not None else ()
+        names = [n for n in names if n in touched]
     since_ec = fields["since_ec"]
     since = tracker.resolve_since(since_ec) if tracker is not None else since_ec
     changes = None
-    if fields["delta"] and changed_in is None:  # changed_in asks a page, never a delta
+    if fields["delta"] and changed_in is None and used_by_cell is None:
+        # changed_in and used_by_cell ask a page, never a delta
         changes = _changes_since(state, ns, hidden, tracker, fields, matches)
     if changes is not None:
         page, removed, removed_total = changes
@@ -73,6 +78,8 @@ def take(state, fields, ns, hidden, tracker):
     }
     if changed_in is not None:
         reply["changed_in"] = changed_in  # said back: the server knows it was applied
+    if used_by_cell is not None:
+        reply["used_by_cell"] = used_by_cell
     if fields["schema"]:
         reply["schema"] = table_columns(page, ns, fields)
     if fields["delta"]:

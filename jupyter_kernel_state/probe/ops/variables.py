@@ -5,7 +5,10 @@ drops its kept versions (``ops.kept``) and lets the tracker record the removal a
 at the last user execution, so the list, deltas, the prompt and the timeline agree
 without waiting for the next cell.
 ``timeline`` answers from the tracker's timeline (``changes.logs.Timeline``); a name that
-is gone still has one.
+is gone still has one.  With it, the name's lineage (``changes.lineage``): the executions
+that bound it (``defined_in``) and read it (``used_in``), those whose dynamic access
+cannot be told by name (``unknown``) and those not analysed (``not_analysed``), the
+newest ``lineage_limit`` of each, ``lineage_totals`` counting all held.
 """
 
 from ..inspect.base import MISSING
@@ -49,4 +52,5 @@ def timeline(state, fields, ns, hidden, tracker):
         "entries": entries,
         "complete_after": complete_after,
         "exists": bound,
+        **tracker.lineage.of(name, fields["lineage_limit"]),
     }}

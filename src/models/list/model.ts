@@ -7,7 +7,9 @@
  * Every variable is reachable at any size: the list pages in (`loadMore`: the service
  * appends the next page to its snapshot), and the "changed in the last execution" view
  * (`setChangedOnly`) lists exactly the variables the last execution bound or changed,
- * whatever the page and sort, through `GET variables?changed_in=N` on the service. The
+ * whatever the page and sort, through `GET variables?changed_in=N` on the service; the
+ * "used by the active cell" view (`setUsedByCell`) the same way lists what the active
+ * notebook cell's last execution bound or read (its lineage, `used_by_cell=<id>`). The
  * counts say what is loaded out of what the list selects, out of the namespace.
  */
 import { IDisposable } from '@lumino/disposable';
@@ -66,9 +68,54 @@ export class VariableListModel implements IDisposable {
           executionCount: view.executionCount,
           matched: view.matched,
           loading: view.loading,
-          error: view.error
+          error: view.error,
+          byCell: view.byCell,
+          cellId: view.cellId
         }
       : null;
+  }
+
+  /**
+   * Whether only the variables the active cell's last execution bound or read are
+   * listed.
+   */
+  get usedByCell(): boolean {
+    return this._changedView?.byCell === true;
+  }
+
+  /**
+   * The id of the active notebook cell (null: none), which the "used by the active
+   * cell" view follows.
+   */
+  get activeCell(): string | null {
+    return this._activeCell;
+  }
+
+  setActiveCell(cellId: string | null): void {
+    if (cellId === this._activeCell || this._isDisposed) {
+      return;
+    }
+    this._activeCell = cellId;
+    this._emit();
+    if (this._changedView?.byCell) {
+      void this._loadChanged(0);
+    }
+  }
+
+  /**
+   * List only the variables the active cell's last execution bound or read (on), or
+   * the whole list again (off).
+   */
+  setUsedByCell(on: boolean): void {
+    if (on === this.usedByCell || this._isDisposed) {
+      return;
+    }
+    this._changedView = on ? { ...emptyChanged(null), byCell: true } : null;
+    this._changedToken++;
+    this._emit();
+    if (on) {
+      void this._loadChanged(0);
+    }
   }
 
   /**
@@ -137,7 +184,7 @@ export class VariableListModel implements IDisposable {
    * list again (off).
    */
   setChangedOnly(on: boolean): void {
-    if (on === this.changedOnly || this._isDisposed) {
+    if (on === (this.changedOnly && !this.usedByCell) || this._isDisposed) {
       return;
     }
     this._changedView = on ? emptyChanged(null) : null;
@@ -218,7 +265,7 @@ export class VariableListModel implements IDisposable {
       this._emit();
     }
     const view = this._changedView;
-    if (view && view.key !== changedKey(this._service)) {
+    if (view && view.key !== changedKey(this._service, this._viewCell(view))) {
       void this._loadChanged(0);
     }
   }
@@ -233,17 +280,24 @@ export class VariableListModel implements IDisposable {
     if (!view) {
       return;
     }
-    const key = changedKey(this._service);
+    const cellId = this._viewCell(view);
+    const key = changedKey(this._service, cellId);
     const token = ++this._changedToken;
     const executionCount = snapshot?.execution_count ?? null;
-    if (!snapshot || executionCount === null) {
-      this._changedView = { ...emptyChanged(executionCount), key };
+    const { byCell } = view;
+    if (!snapshot || executionCount === null || (byCell && cellId === null)) {
+      this._changedView = {
+        ...emptyChanged(executionCount),
+        key,
+        byCell,
+        cellId
+      };
       this._emit();
       return;
     }
     // Appending to the rows shown, or asking anew (the rows shown stay until then).
     const appending = offset > 0 && view.key === key && view.page !== null;
-    this._changedView = { ...view, key, executionCount, loading: true };
+    this._changedView = { ...view, key, executionCount, cellId, loading: true };
     this._emit();
     const { include, sort, filter, limit } = this._service.options;
     try {
@@ -253,7 +307,9 @@ export class VariableListModel implements IDisposable {
         filter,
         limit,
         offset: appending ? view.rows.length : 0,
-        changed_in: executionCount
+        ...(byCell && cellId !== null
+          ? { used_by_cell: cellId }
+          : { changed_in: executionCount })
       });
       if (token !== this._changedToken || !this._changedView) {
         return;
@@ -282,7 +338,9 @@ export class VariableListModel implements IDisposable {
         matched: countOf(page),
         page: first,
         loading: false,
-        error: null
+        error: null,
+        byCell,
+        cellId
       };
     } catch (reason) {
       if (token !== this._changedToken || !this._changedView) {
@@ -297,6 +355,13 @@ export class VariableListModel implements IDisposable {
     this._emit();
   }
 
+  /**
+   * The cell a view lists the lineage of: the active cell in the "used by" view.
+   */
+  private _viewCell(view: IChangedState): string | null {
+    return view.byCell ? this._activeCell : null;
+  }
+
   private _emit(): void {
     if (!this._isDisposed) {
       this._changed.emit();
@@ -304,6 +369,7 @@ export class VariableListModel implements IDisposable {
   }
 
   private _service: IKernelStateService;
+  private _activeCell: string | null = null;
   private _tracker = new RemovedTracker();
   private _rows: IListRow[] = [];
   private _changedView: IChangedState | null = null;
@@ -330,6 +396,13 @@ export namespace VariableListModel {
     matched: number | null;
     loading: boolean;
     error: string | null;
+    /**
+     * The view lists what the active cell's last execution bound or read (its
+     * lineage) rather than what the last execution changed; `cellId` is that cell
+     * (null: no active notebook cell).
+     */
+    byCell: boolean;
+    cellId: string | null;
   }
 
   /**
@@ -369,17 +442,23 @@ function emptyChanged(executionCount: number | null): IChangedState {
     loading: false,
     error: null,
     rows: [],
-    page: null
+    page: null,
+    byCell: false,
+    cellId: null
   };
 }
 
 /**
  * What the changed view depends on: the kernel, its state and the list's options.
  */
-function changedKey(service: IKernelStateService): string {
+function changedKey(
+  service: IKernelStateService,
+  cellId: string | null
+): string {
   const snapshot = service.snapshot;
   const { include, sort, filter: pattern, limit } = service.options;
   return JSON.stringify([
+    cellId,
     snapshot?.kernel_id ?? null,
     snapshot?.epoch ?? null,
     snapshot?.generation ?? null,
