@@ -9,6 +9,8 @@ from jupyter_server.extension.application import ExtensionApp
 from traitlets import Float, Int, Unicode, default
 
 from . import mcp_tools
+from .files.limits import FileLimits
+from .files.tables import FileTables
 from .probe import protocol
 from .rest.handlers import build_handlers
 from .service import KernelStateService, Limits
@@ -179,6 +181,36 @@ class KernelStateApp(ExtensionApp):
         help="Characters of code kept per execution in the history."
     )
 
+    files_timeout = Float(
+        _D.files.timeout, min=0.1, config=True,
+        help="Seconds the server waits for the file reader (a DuckDB worker process) to "
+        "answer a files/… request; past it the worker is stopped and started again.",
+    )
+    files_max_bytes = Int(
+        _D.files.max_bytes, min=1, config=True,
+        help="Files larger than this many bytes are not read (413).",
+    )
+    files_excel_max_bytes = Int(
+        _D.files.excel_max_bytes, min=1, config=True,
+        help="Excel workbooks are read whole (openpyxl): at most this many bytes.",
+    )
+    files_excel_max_rows = Int(
+        _D.files.excel_max_rows, min=1, config=True,
+        help="Excel workbooks: at most this many rows of the first sheet.",
+    )
+    files_memory_mb = Int(
+        _D.files.memory_mb, min=16, config=True,
+        help="DuckDB's memory limit (MB) in the file reader's worker process.",
+    )
+    files_threads = Int(
+        _D.files.threads, min=1, config=True,
+        help="DuckDB's threads in the file reader's worker process.",
+    )
+    files_max_reply_bytes = Int(
+        _D.files.max_reply_bytes, min=65_536, config=True,
+        help="The largest answer of the file reader's worker (bytes).",
+    )
+
     annotations_path = Unicode(
         config=True,
         help="JSON file where variable annotations are kept across server restarts "
@@ -231,6 +263,15 @@ class KernelStateApp(ExtensionApp):
             ),
             max_iopub_message_bytes=self.max_iopub_message_bytes,
             gateway_release_interval=self.gateway_release_interval,
+            files=FileLimits(
+                timeout=self.files_timeout,
+                max_bytes=self.files_max_bytes,
+                excel_max_bytes=self.files_excel_max_bytes,
+                excel_max_rows=self.files_excel_max_rows,
+                memory_mb=self.files_memory_mb,
+                threads=self.files_threads,
+                max_reply_bytes=self.files_max_reply_bytes,
+            ),
         )
 
     def initialize_settings(self) -> None:
@@ -246,6 +287,8 @@ class KernelStateApp(ExtensionApp):
             annotations=store,
             session_manager=serverapp.session_manager,
         )
+        self.service.files = FileTables(serverapp.contents_manager, self.service.limits,
+                                        self.log)
         self.settings["jupyter_kernel_state"] = self.service
         mcp_tools.bind(self.service, self)
         serverapp.event_logger.add_listener(

@@ -48,6 +48,18 @@ class Unprocessable(KernelStateError):
     status = 422
 
 
+class Forbidden(KernelStateError):
+    """A file outside the server's root (or a symlink that leads out of it)."""
+
+    status = 403
+
+
+class TooLarge(KernelStateError):
+    """A file larger than the server reads."""
+
+    status = 413
+
+
 class NotSupported(KernelStateError):
     """The kernel's language has no probe (only Python and R kernels are inspected)."""
 

@@ -42,6 +42,18 @@ export namespace CommandIDs {
    */
   export const openExplorerFromCell = 'kernel-state:open-explorer-from-cell';
 
+  /**
+   * Open a table file (`{path}`, else the file browser's selected file) in the Data
+   * Explorer, read by the server: the file browser's context menu.
+   */
+  export const openFileExplorer = 'kernel-state:open-file-explorer';
+
+  /**
+   * Insert the code that loads a table file (`{path, syntax?}`, with its explorer
+   * tab's view) below the active cell of the active notebook.
+   */
+  export const loadFileIntoKernel = 'kernel-state:load-file-into-kernel';
+
   // The Data Explorer's commands, on the current explorer tab (its grid's context
   // menu, the palette, keyboard shortcuts).
   export const explorerFilterToValue = 'kernel-state:explorer-filter-to-value';

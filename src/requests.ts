@@ -19,6 +19,10 @@ import {
   ICountQuery,
   ICountResult,
   IDetailQuery,
+  IFileCodeQuery,
+  IFileFindingsQuery,
+  IFileProfileQuery,
+  IFileRowsQuery,
   IFindingsQuery,
   IHistory,
   IImageList,
@@ -151,6 +155,50 @@ export abstract class KernelStateRequests implements IKernelStateRequests {
   ): Promise<IViewCode> {
     const kernel_id = this.target(kernelId);
     return request('code', { kernel_id, name, query }, this.serverSettings);
+  }
+
+  async fileRows(
+    path: string,
+    query: Omit<IFileRowsQuery, 'path'> = {}
+  ): Promise<IRowsWindow> {
+    return request(
+      'file_rows',
+      { query: { ...query, path } },
+      this.serverSettings
+    );
+  }
+
+  async fileProfile(
+    path: string,
+    query: Omit<IFileProfileQuery, 'path'> = {}
+  ): Promise<ITableProfile> {
+    return request(
+      'file_profile',
+      { query: { ...query, path } },
+      this.serverSettings
+    );
+  }
+
+  async fileFindings(
+    path: string,
+    query: Omit<IFileFindingsQuery, 'path'> = {}
+  ): Promise<ITableFindings> {
+    return request(
+      'file_findings',
+      { query: { ...query, path } },
+      this.serverSettings
+    );
+  }
+
+  async fileCode(
+    path: string,
+    query: Omit<IFileCodeQuery, 'path'> = {}
+  ): Promise<IViewCode> {
+    return request(
+      'file_code',
+      { query: { ...query, path } },
+      this.serverSettings
+    );
   }
 
   async compare(

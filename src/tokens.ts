@@ -18,6 +18,10 @@ import {
   ICountQuery,
   ICountResult,
   IDetailQuery,
+  IFileCodeQuery,
+  IFileFindingsQuery,
+  IFileProfileQuery,
+  IFileRowsQuery,
   IFindingsQuery,
   IHistory,
   IImageList,
@@ -215,6 +219,38 @@ export interface IKernelStateRequests {
    * value's own library; an engine table's own syntax).
    */
   code(name: string, query?: ICodeQuery, kernelId?: string): Promise<IViewCode>;
+  /**
+   * `GET files/rows?path=`: a window of a table file under the server's root (CSV,
+   * TSV, Parquet, JSON Lines, Excel), read by the server's DuckDB worker — no kernel
+   * (403 outside the root, 404 missing or hidden, 413 too large, 422 not what its
+   * extension says).
+   */
+  fileRows(
+    path: string,
+    query?: Omit<IFileRowsQuery, 'path'>
+  ): Promise<IRowsWindow>;
+  /**
+   * `GET files/profile?path=`: the statistics of a table file's columns.
+   */
+  fileProfile(
+    path: string,
+    query?: Omit<IFileProfileQuery, 'path'>
+  ): Promise<ITableProfile>;
+  /**
+   * `GET files/findings?path=`: the data-quality findings of a table file.
+   */
+  fileFindings(
+    path: string,
+    query?: Omit<IFileFindingsQuery, 'path'>
+  ): Promise<ITableFindings>;
+  /**
+   * `GET files/code?path=`: the code that loads a table file with a view (pandas,
+   * polars, duckdb, dplyr), its path written from `relative_to`.
+   */
+  fileCode(
+    path: string,
+    query?: Omit<IFileCodeQuery, 'path'>
+  ): Promise<IViewCode>;
   /**
    * `GET variables/{name}/compare`: the table `name` (the after) compared row by row
    * with `query.with` (the before) by `query.key` (else the index, else the position):

@@ -217,7 +217,11 @@ def build_handlers() -> list[tuple[str, type[APIHandler]]]:
             verbs["POST"] = route
     handlers: list[tuple[str, type[APIHandler]]] = []
     for path, verbs in by_path.items():
-        members = {method.lower(): _verb(method, route) for method, route in verbs.items()}
+        members: dict[str, Any] = {method.lower(): _verb(method, route)
+                                   for method, route in verbs.items()}
+        resources = {route.permission.resource for route in verbs.values()}
+        assert len(resources) == 1, f"one permission resource per path: {path}"
+        members["auth_resource"] = resources.pop()
         name = "".join(part.title() for part in verbs[next(iter(verbs))].name.split("_"))
         handlers.append((pattern(path), type(f"{name}Handler", (KernelStateHandler,),
                                              members)))

@@ -37,6 +37,7 @@ from .kinds import (
     NOTE,
     OPAQUE,
     SORT_KEYS,
+    TEXT,
     Columns,
     Text,
     VariableName,
@@ -189,10 +190,14 @@ def _snapshot(v: dict[str, Any], limits: Limits) -> queries.SnapshotOptions:
     if v["changed_in"] is not None and v["delta"]:
         raise InvalidRequest("changed_in lists one execution's variables as a page; it "
                              "cannot be combined with delta=true")
+    if v["used_by_cell"] is not None and v["delta"]:
+        raise InvalidRequest("used_by_cell lists one cell's variables as a page; it "
+                             "cannot be combined with delta=true")
     return queries.SnapshotOptions(
         include=v["include"] or frozenset(), limit=v["limit"], offset=v["offset"],
         sort=v["sort"], since=v["since"], preview_chars=limits.preview_chars,
-        filter=v["filter"], delta=v["delta"], detail=v["detail"], changed_in=v["changed_in"])
+        filter=v["filter"], delta=v["delta"], detail=v["detail"], changed_in=v["changed_in"],
+        used_by_cell=v["used_by_cell"])
 
 
 def _columns(v: dict[str, Any]) -> dict[str, Any]:
@@ -322,6 +327,11 @@ _ROUTES = (
                         "whatever the page and sort: `matched` counts them, `offset` and "
                         "`limit` page through them. Not with `delta`. Python and R kernels "
                         "(501 from a probe that cannot apply it).", clamp=True),
+            field_param("snapshot", "used_by_cell", "Only the variables the last execution "
+                        "of this notebook cell (its id, as JupyterLab sends it) bound or "
+                        "read, from the lineage (see the timeline), whatever the page and "
+                        "sort: `matched` counts them. None for a cell not run (or not "
+                        "analysed). Not with `delta`. Python kernels (R: 501)."),
             field_param("snapshot", "delta", "With `since`: only what changed since that "
                         "generation — every new or modified entry (not paged, at most "
                         "`limit`) and the removed names, with `delta: true` and the exact "
@@ -616,11 +626,17 @@ _ROUTES = (
         "When a variable was bound, changed or removed, and how",
         "The probe keeps, per name, the last executions at which it was new, modified or "
         "removed, with the structural changes read from fingerprints (never copies of "
-        "data), within a fixed memory bound. Python kernels.",
+        "data), within a fixed memory bound; and its lineage, from a static analysis of "
+        "each executed cell: the executions (with their cell id and the head of their "
+        "code) that bound it (`defined_in`) or read it (`used_in`), and those whose "
+        "dynamic access cannot be told by name (`unknown`). Python kernels (R: no "
+        "lineage fields).",
         params=(KERNEL_ID, VARIABLE,
-                field_param("timeline", "limit", "Entries, the latest.", clamp=True)),
+                field_param("timeline", "limit", "Entries, the latest.", clamp=True),
+                field_param("timeline", "lineage_limit",
+                            "Executions per lineage list, the latest.", clamp=True)),
         build=lambda v, limits: variable_queries.TimelineOptions(
-            name=v["name"], limit=v["limit"]),
+            name=v["name"], limit=v["limit"], lineage_limit=v["lineage_limit"]),
         call=lambda service, kid, query: service.timeline(kid, query),
         reply="Timeline", errors={501: NOT_PYTHON, 503: BUSY}),
     Route(
@@ -693,4 +709,108 @@ _ROUTES = (
         serve=PROMPT),
 )
 
-ROUTES: dict[str, Route] = {route.name: route for route in _ROUTES}
+# --- tables read from files (``files/``): the explorer without a kernel ---------------
+
+#: Reading a file's data: jupyter_server's ``contents`` read, XSRF-checked like /files.
+READS_FILES = Permission("read", xsrf=True, resource="contents")
+FILE_PATH = Param("path", TEXT, "The file's path under the server's root, as the file "
+                  "browser says it (`data/sales.parquet`): .csv, .tsv, .parquet, .jsonl, "
+                  ".ndjson or .xlsx. Symlinks are resolved: a file outside the root is a 403; "
+                  "a hidden file (unless `ContentsManager.allow_hidden`) a 404.",
+                  max=4096)
+FILES = ("Read by DuckDB in a worker process of the server (Excel by openpyxl, then "
+         "DuckDB), never by a kernel; the same guards as a variable's, the whole call within "
+         "`files_timeout` (past it the worker is stopped: 503). The reply has the variable "
+         "route's shape; `name` is the file's stem as an identifier (the loading code binds "
+         "it), `generation` and `epoch` are 0. " + LARGE)
+FILE_ERRORS = {403: "The path leads outside the server's root (`..`, a symlink out).",
+               413: "The file is larger than `files_max_bytes` (an Excel workbook: "
+               "`files_excel_max_bytes`).",
+               422: "The file is not what its extension says (DuckDB's first line of why), "
+               "or a query was cancelled past its guard.",
+               501: "The server has no DuckDB, or its contents are not on its disk.",
+               503: "The worker ran past `files_timeout` or stopped; try again."}
+
+
+def _file_query(v: dict[str, Any], options: Any) -> Any:
+    from ..files.tables import FileQuery
+
+    return FileQuery(v["path"], options, v.get("relative_to"))
+
+
+def _files(service: KernelStateService) -> Any:
+    from ..errors import NotSupported
+
+    if service.files is None:
+        raise NotSupported("Files are not read by this server")
+    return service.files
+
+
+_FILE_ROUTES = (
+    Route(
+        "file_rows", "GET", "files/rows", READS_FILES,
+        "A window of a table file (CSV, TSV, Parquet, JSON Lines, Excel), no kernel needed",
+        "As `variables/{name}/rows`, on the file: " + FILES,
+        params=(FILE_PATH, field_param("rows", "offset", "First row."),
+                field_param("rows", "limit", "Rows.", max=setting("rows_max_rows"),
+                            clamp=True),
+                ROWS_COLUMNS, SORT, FILTER_TREE, BUDGET),
+        build=lambda v, limits: _file_query(v, variable_queries.RowsOptions(
+            name="file", offset=v["offset"], limit=v["limit"], view=view(v),
+            budget_ms=v["budget_ms"], **_columns(v))),
+        call=lambda service, _kid, query: _files(service).rows(query),
+        reply="RowsWindow", large=True, errors=FILE_ERRORS),
+    Route(
+        "file_profile", "GET", "files/profile", READS_FILES,
+        "The statistics of a table file's columns",
+        "As `variables/{name}/profile`, on the file: " + FILES,
+        params=(FILE_PATH, Param("columns", COLUMNS, ROWS_COLUMNS.doc,
+                                 max=setting("profile_max_columns")),
+                FILTER_TREE, BUDGET),
+        build=lambda v, limits: _file_query(v, variable_queries.ProfileOptions(
+            name="file", view=view(v), budget_ms=v["budget_ms"], **_columns(v))),
+        call=lambda service, _kid, query: _files(service).profile(query),
+        reply="TableProfile", large=True, errors=FILE_ERRORS),
+    Route(
+        "file_findings", "GET", "files/findings", READS_FILES,
+        "The data-quality findings of a table file",
+        "As `variables/{name}/findings`, on the file (fixes in DuckDB by default): " + FILES,
+        params=(FILE_PATH, Param("columns", COLUMNS, ROWS_COLUMNS.doc,
+                                 max=setting("profile_max_columns"), default=Columns()),
+                FILTER_TREE,
+                field_param("findings", "max_findings", "Findings listed, the most severe "
+                            "first (`findings_cut` counts the rest)."),
+                field_param("findings", "syntax", "The fix code's language: duckdb "
+                            "(default) or dplyr."),
+                BUDGET),
+        build=lambda v, limits: _file_query(v, variable_queries.FindingsOptions(
+            name="file", view=view(v), max_findings=v["max_findings"], syntax=v["syntax"],
+            budget_ms=v["budget_ms"], **_columns(v))),
+        call=lambda service, _kid, query: _files(service).findings(query),
+        reply="TableFindings", large=True, errors=FILE_ERRORS),
+    Route(
+        "file_code", "GET", "files/code", READS_FILES,
+        "The code that loads a table file with a view's filter, sort and columns",
+        "The library's own reader (pandas `read_csv`/`read_parquet`/`read_json(lines=True)`"
+        "/`read_excel`, polars `scan_*`, DuckDB `read_*`, R readr/arrow/jsonlite/readxl) "
+        "binding the file's `name`, then the view's code as the explorer's Convert to Code "
+        "writes it for that library, binding `{name}_view`. Nothing is executed. " + FILES,
+        params=(FILE_PATH,
+                Param("columns", COLUMNS, "The columns shown, in order: a range `start:stop` "
+                      "or a list `0,3,7` of positions; default every column.",
+                      max=protocol.MAX_COLUMNS, default=Columns()),
+                SORT, FILTER_TREE,
+                Param("syntax", CHOICE, "The code's language.", default="pandas",
+                      choices=("pandas", "polars", "duckdb", "dplyr")),
+                Param("relative_to", TEXT, "A directory (an API path, `analysis/`) the file's "
+                      "path is written from, as a kernel started there sees it; default the "
+                      "server's root.", max=4096),
+                BUDGET),
+        build=lambda v, limits: _file_query(v, variable_queries.CodeOptions(
+            name="file", view=view(v), syntax=v["syntax"], budget_ms=v["budget_ms"],
+            **_columns(v))),
+        call=lambda service, _kid, query: _files(service).code(query),
+        reply="ViewCode", large=True, errors=FILE_ERRORS),
+)
+
+ROUTES: dict[str, Route] = {route.name: route for route in (*_ROUTES, *_FILE_ROUTES)}

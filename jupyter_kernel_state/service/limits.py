@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..files.limits import FileLimits
 from .history import HistoryLimits
 from .images import MESSAGE_MARGIN_BYTES, ImageLimits
 
@@ -49,6 +50,8 @@ class Limits:
     max_kept_bytes: int = 512 * 1024 * 1024
     images: ImageLimits = field(default_factory=ImageLimits)
     history: HistoryLimits = field(default_factory=HistoryLimits)
+    # Tables read from files (``files/…``), in a worker process.
+    files: FileLimits = field(default_factory=FileLimits)
     # IOPub content (plus buffers) past which a message is not decoded; 0: derived.
     max_iopub_message_bytes: int = 0
     # Seconds between checks that release our wire to a gateway kernel nobody else is

@@ -13,7 +13,7 @@ import hashlib
 import logging
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidRequest, KernelNotFound, KernelUnavailable, NotFound
 from ..prompt import build_prompt
@@ -45,6 +45,9 @@ from .variable_queries import (
     RowsOptions,
     TimelineOptions,
 )
+
+if TYPE_CHECKING:
+    from ..files.tables import FileTables
 
 KERNEL_ACTIONS_SCHEMA = "https://events.jupyter.org/jupyter_server/kernel_actions/v1"
 # How long to wait for a started kernel to be listed (steps × step).
@@ -94,6 +97,8 @@ class KernelStateService:
         self._stable_parts = StableParts()  # the cache-friendly prompt's stable parts
         self._tasks: set[asyncio.Task[None]] = set()
         self._wire_keeper: asyncio.Future[None] | None = None
+        #: Tables read from files (``files/…``), set by the extension app.
+        self.files: FileTables | None = None
 
     # -- kernels -----------------------------------------------------------------------
 
@@ -466,6 +471,8 @@ class KernelStateService:
             state.remove()
 
     async def stop(self) -> None:
+        if self.files is not None:
+            await self.files.stop()
         if self._wire_keeper is not None:
             self._wire_keeper.cancel()
         for task in list(self._tasks):

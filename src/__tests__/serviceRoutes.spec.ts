@@ -40,6 +40,12 @@ const CALLS: Record<
   count: (service, k) =>
     service.count('df', { filter: { column: 'x', op: 'notnull' } }, k),
   code: (service, k) => service.code('df', { syntax: 'pandas' }, k),
+  fileRows: service => service.fileRows('data/a.csv', { limit: 5 }),
+  fileProfile: service => service.fileProfile('data/a.csv', { columns: '0:5' }),
+  fileFindings: service =>
+    service.fileFindings('data/a.csv', { max_findings: 5 }),
+  fileCode: service =>
+    service.fileCode('data/a.csv', { syntax: 'polars', relative_to: 'data' }),
   compare: (service, k) =>
     service.compare('df', { with: 'old', key: 'id', status: ['added'] }, k),
   keep: (service, k) => service.keep('df', true, k),
@@ -54,6 +60,17 @@ const CALLS: Record<
   history: (service, k) => service.history(3, k),
   prompt: (service, k) => service.prompt({ budget: 500 }, k)
 };
+
+/**
+ * The calls on no kernel: the kernels list, and the table files of the server's root.
+ */
+const NO_KERNEL = new Set([
+  'kernels',
+  'fileRows',
+  'fileProfile',
+  'fileFindings',
+  'fileCode'
+]);
 
 /**
  * A filter too long for a URL (1,000 values to keep).
@@ -74,7 +91,11 @@ const LARGE_CALLS: ((service: KernelStateService) => Promise<unknown>)[] = [
   service => service.findings('df', { filter: LONG }),
   service => service.code('df', { filter: LONG }),
   service => service.count('df', { filter: LONG }),
-  service => service.compare('df', { with: 'old', filter: LONG })
+  service => service.compare('df', { with: 'old', filter: LONG }),
+  service => service.fileRows('a.csv', { filter: LONG }),
+  service => service.fileProfile('a.csv', { filter: LONG }),
+  service => service.fileFindings('a.csv', { filter: LONG }),
+  service => service.fileCode('a.csv', { filter: LONG })
 ];
 
 /**
@@ -180,7 +201,7 @@ describe('the service offers every route', () => {
   it('acts on the followed kernel by default and on the one named', async () => {
     const { service, requests } = serviceOn('any');
     const perKernel = Object.entries(CALLS).filter(
-      ([name]) => name !== 'kernels'
+      ([name]) => !NO_KERNEL.has(name)
     );
     for (const [name, call] of perKernel) {
       requests.length = 0;
@@ -201,7 +222,7 @@ describe('the service offers every route', () => {
     const { service, requests } = serviceOn('any', null);
     expect(service.kernelId).toBeNull();
     for (const [name, call] of Object.entries(CALLS)) {
-      if (name === 'kernels') {
+      if (NO_KERNEL.has(name)) {
         continue;
       }
       await expect(call(service)).rejects.toThrow('No kernel');

@@ -21,6 +21,7 @@ import {
   MainAreaWidget,
   WidgetTracker
 } from '@jupyterlab/apputils';
+import { IFileBrowserFactory } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
@@ -33,6 +34,7 @@ import { keepButton } from './compare/keep';
 import { addCompareCommand, compareButton } from './compare/open';
 import { RowsDataModel } from './data/model';
 import { VariableWatch } from './data/watch';
+import { addFileCommands } from './files/commands';
 import { insertCodeBelow, notebookOfKernel, tableNameOfCell } from './notebook';
 import { DEFAULT_EXPLORER_SETTINGS, readSettings } from './settings';
 import { createExplorer, DataExplorer } from './widget';
@@ -43,6 +45,10 @@ import { createExplorer, DataExplorer } from './widget';
 export interface IOpenExplorerArgs {
   name?: string;
   kernelId?: string;
+  /**
+   * A table file to open instead of a variable (its API path).
+   */
+  path?: string;
 }
 
 const PLUGIN_ID = 'jupyter-kernel-state:explorer';
@@ -59,7 +65,8 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     ITranslator,
     IThemeManager,
     INotebookTracker,
-    ISettingRegistry
+    ISettingRegistry,
+    IFileBrowserFactory
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -69,7 +76,8 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     themes: IThemeManager | null,
     notebooks: INotebookTracker | null,
-    settingRegistry: ISettingRegistry | null
+    settingRegistry: ISettingRegistry | null,
+    browsers: IFileBrowserFactory | null
   ): void => {
     const translation = translator ?? nullTranslator;
     const trans = translation.load('jupyter_kernel_state');
@@ -87,6 +95,18 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       insertCodeBelow(panel.content, code);
       return panel.context.path;
     };
+
+    // Table files, read by the server (no kernel): `files/commands.ts`.
+    const openFile = addFileCommands(app, {
+      requests: service,
+      tracker,
+      translator: translation,
+      trans,
+      settings: () => settings,
+      notebooks,
+      browsers,
+      palette
+    });
 
     const open = (kernelId: string, name: string) => {
       const existing = tracker.find(
@@ -145,9 +165,18 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       ),
       icon: args => (args.isPalette ? undefined : kernelStateIcon),
       isEnabled: args =>
-        !!(args.kernelId as string) || service.kernelId !== null,
+        !!(args.kernelId as string) ||
+        !!(args.path as string) ||
+        service.kernelId !== null,
       execute: async args => {
-        const { kernelId: given, name: givenName } = args as IOpenExplorerArgs;
+        const {
+          kernelId: given,
+          name: givenName,
+          path
+        } = args as IOpenExplorerArgs;
+        if (typeof path === 'string' && path) {
+          return openFile(path);
+        }
         const kernelId = given ?? service.kernelId;
         if (!kernelId) {
           return null;
@@ -203,11 +232,14 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
     if (restorer) {
       void restorer.restore(tracker, {
         command: CommandIDs.openExplorer,
-        args: widget => ({
-          name: widget.content.name,
-          kernelId: widget.content.kernelId
-        }),
-        name: widget => `${widget.content.kernelId}:${widget.content.name}`
+        args: widget =>
+          widget.content.path !== null
+            ? { path: widget.content.path }
+            : { name: widget.content.name, kernelId: widget.content.kernelId },
+        name: widget =>
+          widget.content.path !== null
+            ? `file:${widget.content.path}`
+            : `${widget.content.kernelId}:${widget.content.name}`
       });
     }
 

@@ -20,6 +20,7 @@ import {
 import { BoxPanel, SplitPanel, Widget } from '@lumino/widgets';
 
 import {
+  CodeSyntax,
   ColumnFamily,
   FilterNode,
   ICodeQuery,
@@ -62,6 +63,7 @@ export class DataExplorer extends BoxPanel {
     this.addClass('jp-KernelState-explorer');
     this.name = options.name;
     this.kernelId = options.kernelId;
+    this.path = options.path ?? null;
     this.model = options.model;
     this._settings = options.settings ?? DEFAULT_EXPLORER_SETTINGS;
     const trans = (options.translator ?? nullTranslator).load(
@@ -104,7 +106,8 @@ export class DataExplorer extends BoxPanel {
         (() => Promise.reject(new Error(trans.__('No code here')))),
       insert: options.insertCode ?? (() => Promise.resolve(null)),
       onClose: () => this.toggleCode(false),
-      trans
+      trans,
+      syntaxes: options.codeSyntaxes
     });
     this.code.hide();
     this.findingsPanel = new FindingsPanel({
@@ -191,7 +194,14 @@ export class DataExplorer extends BoxPanel {
   }
 
   readonly name: string;
+  /**
+   * The kernel of the variable shown ('' for a file).
+   */
   readonly kernelId: string;
+  /**
+   * The file shown (an API path under the server's root), or null for a variable.
+   */
+  readonly path: string | null;
   readonly model: RowsDataModel;
   readonly grid: ExplorerGrid;
   readonly filterBar: FilterBar;
@@ -516,6 +526,15 @@ export namespace DataExplorer {
      * `IKernelStateService.findings` bound to the kernel and name.
      */
     findings?: (query: IFindingsQuery) => Promise<ITableFindings>;
+    /**
+     * A table file shown instead of a variable (`files/source.ts`): its API path.
+     */
+    path?: string;
+    /**
+     * The syntaxes the code offers whatever the table's engine (a file's loading
+     * code: pandas, polars, DuckDB, dplyr).
+     */
+    codeSyntaxes?: readonly CodeSyntax[];
   }
 }
 
@@ -533,14 +552,17 @@ export function createExplorer(
     translator: options.translator
   });
   widget.addClass('jp-KernelState-explorerPanel');
-  widget.id = `kernel-state-explorer-${options.kernelId}-${encodeURIComponent(
-    options.name
-  )}`;
-  widget.title.label = options.name;
+  const path = options.path;
+  widget.id = path
+    ? `kernel-state-explorer-file-${encodeURIComponent(path)}`
+    : `kernel-state-explorer-${options.kernelId}-${encodeURIComponent(
+        options.name
+      )}`;
+  widget.title.label = path ? (path.split('/').pop() ?? path) : options.name;
   const trans = (options.translator ?? nullTranslator).load(
     'jupyter_kernel_state'
   );
-  widget.title.caption = trans.__('%1 — Data Explorer', options.name);
+  widget.title.caption = trans.__('%1 — Data Explorer', path ?? options.name);
   widget.title.closable = true;
   for (const [name, item] of content.toolbarItems) {
     widget.toolbar.addItem(name, item);

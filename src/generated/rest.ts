@@ -880,6 +880,43 @@ export interface ITimeline {
    * Whether the name is bound now.
    */
   exists: boolean;
+  /**
+   * Executions whose code bound, changed or deleted the name (static analysis
+   * of the cell as it ran), the latest lineage_limit, oldest first. Absent: no
+   * lineage (R kernels).
+   */
+  defined_in?: ILineageExecution[];
+  /**
+   * Executions whose code read the name, the latest lineage_limit, oldest
+   * first.
+   */
+  used_in?: ILineageExecution[];
+  /**
+   * Executions whose dynamic access (globals(), exec, eval, vars(), setattr on
+   * a module, star imports, %store -r, %run) or size kept the names they
+   * touched from being told: any name may have been bound or read there.
+   */
+  unknown?: ILineageExecution[];
+  /**
+   * Executions whose code did not parse: nothing recorded (they did not run
+   * either).
+   */
+  not_analysed?: ILineageNote[];
+  /**
+   * Executions held in each lineage list (the lists show the latest
+   * lineage_limit).
+   */
+  lineage_totals?: {
+    defined_in: number;
+    used_in: number;
+    unknown: number;
+    not_analysed: number;
+  };
+  /**
+   * The lineage is complete for the executions after this one (null: since the
+   * probe was installed).
+   */
+  lineage_complete_after?: number | null;
 }
 
 /**
@@ -1367,6 +1404,47 @@ export interface IKeptVersions {
 }
 
 /**
+ * One execution in a variable's lineage (defined_in, used_in, unknown).
+ */
+export interface ILineageExecution {
+  execution_count: number;
+  /**
+   * The notebook cell's id when the frontend sent it (ipykernel ≥ 6), else
+   * null.
+   */
+  cell_id: string | null;
+  /**
+   * The head of the cell's code (an ellipsis when cut).
+   */
+  code: string;
+  /**
+   * defined_in: bound (assigned, imported, def/class, loop or with target),
+   * changed (through an item or attribute, or augmented assignment), deleted
+   * (del).
+   */
+  kind?: 'bound' | 'changed' | 'deleted';
+  /**
+   * used_in: read only inside a function or lambda body the cell defined (a
+   * global read when it is called).
+   */
+  in_function?: boolean;
+  /**
+   * unknown: the dynamic access seen ("globals()", "exec()", "from m import *",
+   * "%store", "not analysed: cell over 20,000 characters").
+   */
+  reasons?: string[];
+}
+
+/**
+ * An execution whose code was not analysed, and why (nothing recorded).
+ */
+export interface ILineageNote {
+  execution_count: number;
+  cell_id: string | null;
+  reason: string;
+}
+
+/**
  * Which otherwise hidden groups of names a snapshot includes.
  */
 export type IncludeGroup = 'private' | 'modules' | 'callables' | 'classes';
@@ -1425,6 +1503,13 @@ export interface IVariablesQuery {
    * 4,611,686,018,427,387,904.
    */
   changed_in?: number;
+  /**
+   * Only the variables the last execution of this notebook cell (its id, as
+   * JupyterLab sends it) bound or read, from the lineage (see the timeline),
+   * whatever the page and sort: `matched` counts them. None for a cell not run
+   * (or not analysed). Not with `delta`. Python kernels (R: 501).
+   */
+  used_by_cell?: string;
   /**
    * With `since`: only what changed since that generation — every new or
    * modified entry (not paged, at most `limit`) and the removed names, with
@@ -1726,6 +1811,10 @@ export interface ITimelineQuery {
    * Entries, the latest. Clamped to 100.
    */
   limit?: number;
+  /**
+   * Executions per lineage list, the latest. Clamped to 100.
+   */
+  lineage_limit?: number;
 }
 
 /**
@@ -1787,6 +1876,190 @@ export interface IPromptQuery {
    * The reply: the text itself, or PromptResult.
    */
   format?: 'text' | 'json';
+}
+
+/**
+ * Query of `GET files/rows`.
+ */
+export interface IFileRowsQuery {
+  /**
+   * The file's path under the server's root, as the file browser says it
+   * (`data/sales.parquet`): .csv, .tsv, .parquet, .jsonl, .ndjson or .xlsx.
+   * Symlinks are resolved: a file outside the root is a 403; a hidden file
+   * (unless `ContentsManager.allow_hidden`) a 404.
+   */
+  path?: string;
+  /**
+   * First row.
+   */
+  offset?: number;
+  /**
+   * Rows. Clamped to the server's `rows_max_rows` (1,000).
+   */
+  limit?: number;
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `rows_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * Sort keys: `price:desc,region:asc` (comma-separated, each split at its last
+   * colon, `:asc` by default), or a JSON list `[{"column": "a,b", "desc":
+   * true}]` for names with commas or colons; at most 10. Stable; missing values
+   * last in both directions.
+   */
+  sort?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
+}
+
+/**
+ * Query of `GET files/profile`.
+ */
+export interface IFileProfileQuery {
+  /**
+   * The file's path under the server's root, as the file browser says it
+   * (`data/sales.parquet`): .csv, .tsv, .parquet, .jsonl, .ndjson or .xlsx.
+   * Symlinks are resolved: a file outside the root is a 403; a hidden file
+   * (unless `ContentsManager.allow_hidden`) a 404.
+   */
+  path?: string;
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `profile_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
+}
+
+/**
+ * Query of `GET files/findings`.
+ */
+export interface IFileFindingsQuery {
+  /**
+   * The file's path under the server's root, as the file browser says it
+   * (`data/sales.parquet`): .csv, .tsv, .parquet, .jsonl, .ndjson or .xlsx.
+   * Symlinks are resolved: a file outside the root is a 403; a hidden file
+   * (unless `ContentsManager.allow_hidden`) a 404.
+   */
+  path?: string;
+  /**
+   * Column positions: a range `start:stop` or a list `0,3,7`; default the first
+   * ones, as many as allowed. At most the server's `profile_max_columns` (100).
+   */
+  columns?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * Findings listed, the most severe first (`findings_cut` counts the rest).
+   * Clamped to 1,000.
+   */
+  max_findings?: number;
+  /**
+   * The fix code's language: duckdb (default) or dplyr.
+   */
+  syntax?: 'pandas' | 'polars' | 'dplyr' | 'duckdb';
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
+}
+
+/**
+ * Query of `GET files/code`.
+ */
+export interface IFileCodeQuery {
+  /**
+   * The file's path under the server's root, as the file browser says it
+   * (`data/sales.parquet`): .csv, .tsv, .parquet, .jsonl, .ndjson or .xlsx.
+   * Symlinks are resolved: a file outside the root is a 403; a hidden file
+   * (unless `ContentsManager.allow_hidden`) a 404.
+   */
+  path?: string;
+  /**
+   * The columns shown, in order: a range `start:stop` or a list `0,3,7` of
+   * positions; default every column.
+   */
+  columns?: string;
+  /**
+   * Sort keys: `price:desc,region:asc` (comma-separated, each split at its last
+   * colon, `:asc` by default), or a JSON list `[{"column": "a,b", "desc":
+   * true}]` for names with commas or colons; at most 10. Stable; missing values
+   * last in both directions.
+   */
+  sort?: string;
+  /**
+   * JSON: one condition `{"column": "price", "op": "gt", "value": 10}` or a
+   * tree `{"or": [<node>, ...]}` / `{"and": [...]}` (at most 50 conditions, 5
+   * deep); see FilterCondition for the ops and their values. Each value is read
+   * as its column's type (400 naming the column and its dtype when it does not
+   * fit). Missing values match only isnull. `filtered_rows` counts the rows
+   * kept.
+   */
+  filter?: FilterNode;
+  /**
+   * The code's language.
+   */
+  syntax?: 'pandas' | 'polars' | 'duckdb' | 'dplyr';
+  /**
+   * A directory (an API path, `analysis/`) the file's path is written from, as
+   * a kernel started there sees it; default the server's root.
+   */
+  relative_to?: string;
+  /**
+   * Time (ms) this request may spend in the kernel, when the server's guards
+   * are too short for it (a sort of a billion rows in an engine): every guard
+   * of the request (reads, sort, filter, count, each profile column) is set to
+   * it and the reply is awaited that long. Default: the server's guards. A
+   * request past it is cancelled as at the defaults (422). At most the server's
+   * `max_request_budget_ms` (60,000).
+   */
+  budget_ms?: number;
 }
 
 /**
@@ -1859,7 +2132,7 @@ export interface IRoute<P, Q, R, B = never> {
   body: B;
 }
 
-export type NoSegments = Record<string, never>;
+export type NoSegments = Record<never, never>;
 export type NoQuery = Record<string, never>;
 export type KernelPath = { kernel_id: string };
 export type VariablePath = KernelPath & { name: string };
@@ -1951,6 +2224,23 @@ export interface IRouteMap {
    * The token-budgeted text an assistant receives.
    */
   prompt: IRoute<KernelPath, IPromptQuery, IPromptResult>;
+  /**
+   * A window of a table file (CSV, TSV, Parquet, JSON Lines, Excel), no kernel
+   * needed.
+   */
+  file_rows: IRoute<NoSegments, IFileRowsQuery, IRowsWindow>;
+  /**
+   * The statistics of a table file's columns.
+   */
+  file_profile: IRoute<NoSegments, IFileProfileQuery, ITableProfile>;
+  /**
+   * The data-quality findings of a table file.
+   */
+  file_findings: IRoute<NoSegments, IFileFindingsQuery, ITableFindings>;
+  /**
+   * The code that loads a table file with a view's filter, sort and columns.
+   */
+  file_code: IRoute<NoSegments, IFileCodeQuery, IViewCode>;
 }
 
 /**
@@ -2004,6 +2294,7 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
       since: 'number',
       filter: 'text',
       changed_in: 'number',
+      used_by_cell: 'text',
       delta: 'flag',
       detail: 'text'
     }
@@ -2132,7 +2423,7 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
     status: 200,
     reply: 'json',
     large: false,
-    query: { limit: 'number' }
+    query: { limit: 'number', lineage_limit: 'number' }
   },
   annotate: {
     method: 'PUT',
@@ -2186,6 +2477,66 @@ export const ROUTES: { readonly [K in keyof IRouteMap]: IRouteSpec } = {
       history: 'number',
       images: 'boolean',
       format: 'text'
+    }
+  },
+  file_rows: {
+    method: 'GET',
+    path: 'files/rows',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      path: 'text',
+      offset: 'number',
+      limit: 'number',
+      columns: 'text',
+      sort: 'text',
+      filter: 'json',
+      budget_ms: 'number'
+    }
+  },
+  file_profile: {
+    method: 'GET',
+    path: 'files/profile',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      path: 'text',
+      columns: 'text',
+      filter: 'json',
+      budget_ms: 'number'
+    }
+  },
+  file_findings: {
+    method: 'GET',
+    path: 'files/findings',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      path: 'text',
+      columns: 'text',
+      filter: 'json',
+      max_findings: 'number',
+      syntax: 'text',
+      budget_ms: 'number'
+    }
+  },
+  file_code: {
+    method: 'GET',
+    path: 'files/code',
+    status: 200,
+    reply: 'json',
+    large: true,
+    query: {
+      path: 'text',
+      columns: 'text',
+      sort: 'text',
+      filter: 'json',
+      syntax: 'text',
+      relative_to: 'text',
+      budget_ms: 'number'
     }
   }
 };

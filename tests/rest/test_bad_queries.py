@@ -13,6 +13,7 @@ import json
 import logging
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,6 +51,13 @@ x = 1
 """
 #: Valid path values (the variable exists; an image id of the right shape; an execution).
 PATH = {"name": "df", "image_id": "0" * 16, "execution": "1"}
+#: A table file in the server's root like ``df``, the file routes' valid ``path``.
+TABLE_FILE = ("df.csv", "a,b\n1,x\n2,y\n3,\n")
+
+
+def _valid_query(route: Route) -> dict[str, str]:
+    """The query values a route needs besides the one tested: a file route's ``path``."""
+    return {"path": TABLE_FILE[0]} if route.path.startswith("files/") else {}
 
 
 def _condition(**extra: Any) -> str:
@@ -159,6 +167,7 @@ async def test_every_malformed_query_is_a_4xx_naming_it(  # type: ignore[no-unty
         jp_fetch, jp_serverapp, http_server_client, jp_auth_header, jp_base_url, new_kernel):
     kernel = await new_kernel()
     await kernel.run(SETUP)
+    (Path(jp_serverapp.root_dir) / TABLE_FILE[0]).write_text(TABLE_FILE[1])
     limits = jp_serverapp.web_app.settings["jupyter_kernel_state"].limits
     errors: list[logging.LogRecord] = []
     watch = _Errors(errors)
@@ -190,22 +199,24 @@ async def test_every_malformed_query_is_a_4xx_naming_it(  # type: ignore[no-unty
             path = {"kernel_id": kernel.kernel_id, **PATH}
             if route.method == "DELETE":
                 path["name"] = "zz_missing"  # never delete what the other cases read
+            valid = _valid_query(route)
             for p in route.params:
                 for value in bad_values(p, limits):
                     if p.where == "path":
                         code, text = await send(route, {**path, p.name: value})
                         _refused(code, text, route, p, seen)
                         continue
-                    query = urllib.parse.urlencode({p.name: value})
+                    query = urllib.parse.urlencode({**valid, p.name: value})
                     if len(query) < 60_000:
                         code, text = await send(route, path, query)
                         _refused(code, text, route, p, seen)
                     if route.large:  # the same value in a JSON body
-                        body = json.dumps({p.name: value}).encode()
+                        body = json.dumps({**valid, p.name: value}).encode()
                         code, text = await send(route, path, body=body, method="POST")
                         _refused(code, text, route, p, seen)
                 for value in edge_values(p, limits):
-                    code, _ = await send(route, path, urllib.parse.urlencode({p.name: value}))
+                    code, _ = await send(route, path,
+                                         urllib.parse.urlencode({**valid, p.name: value}))
                     assert code < 500, seen[-1]
             await _bad_encodings(send, route, path, seen)
             if route.large:
@@ -249,9 +260,10 @@ async def _bad_bodies(send: Any, route: Route, path: dict[str, str], seen: list[
         (b'{"zz_unknown": 1}', "zz_unknown"), (b"[" * 100_000 + b"]" * 100_000, "body"),
         (b" " * (2 << 20), "body"),
     ]
+    valid = _valid_query(route)
     for p in route.query_params:
         for value in typed_bad_values(p):
-            cases.append((json.dumps({p.name: value}).encode(), p.name))
+            cases.append((json.dumps({**valid, p.name: value}).encode(), p.name))
     for body, named in cases:
         code, text = await send(route, path, body=body, method="POST")
         assert 400 <= code < 500, seen[-1] + " " + text[:200]

@@ -29,6 +29,7 @@ export class CodePanel extends Widget {
     this._model = options.model;
     this._fetch = options.fetch;
     this._insert = options.insert;
+    this._fixed = options.syntaxes ? [...options.syntaxes] : null;
     this._trans = options.trans;
     this._copy = options.copy ?? (text => Clipboard.copyToSystem(text));
     this.addClass('jp-KernelState-explorerCode');
@@ -201,7 +202,7 @@ export class CodePanel extends Widget {
    * The syntaxes of the model's engine, or null (a value in memory).
    */
   private _engineChoices(): CodeSyntax[] | null {
-    return engineSyntaxes(this._model.info?.engine);
+    return this._fixed ?? engineSyntaxes(this._model.info?.engine);
   }
 
   /**
@@ -231,9 +232,11 @@ export class CodePanel extends Widget {
             syntax,
             syntax !== own
               ? syntax
-              : engine
-                ? trans.__('%1 (its engine)', syntax)
-                : trans.__('%1 (its library)', syntax)
+              : this._fixed
+                ? syntax
+                : engine
+                  ? trans.__('%1 (its engine)', syntax)
+                  : trans.__('%1 (its library)', syntax)
           )
         )
       );
@@ -256,6 +259,7 @@ export class CodePanel extends Widget {
   private _model: RowsDataModel;
   private _fetch: (query: ICodeQuery) => Promise<IViewCode>;
   private _insert: (code: string) => Promise<string | null>;
+  private _fixed: CodeSyntax[] | null;
   private _copy: (text: string) => void;
   private _trans: TranslationBundle;
   private _syntax = element('select', {
@@ -309,5 +313,10 @@ export namespace CodePanel {
      * The close button was pressed (default: hide).
      */
     onClose?: () => void;
+    /**
+     * The syntaxes offered whatever the engine, the first the default (a file's
+     * loading code); default: the value's library's or its engine's.
+     */
+    syntaxes?: readonly CodeSyntax[];
   }
 }

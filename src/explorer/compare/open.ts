@@ -185,7 +185,8 @@ export function addCompareCommand(
       'Compare this table with another of the kernel, or with a version of it kept earlier, row by row: rows added, removed and changed'
     ),
     isEnabled: args =>
-      !!(args as ICompareArgs).name || explorers.currentWidget !== null,
+      !!(args as ICompareArgs).name ||
+      !!explorers.currentWidget?.content.kernelId, // not a file's tab
     execute: async args => {
       const given = args as ICompareArgs;
       const { kernelId, name } = target(given);
@@ -211,7 +212,8 @@ export function addCompareCommand(
       'Keep a copy of this table as it is now, to compare it with after later cells'
     ),
     isEnabled: args =>
-      !!(args as ICompareArgs).name || explorers.currentWidget !== null,
+      !!(args as ICompareArgs).name ||
+      !!explorers.currentWidget?.content.kernelId, // not a file's tab
     execute: async args => {
       const { kernelId, name } = target(args as ICompareArgs);
       if (!kernelId || !name) {
