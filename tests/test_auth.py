@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from http.cookies import SimpleCookie
 
 import pytest
 from jupyter_server.auth.authorizer import Authorizer
 from tornado.httpclient import HTTPClientError
 from traitlets.config import Config
 
+from .browser_login import browser_login
 from .kernel_utils import start_kernel
 
 pytestmark = pytest.mark.kernel
@@ -104,19 +104,7 @@ class TestNoKernelAccess:
 async def test_cookie_authenticated_get_needs_xsrf(jp_fetch, jp_serverapp):  # type: ignore[no-untyped-def]
     kid = await start_kernel(jp_fetch)
     # Log in with the token as a browser would, to get a login cookie and an _xsrf cookie.
-    login_page = await jp_fetch("login", headers={"Authorization": ""})
-    cookies = SimpleCookie()
-    for header in login_page.headers.get_list("Set-Cookie"):
-        cookies.load(header)
-    xsrf = cookies["_xsrf"].value
-    body = f"_xsrf={xsrf}&password={jp_serverapp.identity_provider.token}"
-    with pytest.raises(HTTPClientError) as e:
-        await jp_fetch("login", method="POST", body=body, follow_redirects=False,
-                       headers={"Authorization": "", "Cookie": f"_xsrf={xsrf}"})
-    assert e.value.code == 302
-    for header in e.value.response.headers.get_list("Set-Cookie"):
-        cookies.load(header)
-    cookie_header = "; ".join(f"{k}={m.value}" for k, m in cookies.items())
+    cookie_header, xsrf = await browser_login(jp_fetch, jp_serverapp)
     # Without the X-XSRFToken header a cookie-authenticated GET that runs probe code fails.
     with pytest.raises(HTTPClientError) as e:
         await jp_fetch("api", "kernel-state", "kernels", kid, "variables",

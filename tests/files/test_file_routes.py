@@ -10,7 +10,6 @@ import random
 import shutil
 import signal
 import subprocess
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from jupyter_server.auth.authorizer import Authorizer
 from tornado.httpclient import HTTPClientError
 from traitlets.config import Config
 
+from ..browser_login import browser_login
 from ..kernel_utils import status_of, validate
 
 N = 2_000
@@ -288,19 +288,7 @@ async def test_dplyr_code_keeps_the_view_in_r(jp_fetch: Any, tables: Path) -> No
 async def test_cookie_authenticated_reads_need_xsrf(jp_fetch: Any, jp_serverapp: Any,
                                                     tables: Path) -> None:
     """A file's data is read with the XSRF check, as jupyter_server's /files does."""
-    login_page = await jp_fetch("login", headers={"Authorization": ""})
-    cookies: SimpleCookie = SimpleCookie()
-    for header in login_page.headers.get_list("Set-Cookie"):
-        cookies.load(header)
-    xsrf = cookies["_xsrf"].value
-    body = f"_xsrf={xsrf}&password={jp_serverapp.identity_provider.token}"
-    with pytest.raises(HTTPClientError) as e:
-        await jp_fetch("login", method="POST", body=body, follow_redirects=False,
-                       headers={"Authorization": "", "Cookie": f"_xsrf={xsrf}"})
-    assert e.value.code == 302
-    for header in e.value.response.headers.get_list("Set-Cookie"):
-        cookies.load(header)
-    cookie = "; ".join(f"{k}={m.value}" for k, m in cookies.items())
+    cookie, xsrf = await browser_login(jp_fetch, jp_serverapp)
     query = {"path": "data/sales.parquet", "limit": "1"}
     with pytest.raises(HTTPClientError) as e:
         await jp_fetch("api", "kernel-state", "files", "rows", params=query,
