@@ -7,6 +7,20 @@
 export const MARK_DATA = 'kernel-state:data';
 export const MARK_PAINTED = 'kernel-state:painted';
 
+/**
+ * The notebook's output grid (`explorer/output/grid.ts`): its first window parsed, and
+ * the first frame painted after it.
+ */
+export const MARK_OUTPUT_DATA = 'kernel-state:output-grid-data';
+export const MARK_OUTPUT_PAINTED = 'kernel-state:output-grid-painted';
+
+/**
+ * Mark one of the output grid's moments (only the latest of each name is kept).
+ */
+export function markOutputGrid(name: string, rows: number): void {
+  mark(name, { rows });
+}
+
 function mark(name: string, detail: Record<string, number>): void {
   if (typeof performance === 'undefined' || !performance.mark) {
     return;

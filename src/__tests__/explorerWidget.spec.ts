@@ -197,7 +197,8 @@ describe('the explorer tab', () => {
     expect(readSettings({})).toEqual({
       summaryPosition: 'left',
       showSummary: true,
-      numberFormat: { digits: 6, grouping: true }
+      numberFormat: { digits: 6, grouping: true },
+      outputGrid: 'on'
     });
     const settings = readSettings({
       summaryPosition: 'right',

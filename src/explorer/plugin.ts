@@ -7,7 +7,8 @@
  * code come through the service (`IKernelStateService.rows`, `.count`, `.profile`,
  * `.code` on the tab's kernel); "Compare with…" (`compare/`) compares its table with
  * another of the kernel, or with a version of it kept by "Keep this version" (`.keep`),
- * in a tab of its own (`.compare`).
+ * in a tab of its own (`.compare`). A table a notebook cell returns is shown as the
+ * grid in place (`output/`), read by the result's handle (`_<n>`).
  */
 import {
   ILayoutRestorer,
@@ -36,6 +37,7 @@ import { RowsDataModel } from './data/model';
 import { VariableWatch } from './data/watch';
 import { addFileCommands } from './files/commands';
 import { insertCodeBelow, notebookOfKernel, tableNameOfCell } from './notebook';
+import { OutputGrids } from './output/watch';
 import { DEFAULT_EXPLORER_SETTINGS, readSettings } from './settings';
 import { createExplorer, DataExplorer } from './widget';
 
@@ -108,6 +110,26 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
       palette
     });
 
+    // The explorer's parts on one variable (or result handle) of a kernel.
+    const explorerOptions = (
+      kernelId: string,
+      name: string
+    ): DataExplorer.IOptions => ({
+      name,
+      kernelId,
+      model: new RowsDataModel({
+        fetch: query => service.rows(name, query, kernelId),
+        count: query => service.count(name, query, kernelId),
+        translator: translation
+      }),
+      translator: translation,
+      settings,
+      profile: query => service.profile(name, query, kernelId),
+      findings: query => service.findings(name, query, kernelId),
+      code: query => service.code(name, query, kernelId),
+      insertCode: code => insertInto(kernelId, code)
+    });
+
     const open = (kernelId: string, name: string) => {
       const existing = tracker.find(
         widget =>
@@ -117,22 +139,9 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
         app.shell.activateById(existing.id);
         return existing;
       }
-      const model = new RowsDataModel({
-        fetch: query => service.rows(name, query, kernelId),
-        count: query => service.count(name, query, kernelId),
-        translator: translation
-      });
-      const widget = createExplorer({
-        name,
-        kernelId,
-        model,
-        translator: translation,
-        settings,
-        profile: query => service.profile(name, query, kernelId),
-        findings: query => service.findings(name, query, kernelId),
-        code: query => service.code(name, query, kernelId),
-        insertCode: code => insertInto(kernelId, code)
-      });
+      const options = explorerOptions(kernelId, name);
+      const model = options.model;
+      const widget = createExplorer(options);
       widget.title.icon = kernelStateIcon;
       widget.toolbar.addItem(
         'keep',
@@ -225,6 +234,22 @@ export const explorerPlugin: JupyterFrontEndPlugin<void> = {
         return table ? open(table.kernelId, table.name) : null;
       }
     });
+
+    // Table outputs of notebooks as grids, in place (`output/`).
+    if (notebooks) {
+      new OutputGrids({
+        notebooks,
+        settings: () => settings,
+        createExplorer: (kernelId, handle) =>
+          new DataExplorer({
+            ...explorerOptions(kernelId, handle),
+            // A frame of fixed height: the summary waits for its button.
+            settings: { ...settings, showSummary: false }
+          }),
+        openInTab: (kernelId, handle) => void open(kernelId, handle),
+        trans
+      });
+    }
 
     addExplorerCommands(app, tracker, trans, palette);
     addCompareCommand(app, tracker, service, trans, palette, insertInto);

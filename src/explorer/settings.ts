@@ -20,12 +20,18 @@ export interface IExplorerSettings {
    * Significant digits of floats, and thousands separators.
    */
   numberFormat: INumberFormat;
+  /**
+   * A table a cell returns shown as the grid in the notebook ('on'), or the static
+   * table with a button to show it ('off').
+   */
+  outputGrid: 'on' | 'off';
 }
 
 export const DEFAULT_EXPLORER_SETTINGS: IExplorerSettings = {
   summaryPosition: 'left',
   showSummary: true,
-  numberFormat: DEFAULT_NUMBER_FORMAT
+  numberFormat: DEFAULT_NUMBER_FORMAT,
+  outputGrid: 'on'
 };
 
 /**
@@ -43,6 +49,7 @@ export function readSettings(
         ? Math.min(17, Math.max(1, Math.round(digits)))
         : DEFAULT_EXPLORER_SETTINGS.numberFormat.digits,
       grouping: composite.thousandsSeparator !== false
-    }
+    },
+    outputGrid: composite.outputGrid === 'off' ? 'off' : 'on'
   };
 }

@@ -42,6 +42,9 @@ INTERNAL = frozenset(
     )
 )
 _INTERNAL_RE = re.compile(r"_(?:i?\d+)\Z")
+#: IPython's handle of an execution result (``_12`` is ``Out[12]``): hidden from the
+#: list, yet the table ops by name reach it — a cell's output grid reads its windows.
+_OUTPUT_RE = re.compile(r"_[1-9]\d{0,8}\Z")
 #: Kinds hidden unless the request includes their group.
 GROUP_OF_KIND = {"module": "modules", "callable": "callables", "class": "classes"}
 MAX_KEY_CACHE = 50_000
@@ -72,6 +75,11 @@ def reset_caches():
 
 def is_internal(name):
     return name in INTERNAL or (name[:1] == "_" and _INTERNAL_RE.match(name) is not None)
+
+
+def is_output(name):
+    """``_<n>``: the result of execution ``n`` while IPython's output cache keeps it."""
+    return _OUTPUT_RE.match(name) is not None
 
 
 def lookup(ns, name):

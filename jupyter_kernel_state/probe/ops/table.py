@@ -11,7 +11,7 @@ from .. import guard
 from ..backends import dask, duckdb, ibis, numpy, pandas, polars, polars_lazy, records, spark  # noqa: F401 (register the tables)
 from ..backends.base import Cancelled, EngineError, Lazy, NotTabular, Refused, backend_for
 from ..inspect.base import MISSING, type_name
-from ..namespace.visibility import is_hidden, lookup
+from ..namespace.visibility import is_hidden, is_output, lookup
 from ..protocol import refusal
 from ..windows.columns import NoSuchColumn, checked_positions
 from ..windows.families import BadFilter
@@ -33,12 +33,16 @@ class TableWords:
 
 
 def read_table(fields, ns, hidden, key, read, words):
-    """``{key: read(session, value, table)}`` for the variable ``fields["name"]`` and its
+    """``{key: read(session, value, table)}`` for the variable ``fields["name"]`` (or an
+    execution result's ``_<n>``, hidden from the list only) and its
     table (``backends.base.TableBackend``), read within the call's ``time_guard_ms`` and
     ``budget_ms``; else the refusal that says why."""
     name = fields["name"]
     value = lookup(ns, name)
-    if value is MISSING or is_hidden(name, value, hidden):
+    if value is MISSING or (is_hidden(name, value, hidden) and not is_output(name)):
+        if is_output(name):
+            return refusal("not_found", "The output {} is gone: deleted, or past IPython's "
+                           "output cache".format(name))
         return refusal("not_found", "Variable not found: " + name)
     what = "{} ({})".format(name, type_name(type(value)))
     with guard.session(fields["time_guard_ms"], fields["budget_ms"]) as session:
