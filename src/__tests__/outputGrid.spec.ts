@@ -68,6 +68,26 @@ describe('OutputGrid', () => {
     grid.dispose();
   });
 
+  it('folds the filter bar until asked, or until a filter is set', async () => {
+    const table = new FakeTable(50, 2);
+    const { grid } = setup(table);
+    const button = testId(grid, 'kernel-state-output-grid-filter');
+    expect(button.hidden).toBe(true); // static: no grid to filter
+    grid.showGrid();
+    const explorer = grid.explorer!;
+    await explorer.model.settled();
+    expect(button.hidden).toBe(false);
+    expect(explorer.filterBar.isHidden).toBe(true);
+    button.click();
+    expect(explorer.filterBar.isHidden).toBe(false);
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    button.click();
+    expect(explorer.filterBar.isHidden).toBe(true);
+    await explorer.showRows({ column: 'c0', op: 'eq', value: 'r0c0' });
+    expect(explorer.filterBar.isHidden).toBe(false);
+    grid.dispose();
+  });
+
   it('goes back to the static table and to the grid without reading again', async () => {
     const table = new FakeTable(50, 2);
     const { grid, staticOutput } = setup(table);

@@ -26,6 +26,17 @@ import { DataExplorer } from '../widget';
 
 export type OutputGridMode = 'grid' | 'static' | 'gone';
 
+/**
+ * The grid's frame at most (px): a longer table scrolls inside it; a shorter one (a
+ * `head()`) gets the frame its rows need, not an empty box.
+ */
+export const MAX_OUTPUT_GRID_HEIGHT = 360;
+const MIN_OUTPUT_GRID_HEIGHT = 140;
+/**
+ * Room for the horizontal scroll bar under the rows.
+ */
+const SCROLLBAR_ALLOWANCE = 16;
+
 export class OutputGrid extends Panel {
   constructor(options: OutputGrid.IOptions) {
     super();
@@ -53,11 +64,29 @@ export class OutputGrid extends Panel {
     this._openButton.addEventListener('click', () =>
       options.openInTab(this.handle)
     );
+    // The filter bar folded in a cell's output: a button opens it (and a filter set from
+    // a cell's context menu shows it).
+    this._filterButton = button(
+      trans.__('Filter'),
+      'kernel-state-output-grid-filter',
+      { title: trans.__('Show or hide the filter of this grid') }
+    );
+    this._filterButton.addEventListener('click', () => {
+      const bar = this._explorer?.filterBar;
+      if (bar) {
+        this._showFilter(bar.isHidden);
+      }
+    });
     this._message = element('span', {
       className: 'jp-KernelState-outputGridMessage',
       testId: 'kernel-state-output-grid-message'
     });
-    bar.node.append(this._toggle, this._openButton, this._message);
+    bar.node.append(
+      this._toggle,
+      this._openButton,
+      this._filterButton,
+      this._message
+    );
     this._bar = bar;
     this.addWidget(bar);
     this._sync();
@@ -154,6 +183,7 @@ export class OutputGrid extends Panel {
     this._toolbar = toolbar;
     this.addWidget(toolbar);
     this.addWidget(explorer);
+    this._showFilter(false);
     explorer.model.stateChanged.connect(this._onModelState, this);
     explorer.grid.painted.connect(this._onPainted, this);
     void explorer.model.load();
@@ -164,6 +194,12 @@ export class OutputGrid extends Panel {
     if (model.errorStatus === 404) {
       this.markGone();
       return;
+    }
+    if (model.filter && this._explorer!.filterBar.isHidden) {
+      this._showFilter(true);
+    }
+    if (model.info) {
+      this._fitHeight();
     }
     if (model.info && !this._dataMarked) {
       this._dataMarked = true;
@@ -177,6 +213,36 @@ export class OutputGrid extends Panel {
       this._paintMarked = true;
       markOutputGrid(MARK_OUTPUT_PAINTED, model.shownRows);
     }
+  }
+
+  private _showFilter(shown: boolean): void {
+    this._explorer?.filterBar.setHidden(!shown);
+    this._filterButton.setAttribute('aria-pressed', String(shown));
+    this._fitHeight();
+    this._fit();
+  }
+
+  /**
+   * The frame's height: what the rows shown need (the header, the rows, a scroll bar,
+   * and the explorer's own lines around the grid), at most MAX_OUTPUT_GRID_HEIGHT.
+   */
+  private _fitHeight(): void {
+    const explorer = this._explorer;
+    if (!explorer || !this.isAttached || explorer.isHidden) {
+      return;
+    }
+    const grid = explorer.grid;
+    const around = explorer.node.offsetHeight - grid.node.offsetHeight;
+    if (around < 0 || grid.node.offsetHeight === 0) {
+      return; // not laid out yet
+    }
+    const wanted =
+      grid.headerHeight + grid.bodyHeight + SCROLLBAR_ALLOWANCE + around;
+    const height = Math.round(
+      Math.min(MAX_OUTPUT_GRID_HEIGHT, Math.max(MIN_OUTPUT_GRID_HEIGHT, wanted))
+    );
+    explorer.node.style.height = `${height}px`;
+    explorer.node.style.minHeight = `${height}px`;
   }
 
   private _setMode(mode: OutputGridMode): void {
@@ -206,6 +272,7 @@ export class OutputGrid extends Panel {
     const gone = this._mode === 'gone';
     this._toggle.hidden = gone;
     this._openButton.hidden = gone;
+    this._filterButton.hidden = !grid;
     this._message.textContent = gone
       ? trans.__(
           "This output's value is gone (deleted, or past IPython's output cache): the static table is shown."
@@ -229,6 +296,7 @@ export class OutputGrid extends Panel {
   private _bar: Widget;
   private _toggle: HTMLButtonElement;
   private _openButton: HTMLButtonElement;
+  private _filterButton: HTMLButtonElement;
   private _message: HTMLElement;
   private _explorer: DataExplorer | null = null;
   private _toolbar: ExplorerToolbar | null = null;
