@@ -7,7 +7,8 @@
  *   cd ui-tests && KERNEL_STATE_SCREENSHOTS=1 jlpm playwright test tests/docs-screenshots.spec.ts
  *
  * writes docs/images/explorer-summary.png, explorer-code.png, sidebar-changes.png,
- * gallery.png, assistant-tab.png, sidebar-reach.png and explorer-spark.png.
+ * gallery.png, assistant-tab.png, sidebar-reach.png, explorer-spark.png, explorer-file.png
+ * and inspector-lineage.png.
  */
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import * as path from 'path';
@@ -351,5 +352,45 @@ test.describe('Docs screenshots', () => {
     await expect(row(panel, 'wide')).toBeVisible();
     await expect(row(panel, 'wide')).toHaveAttribute('data-change', 'new');
     await shoot(page, 'sidebar-reach.png');
+  });
+
+  test('explorer: a Parquet file, opened from the file browser without a kernel', async ({
+    page
+  }) => {
+    await page.notebook.createNew('file-docs.ipynb');
+    await run(page, 0, SALES + '\nsales.to_parquet("sales.parquet")');
+    await page.filebrowser.refresh();
+    const item = page.locator('.jp-DirListing-item', {
+      hasText: 'sales.parquet'
+    });
+    await expect(item).toBeVisible();
+    await item.click({ button: 'right' });
+    await page
+      .locator('.lm-Menu-item', { hasText: 'Open in Data Explorer' })
+      .first()
+      .click();
+    const panel = page.locator(
+      '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
+    );
+    await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
+      '100,000 rows × 8 columns'
+    );
+    await shoot(page, 'explorer-file.png');
+  });
+
+  test('inspector: where a variable was defined and used', async ({ page }) => {
+    const panel = await openPanel(page);
+    await page.notebook.createNew('lineage-docs.ipynb');
+    await run(page, 0, SALES);
+    await run(page, 1, 'top = sales.nlargest(5, "price")');
+    await run(page, 2, 'by_region = sales.groupby("region").price.mean()');
+    await run(page, 3, 'sales["revenue"] = sales.units * sales.price');
+    await expect(row(panel, 'by_region')).toBeVisible();
+    await row(panel, 'sales').click();
+    const inspector = panel.getByTestId('kernel-state-inspector');
+    await expect(
+      inspector.getByTestId('kernel-state-used-in').locator('li')
+    ).toHaveCount(4); // the cells that ran sales.head(), top, by_region and revenue
+    await shoot(page, 'inspector-lineage.png');
   });
 });
