@@ -639,5 +639,8 @@ def _head(code):
     if type(code) is not str:
         return ""
     code = code.strip("\n")
-    head = code if len(code) <= MAX_CODE else code[: MAX_CODE - 1] + "…"
-    return mask_code(head)
+    window = code[: 2 * MAX_CODE]  # masked before it is cut: "[masked]" may be longer
+    head = mask_code(window)
+    if len(window) < len(code) or len(head) > MAX_CODE:
+        return head[: MAX_CODE - 1] + "…"
+    return head

@@ -79,8 +79,9 @@ def _masked_match(match):
     return match.group(0)[:3] + "…" + MASK
 
 
-#: A string literal on one line ('…' or "…", with escapes), the prefix letters aside.
-_LITERAL = re.compile(r"""(['"])(?:\\.|(?!\1)[^\\\n])*\1""")
+#: A string literal on one line ('…' or "…", with escapes), the prefix letters aside;
+#: one left open (a head cut inside it) runs to the end of its line.
+_LITERAL = re.compile(r"""(['"])(?:\\.|(?!\1)[^\\\n])*(?:\1|$)""", re.MULTILINE)
 
 
 def mask_code(text: str) -> str:

@@ -3,6 +3,7 @@ bounds at ±1, and the hook and ``timeline`` op on a real IPython shell in this 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -174,14 +175,18 @@ def test_code_head_and_cell_id_bounds() -> None:
     ('conn = connect("postgres://u:pw@host/db")', 'conn = connect("pos…[masked]host/db")'),
     ('label = "sk-demo-1234567890abcdef"', 'label = "sk-…[masked]"'),
     ('greeting = "hello"', 'greeting = "hello"'),
+    # A literal cut by the head's bound is masked too; masking never makes it longer.
+    ("token = '" + "x" * 500 + "'", "token = '[masked]'…"),
+    ("keys['a'] = 1\n" * 30, ("keys['a'] = 1\n" * 30)[: lineage.MAX_CODE - 1] + "…"),
 ])
 def test_the_code_head_masks_what_looks_like_a_credential(code: str, shown: str) -> None:
     """A masked variable's value is not told by the code that bound it: credential-like
     values masked, and every string literal when the code names a credential."""
     held = Lineage()
     held.add(1, None, code, analyse(code))
-    name = code.split(" ", 1)[0]
-    assert held.of(name)["defined_in"][0]["code"] == shown
+    name = re.split(r"[ \[]", code, maxsplit=1)[0]
+    (entry,) = held.of(name)["defined_in"] or held.of(name)["used_in"]
+    assert entry["code"] == shown and len(entry["code"]) <= lineage.MAX_CODE
 
 
 # --- the hook and the timeline op, on IPython's own shell ----------------------------
