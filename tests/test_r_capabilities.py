@@ -10,6 +10,7 @@ import pytest
 from jupyter_kernel_state.probe import protocol
 from jupyter_kernel_state.service.languages import r
 
+from .conftest import server_config
 from .kernel_utils import UserClient, get_json, status_of
 from .test_r_kernel import IR_SPEC_DIR, ir_kernelspec  # noqa: F401 (autouse: the `ir` kernelspec)
 from .test_r_protocol import raw_call
@@ -22,6 +23,13 @@ pytestmark = [
 
 #: The R probe's environment in the kernel (never in the user's).
 PROBE = 'base::getOption("jupyter_kernel_state.probe")'
+
+
+@pytest.fixture
+def jp_server_config(gateway_url):  # type: ignore[no-untyped-def]
+    # These tests change the probe and count its requests: on a loaded machine the early
+    # install (an R kernel starting) must not run past its deadline and be answered late.
+    return server_config(gateway_url, KernelStateApp={"probe_timeout": 30.0})
 
 
 async def change_probe(jp_fetch, kernel: UserClient, change: str) -> None:  # type: ignore[no-untyped-def]
