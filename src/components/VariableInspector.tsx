@@ -245,13 +245,6 @@ function DetailBody(
             )}
         </Section>
       )}
-      {props.timeline && (
-        <Lineage
-          timeline={props.timeline}
-          onGoToCell={props.onGoToCell}
-          trans={trans}
-        />
-      )}
       {detail.signature && (
         <pre className="jp-KernelState-code">{detail.signature}</pre>
       )}
@@ -329,6 +322,14 @@ function DetailBody(
           {!masked && detail.repr_truncated ? '\n…' : ''}
         </pre>
       </Section>
+      {/* Where it was defined and used: after its value, which comes first. */}
+      {props.timeline && (
+        <Lineage
+          timeline={props.timeline}
+          onGoToCell={props.onGoToCell}
+          trans={trans}
+        />
+      )}
       {detail.attributes.length > 0 && (
         <Section
           title={trans.__(

@@ -13,7 +13,14 @@
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import * as path from 'path';
 
-import { expand, openExplorer, openPanel, row, run } from './helpers';
+import {
+  expand,
+  openExplorer,
+  openFileInExplorer,
+  openPanel,
+  row,
+  run
+} from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUTPUT = path.join(ROOT, 'docs', 'images');
@@ -359,19 +366,7 @@ test.describe('Docs screenshots', () => {
   }) => {
     await page.notebook.createNew('file-docs.ipynb');
     await run(page, 0, SALES + '\nsales.to_parquet("sales.parquet")');
-    await page.filebrowser.refresh();
-    const item = page.locator('.jp-DirListing-item', {
-      hasText: 'sales.parquet'
-    });
-    await expect(item).toBeVisible();
-    await item.click({ button: 'right' });
-    await page
-      .locator('.lm-Menu-item', { hasText: 'Open in Data Explorer' })
-      .first()
-      .click();
-    const panel = page.locator(
-      '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
-    );
+    const panel = await openFileInExplorer(page, 'sales.parquet');
     await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
       '100,000 rows × 8 columns'
     );
@@ -391,6 +386,10 @@ test.describe('Docs screenshots', () => {
     await expect(
       inspector.getByTestId('kernel-state-used-in').locator('li')
     ).toHaveCount(4); // the cells that ran sales.head(), top, by_region and revenue
+    // Below the value: scrolled to, as a reader does.
+    await inspector
+      .getByTestId('kernel-state-defined-in')
+      .scrollIntoViewIfNeeded();
     await shoot(page, 'inspector-lineage.png');
   });
 });
