@@ -40,9 +40,9 @@ const SCROLLBAR_ALLOWANCE = 16;
 export class OutputGrid extends Panel {
   constructor(options: OutputGrid.IOptions) {
     super();
+    // The explorer tab's button and toolbar styles apply to it too (style/explorer.css);
+    // it is not an explorer panel (a tab), which tests and commands look for.
     this.addClass('jp-KernelState-outputGrid');
-    // The explorer tab's button and toolbar styles.
-    this.addClass('jp-KernelState-explorerPanel');
     this.node.dataset.testId = 'kernel-state-output-grid';
     this.handle = options.handle;
     this._staticOutput = options.staticOutput;
