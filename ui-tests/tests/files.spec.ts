@@ -1,6 +1,6 @@
 import { expect, test } from '@jupyterlab/galata';
 
-import { run } from './helpers';
+import { openFileInExplorer, run } from './helpers';
 
 /**
  * A Parquet file written by a cell: ids 0 … 999, `price` a permutation of them.
@@ -18,21 +18,7 @@ test.describe('Table files', () => {
   }) => {
     await page.notebook.createNew('files.ipynb');
     await run(page, 0, WRITE);
-    await page.filebrowser.refresh();
-    const item = page.locator('.jp-DirListing-item', {
-      hasText: 'sales.parquet'
-    });
-    await expect(item).toBeVisible();
-    await item.click({ button: 'right' });
-    await page
-      .locator('.lm-Menu-item', { hasText: 'Open in Data Explorer' })
-      .first()
-      .click();
-
-    const panel = page.locator(
-      '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
-    );
-    await expect(panel).toBeVisible();
+    const panel = await openFileInExplorer(page, 'sales.parquet');
     await expect(panel.getByTestId('kernel-state-explorer-size')).toHaveText(
       '1,000 rows × 3 columns'
     );

@@ -69,3 +69,26 @@ export async function openExplorer(
   await expect(panel).toBeVisible();
   return panel;
 }
+
+/**
+ * Open table file `name` (in the file browser's current folder) in the data explorer as
+ * a user does: right-click it, **Open in Data Explorer**; the explorer panel shown.
+ */
+export async function openFileInExplorer(
+  page: IJupyterLabPageFixture,
+  name: string
+): Promise<Locator> {
+  await page.filebrowser.refresh();
+  const item = page.locator('.jp-DirListing-item', { hasText: name });
+  await expect(item).toBeVisible();
+  await item.click({ button: 'right' });
+  await page
+    .locator('.lm-Menu-item', { hasText: 'Open in Data Explorer' })
+    .first()
+    .click();
+  const panel = page.locator(
+    '.jp-KernelState-explorerPanel:not(.lm-mod-hidden)'
+  );
+  await expect(panel).toBeVisible();
+  return panel;
+}
