@@ -66,9 +66,11 @@ class Session:
         await self.timed(self.floor, lambda: self.kernel.silent("", FLOOR_EXPRESSIONS))
 
     async def install_probe(self) -> None:
-        content, _ = await self.kernel.silent(probe_loader.install_code())
-        if content["status"] != "ok":
-            raise RuntimeError(f"probe install failed: {content.get('evalue')}")
+        """Install the probe as the server does (one user_expressions entry)."""
+        content, _ = await self.kernel.silent("", {"r": probe_loader.install_expression()})
+        error = probe_loader.install_error((content.get("user_expressions") or {}).get("r"))
+        if error is not None:
+            raise RuntimeError(f"probe install failed: {error}")
 
     async def probe(self, m: Measure, limit: int, timeout: float = 60.0) -> dict[str, Any]:
         expression = probe_loader.call_expression(snapshot_request(limit))
@@ -182,7 +184,7 @@ async def heavy_state(plan: Plan) -> list[Measure]:
 
 async def _hostile_kernel(kinds: tuple[str, ...]) -> BenchKernel:
     kernel = await BenchKernel.start()
-    _content, _ = await kernel.silent(probe_loader.install_code())
+    _content, _ = await kernel.silent("", {"r": probe_loader.install_expression()})
     await kernel.cell(bench_cell("states.make_hostile", list(kinds)))
     return kernel
 
