@@ -2,6 +2,7 @@
  * The sidebar's list actions: delete with confirmation, the Data Explorer through its
  * command when registered, the row menu's items.
  */
+import { ServerConnection } from '@jupyterlab/services';
 import { CommandRegistry } from '@lumino/commands';
 import { Widget } from '@lumino/widgets';
 
@@ -72,6 +73,41 @@ describe('KernelStateSidebar list actions', () => {
       ['df', false]
     ]);
     sidebar.dispose();
+  });
+
+  it('tries a delete again when the server says to (503, Retry-After), a few times', async () => {
+    jest.useFakeTimers();
+    try {
+      const { service, sidebar } = setup(true, false);
+      const busy = () =>
+        new ServerConnection.ResponseError(
+          new Response(
+            '{"message": "An earlier inspection is still running"}',
+            {
+              status: 503,
+              headers: { 'Retry-After': '2' }
+            }
+          )
+        );
+      (service.deleteVariable as jest.Mock)
+        .mockRejectedValueOnce(busy())
+        .mockResolvedValueOnce(undefined);
+      const deleted = sidebar.deleteVariable('n');
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(await deleted).toBe(true);
+      expect(service.deleteVariable).toHaveBeenCalledTimes(2);
+
+      // Still busy after every attempt: the user is told, the row stays.
+      (service.deleteVariable as jest.Mock).mockClear();
+      (service.deleteVariable as jest.Mock).mockRejectedValue(busy());
+      const refused = sidebar.deleteVariable('n');
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(await refused).toBe(false);
+      expect(service.deleteVariable).toHaveBeenCalledTimes(4);
+      sidebar.dispose();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does nothing when the deletion is not confirmed', async () => {

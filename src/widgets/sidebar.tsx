@@ -21,6 +21,7 @@ import * as React from 'react';
 import { CommandIDs } from '../commands';
 import { KernelStatePanel } from '../components/KernelStatePanel';
 import { DEFAULT_SHOW_PREVIEW } from '../defaults';
+import { describeError } from '../explorer/errors';
 import { isExplorable } from '../format';
 import { IImageItem, ImageStripModel } from '../models/images';
 import { InspectorModel } from '../models/inspector';
@@ -46,6 +47,12 @@ import { InspectorView, SidebarSections } from './views';
 export const SIDEBAR_ID = 'jp-kernel-state-sidebar';
 // Typing pauses this long before the name pattern goes to the server.
 const PATTERN_DEBOUNCE_MS = 250;
+/**
+ * A delete answered "try again" (503) is sent at most this many times, each after its
+ * Retry-After (at most DELETE_RETRY_MAX_S seconds).
+ */
+const DELETE_ATTEMPTS = 4;
+const DELETE_RETRY_MAX_S = 3;
 
 export class KernelStateSidebar
   extends ReactWidget
@@ -176,7 +183,7 @@ export class KernelStateSidebar
       return false;
     }
     try {
-      await this._service.deleteVariable(name);
+      await this._deleteAgain(name);
     } catch (reason) {
       void showErrorMessage(
         this._trans.__('Cannot delete %1', name),
@@ -190,6 +197,28 @@ export class KernelStateSidebar
     }
     await this._service.refresh();
     return true;
+  }
+
+  /**
+   * Delete `name`; a 503 that says "try again" (an earlier inspection still running in
+   * the kernel, a kernel not answering yet) is tried again after its Retry-After, a few
+   * times, before the user is told.
+   */
+  private async _deleteAgain(name: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this._service.deleteVariable(name);
+        return;
+      } catch (reason) {
+        const seconds = describeError(reason).retryAfter;
+        if (seconds === null || attempt >= DELETE_ATTEMPTS) {
+          throw reason;
+        }
+        await new Promise(resolve =>
+          setTimeout(resolve, Math.min(seconds, DELETE_RETRY_MAX_S) * 1000)
+        );
+      }
+    }
   }
 
   /**
