@@ -395,6 +395,13 @@ VALUE_CHANGES = [
     ("import pandas as pd\ndf = pd.DataFrame({'a': range(5)})", "df = df.iloc[:3]", "df",
      ["rows 5 → 3"]),
 ]
+#: What a table's change may also say: the rows compared within the hook's time budget
+#: (issue 29), there or not by the machine's speed — never anything else.
+OPTIONAL_CHANGES = {"df": {"2 rows removed from the end"}}
+
+
+def without_optional(name: str, changes: list[str]) -> list[str]:
+    return [c for c in changes if c not in OPTIONAL_CHANGES.get(name, set())]
 
 
 async def test_value_level_changes_on_the_row_the_timeline_and_the_prompt(  # type: ignore[no-untyped-def]
@@ -405,11 +412,11 @@ async def test_value_level_changes_on_the_row_the_timeline_and_the_prompt(  # ty
     listed = by_name(await variables(jp_fetch, kernel))
     for _setup, _change, name, expected in VALUE_CHANGES:
         assert listed[name]["change"] == "modified", name
-        assert listed[name]["changes"] == expected, name
+        assert without_optional(name, listed[name]["changes"]) == expected, name
         timeline = await get_json(jp_fetch, "kernels", kernel.kernel_id, "variables", name,
                                   "timeline")
         validate(timeline, "Timeline")
-        assert timeline["entries"][-1]["changes"] == expected, name
+        assert without_optional(name, timeline["entries"][-1]["changes"]) == expected, name
     assert "abc" not in json.dumps(listed["api_key"]) and "xyz" not in json.dumps(listed["api_key"])
     prompt = await get_json(jp_fetch, "kernels", kernel.kernel_id, "prompt",
                             params={"format": "json"})
